@@ -1,0 +1,166 @@
+"""Persistence around the engine: tables, seats, hands, their actions and score lines.
+
+A hand is stored as its seed plus the append-only list of accepted actions; the
+engine's JSON state is kept beside it as a cache (``Hand.state``) and can be
+rebuilt from the actions at any time (``services.rebuild_hand``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+VARIANT_CHOICES = [
+    ("classic", _("Classic")),
+    ("rummy", _("Okey Rummy")),
+    ("fifty-one", _("Fifty-one")),
+    ("seventeen", _("Seventeen")),
+]
+
+CPU_LEVELS = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))]
+
+
+def new_code() -> str:
+    """Short unguessable code for invite links (base32-ish, 10 characters)."""
+    return secrets.token_urlsafe(8)[:10]
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    class Kind(models.TextChoices):
+        ONLINE = "online", _("Online table")
+        SOLO = "solo", _("Solo challenge")
+
+    code = models.CharField(max_length=16, unique=True, default=new_code)
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    options = models.JSONField(default=dict)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.ONLINE)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)
+    # Every accepted change (an action, a new hand) bumps the version; clients
+    # send the version they saw and stale actions are refused.
+    version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    guest_key = models.CharField(max_length=64, blank=True, default="")
+    # When the next CPU move is due (visible delay), and the current turn's clock.
+    cpu_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} #{self.pk}"
+
+    @property
+    def current_hand(self) -> Hand | None:
+        return self.hands.order_by("-number").first()
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    guest_key = models.CharField(max_length=64, blank=True, default="")
+    name = models.CharField(max_length=60, blank=True, default="")
+    is_cpu = models.BooleanField(default=False)
+    cpu_level = models.CharField(max_length=8, choices=CPU_LEVELS, default="medium")
+    # The player's own arrangement of their rack: a list of tile ids and None
+    # (gaps), two rows of slots like a real istaka.
+    rack_order = models.JSONField(default=list, blank=True)
+    away_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}"
+
+    @property
+    def is_open(self) -> bool:
+        return not self.is_cpu and self.user_id is None and not self.guest_key
+
+    def display_name(self) -> str:
+        if self.name:
+            return self.name
+        if self.user_id:
+            profile = getattr(self.user, "profile", None)
+            return (getattr(profile, "display_name", "") or self.user.get_username())[:60]
+        return str(_("Guest"))
+
+
+class Hand(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    seed = models.CharField(max_length=128)
+    seed_commitment = models.CharField(max_length=64)
+    starter = models.PositiveSmallIntegerField()
+    state = models.JSONField(default=dict)  # cache of the engine state (rebuildable)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_hand_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number + 1}"
+
+    @staticmethod
+    def commit_to(seed: str) -> str:
+        return hashlib.sha256(seed.encode()).hexdigest()
+
+
+class HandAction(models.Model):
+    """One accepted engine action: append-only, ordered by ``index``."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    index = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    by_cpu = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "index"], name="one_action_per_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} #{self.index} {self.payload.get('type')}"
+
+
+class ScoreLine(models.Model):
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="score_lines")
+    seat = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    reason = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["hand", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat}: {self.points:+d} ({self.reason})"

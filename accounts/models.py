@@ -1,0 +1,52 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+LANGUAGE_CHOICES = [
+    ("en", _("English")),
+    ("es", _("Spanish")),
+    ("de", _("German")),
+    ("tr", _("Turkish")),
+]
+
+
+class Profile(models.Model):
+    """What a player chooses about themselves; one per user, made when the user is."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user"),
+    )
+    display_name = models.CharField(
+        _("display name"),
+        max_length=40,
+        blank=True,
+        help_text=_("The name other players see at the table."),
+    )
+    language = models.CharField(
+        _("language"), max_length=8, choices=LANGUAGE_CHOICES, default="en"
+    )
+    assisted_default = models.BooleanField(
+        _("assisted play by default"),
+        default=False,
+        help_text=_("Highlight melds and legal moves when you sit down at a table."),
+    )
+    public_records = models.BooleanField(
+        _("show me on the public record board"),
+        default=False,
+        help_text=_("Your name and best results may appear on the public record board."),
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """The display name, or the username when none was chosen."""
+        return self.display_name or self.user.get_username()

@@ -1,0 +1,96 @@
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from .forms import ProfileForm, SignUpForm, ThrottledAuthenticationForm
+from .models import LANGUAGE_CHOICES, Profile
+
+_LANGUAGE_CODES = {code for code, _name in LANGUAGE_CHOICES}
+
+
+def apply_language(request, response, language: str):
+    """Switch this request to ``language`` and remember it in the language cookie."""
+    if language not in _LANGUAGE_CODES:
+        return response
+    translation.activate(language)
+    request.LANGUAGE_CODE = language
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response
+
+
+def _safe_next(request, default: str = "home") -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    if request.method == "POST":
+        form = SignUpForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            profile, _created = Profile.objects.get_or_create(user=user)
+            profile.display_name = form.cleaned_data["display_name"]
+            current = translation.get_language() or settings.LANGUAGE_CODE
+            profile.language = current if current in _LANGUAGE_CODES else "en"
+            profile.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": profile.name})
+            return apply_language(request, redirect(_safe_next(request)), profile.language)
+    else:
+        form = SignUpForm()
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request, "")})
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        profile, _created = Profile.objects.get_or_create(user=form.get_user())
+        return apply_language(self.request, response, profile.language)
+
+
+class LogoutView(auth_views.LogoutView):
+    pass
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request):
+    profile_obj, _created = Profile.objects.get_or_create(user=request.user)
+    if request.method == "POST":
+        form = ProfileForm(request.POST, instance=profile_obj)
+        if form.is_valid():
+            profile_obj = form.save()
+            response = redirect("accounts:profile")
+            apply_language(request, response, profile_obj.language)
+            messages.success(request, _("Your profile has been saved."))
+            return response
+    else:
+        form = ProfileForm(instance=profile_obj)
+    return render(request, "accounts/profile.html", {"form": form, "profile": profile_obj})

@@ -1,0 +1,9 @@
+"""WSGI entry point (HTTP only; the site is meant to run under daphne, see asgi.py)."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
+
+application = get_wsgi_application()

@@ -25,9 +25,7 @@ class Profile(models.Model):
         blank=True,
         help_text=_("The name other players see at the table."),
     )
-    language = models.CharField(
-        _("language"), max_length=8, choices=LANGUAGE_CHOICES, default="en"
-    )
+    language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES, default="en")
     assisted_default = models.BooleanField(
         _("assisted play by default"),
         default=False,

@@ -1,0 +1,100 @@
+"""The site shell: home page, base template, settings, ASGI application."""
+
+import importlib.util
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_for_anonymous_links_to_signup_and_login(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert reverse("accounts:signup") in html
+    assert reverse("accounts:login") in html
+    assert "Okey" in html
+    assert '<html lang="en"' in html
+
+
+def test_base_template_loads_vendored_assets_and_csrf_header(client):
+    html = client.get(reverse("home")).content.decode()
+    assert "/static/css/site.css" in html
+    assert "/static/vendor/htmx-2.0.11.min.js" in html
+    assert "/static/vendor/htmx-ext-ws-2.0.4.min.js" in html
+    assert "/static/vendor/Sortable-1.15.7.min.js" in html
+    assert 'hx-headers=\'{"X-CSRFToken": "' in html
+    assert 'action="/i18n/setlang/"' in html
+
+
+def test_nav_shows_logout_form_when_logged_in(client, make_user):
+    client.force_login(make_user(display_name="Zeynep"))
+    html = client.get(reverse("home")).content.decode()
+    assert "Zeynep" in html
+    assert 'action="/accounts/logout/"' in html
+    assert reverse("accounts:signup") not in html.split("<main")[0]
+
+
+def test_set_language_switches_the_page(client):
+    response = client.post("/i18n/setlang/", {"language": "es", "next": "/"})
+    assert response.status_code == 302
+    assert response.cookies["django_language"].value == "es"
+    assert '<html lang="es"' in client.get("/").content.decode()
+
+
+def test_admin_has_profiles(admin_client):
+    response = admin_client.get("/admin/accounts/profile/")
+    assert response.status_code == 200
+
+
+def test_asgi_application_routes_http_and_websocket():
+    from channels.routing import ProtocolTypeRouter
+
+    from okeysite.asgi import application
+
+    assert isinstance(application, ProtocolTypeRouter)
+    assert set(application.application_mapping) == {"http", "websocket"}
+
+
+def load_settings(monkeypatch, **env):
+    for key in ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "DEBUG", "SECRET_KEY"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    spec = importlib.util.find_spec("okeysite.settings")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_settings_defaults(monkeypatch):
+    s = load_settings(monkeypatch)
+    assert s.DEBUG is True
+    assert s.INSTALLED_APPS[0] == "daphne"
+    db = s.DATABASES["default"]
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert str(db["NAME"]).endswith("db.sqlite3")
+    assert db["OPTIONS"]["timeout"] >= 10
+    assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
+    assert s.CHANNEL_LAYERS["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert [code for code, _ in s.LANGUAGES] == ["en", "es", "de", "tr"]
+
+
+def test_settings_from_environment(monkeypatch):
+    s = load_settings(
+        monkeypatch,
+        SECRET_KEY="s3cret",
+        DEBUG="0",
+        ALLOWED_HOSTS="okey.example.org, www.okey.example.org",
+        DATABASE_URL="postgres://u:p@db.internal:5432/okey",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+    )
+    assert s.SECRET_KEY == "s3cret"
+    assert s.DEBUG is False
+    assert s.ALLOWED_HOSTS == ["okey.example.org", "www.okey.example.org"]
+    assert s.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert s.DATABASES["default"]["NAME"] == "okey"
+    layer = s.CHANNEL_LAYERS["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]

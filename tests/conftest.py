@@ -1,0 +1,180 @@
+"""Shared fixtures.
+
+Browser (end-to-end) tests
+--------------------------
+Mark them ``@pytest.mark.e2e`` and use pytest-playwright's ``page`` fixture together with
+``daphne_server`` (the base URL of the real ASGI app, HTTP + websockets)::
+
+    @pytest.mark.e2e
+    def test_something(page, daphne_server):
+        page.goto(f"{daphne_server}/")
+        expect(page.get_by_test_id("nav-user")).to_have_text("Ayşe")
+
+``daphne_server`` is session-scoped: one daphne subprocess on a free 127.0.0.1 port, with its
+own migrated SQLite file database in a temporary directory (``e2e_env`` holds the environment
+it runs with, so a test can start another process, e.g. a sweeper, on the same database).
+Drive everything through the browser; e2e tests get ``DJANGO_ALLOW_ASYNC_UNSAFE=true`` in case
+they must read the ORM, but the test process's ORM is pytest-django's test database, NOT the
+server's. Playwright uses Debian's ``/usr/bin/chromium``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+SERVER_START_TIMEOUT = 60
+
+
+# Playwright -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Launch Debian's Chromium (``playwright install`` cannot download here)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """English pages and a laptop-sized viewport, whatever the machine's locale."""
+    return {
+        **browser_context_args,
+        "locale": "en-US",
+        "viewport": {"width": 1280, "height": 800},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _e2e_allow_async_unsafe(request, monkeypatch):
+    """Playwright's sync API runs an event loop in the test thread; let e2e tests use the
+    ORM anyway (Django would refuse with SynchronousOnlyOperation)."""
+    if request.node.get_closest_marker("e2e"):
+        monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+# The real server --------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _server_env(tmp_dir: Path) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "SECRET_KEY"}
+    }
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "okeysite.settings",
+            "DATABASE_URL": f"sqlite:///{tmp_dir / 'e2e.sqlite3'}",
+            "DEBUG": "1",  # whitenoise serves static files straight from static/
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+def e2e_env(tmp_path_factory) -> dict[str, str]:
+    """Environment of the e2e server: its own migrated SQLite file database."""
+    tmp_dir = tmp_path_factory.mktemp("e2e-server")
+    env = _server_env(tmp_dir)
+    env["E2E_TMP_DIR"] = str(tmp_dir)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"migrate for the e2e server failed:\n{result.stdout}\n{result.stderr}")
+    return env
+
+
+def _wait_until_up(proc: subprocess.Popen, url: str, log_path: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                f"daphne exited with {proc.returncode}:\n{log_path.read_text(errors='replace')}"
+            )
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status < 500:
+                    return
+        except urllib.error.HTTPError as exc:
+            if exc.code < 500:
+                return
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(
+        f"daphne did not answer within {SERVER_START_TIMEOUT}s:\n"
+        f"{log_path.read_text(errors='replace')}"
+    )
+
+
+@pytest.fixture(scope="session")
+def daphne_server(e2e_env):
+    """Start daphne (okeysite.asgi:application) on a free port; yield its base URL."""
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    log_path = Path(e2e_env["E2E_TMP_DIR"]) / "daphne.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "okeysite.asgi:application",
+            ],
+            cwd=ROOT,
+            env=e2e_env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_until_up(proc, f"{base_url}/", log_path)
+        yield base_url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)

@@ -103,7 +103,7 @@ class Seat(models.Model):
             return self.name
         if self.user_id:
             profile = getattr(self.user, "profile", None)
-            return (getattr(profile, "display_name", "") or self.user.get_username())[:60]
+            return (profile.name if profile is not None else self.user.get_username())[:60]
         return str(_("Guest"))
 
 

@@ -1,7 +1,10 @@
 """Websocket routes, mounted by okeysite.asgi under AllowedHostsOriginValidator and
-AuthMiddlewareStack. The table consumer's routes go here, e.g.
+AuthMiddlewareStack."""
 
-    path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
-"""
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from games import consumers
+
+websocket_urlpatterns = [
+    path("ws/t/<str:code>/", consumers.TableConsumer.as_asgi()),
+]

@@ -1,6 +1,132 @@
-from django.shortcuts import render
+"""Function views: parse, authorise, call one service, render."""
+
+from __future__ import annotations
+
+from django.contrib import messages as flash
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_POST
+
+from games import presenter, services
+from games.forms import CreateTableForm
+from games.messages import reason_label, refusal_text
+from games.models import Seat, Table
+from games.rules_pages.render import load_page
 
 
-def home(request):
-    """The lobby (a placeholder until the tables exist)."""
-    return render(request, "games/home.html")
+def guest_key(request: HttpRequest) -> str:
+    """The anonymous player's key: their session (kept while the session lives)."""
+    if not request.session.session_key:
+        request.session.save()
+    return request.session.session_key or ""
+
+
+def my_seat(request: HttpRequest, table: Table) -> Seat | None:
+    return services.seat_of(list(table.seats.all()), request.user, guest_key(request))
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    form = CreateTableForm(assisted_default=bool(profile and profile.assisted_default))
+    key = guest_key(request)
+    if request.user.is_authenticated:
+        mine = Table.objects.filter(seats__user=request.user)
+    else:
+        mine = Table.objects.filter(seats__guest_key=key, seats__user__isnull=True)
+    mine = mine.exclude(status=Table.Status.ABANDONED).distinct()[:20]
+    open_tables = (
+        Table.objects.filter(status=Table.Status.WAITING, kind=Table.Kind.ONLINE)
+        .exclude(pk__in=[t.pk for t in mine])
+        .prefetch_related("seats")[:20]
+    )
+    return render(
+        request, "games/home.html", {"form": form, "my_tables": mine, "open_tables": open_tables}
+    )
+
+
+@require_POST
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        flash.error(request, refusal_text("bad_option", "That table option is not allowed."))
+        return redirect("home")
+    specs = [services.SeatSpec(kind, level) for kind, level in form.seat_specs()]
+    try:
+        table = services.create_table(
+            variant=form.cleaned_data["variant"],
+            options=form.options(),
+            seats=specs,
+            user=request.user,
+            guest_key=guest_key(request),
+        )
+    except services.ActionRefused as e:
+        flash.error(request, refusal_text(e.code, e.message))
+        return redirect("home")
+    return redirect("games:table", code=table.code)
+
+
+def table_page(request: HttpRequest, code: str) -> HttpResponse:
+    table = get_object_or_404(Table, code=code)
+    seat = my_seat(request, table)
+    ctx = presenter.table_context(table, seat)
+    return render(request, "games/table.html", ctx)
+
+
+@require_POST
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    table = get_object_or_404(Table, code=code)
+    try:
+        services.join_table(table.pk, user=request.user, guest_key=guest_key(request))
+    except services.ActionRefused as e:
+        flash.error(request, refusal_text(e.code, e.message))
+    return redirect("games:table", code=code)
+
+
+def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
+    """Every finished hand with every score line and its reason, and the totals."""
+    table = get_object_or_404(Table, code=code)
+    seats = list(table.seats.select_related("user__profile"))
+    hands = []
+    for hand in table.hands.filter(result__isnull=False).prefetch_related("score_lines"):
+        per_seat = {s.position: [] for s in seats}
+        for line in hand.score_lines.all():
+            per_seat.setdefault(line.seat, []).append(
+                {"points": line.points, "label": reason_label(line.reason)}
+            )
+        hands.append(
+            {
+                "number": hand.number + 1,
+                "seed": hand.seed,
+                "commitment": hand.seed_commitment,
+                "cells": [per_seat[s.position] for s in seats],
+                "totals": [sum(x["points"] for x in per_seat[s.position]) for s in seats],
+            }
+        )
+    game = services.game_for(table)
+    return render(
+        request,
+        "games/sheet.html",
+        {
+            "table": table,
+            "players": [s.display_name() for s in seats],
+            "hands": hands,
+            "totals": game.totals(),
+            "over": table.status == Table.Status.FINISHED,
+            "winners": [seats[i].display_name() for i in game.winners()]
+            if table.status == Table.Status.FINISHED
+            else [],
+            "variant_name": table.get_variant_display(),
+        },
+    )
+
+
+def rules(request: HttpRequest, slug: str = "index") -> HttpResponse:
+    try:
+        title, html = load_page((get_language() or "en")[:2], slug)
+    except KeyError:
+        raise Http404("no such page") from None
+    return render(request, "games/rules.html", {"title": title, "html": html, "slug": slug})
+
+
+__all__ = ["home", "create_table", "table_page", "join", "score_sheet", "rules", "presenter"]

@@ -200,3 +200,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The table: CPU moves wait this long so players see them; the sweeper looks
+# for due CPU moves and clocks this often (seconds).
+OKEY_CPU_DELAY_MS = int(os.environ.get("OKEY_CPU_DELAY_MS", "700"))
+OKEY_SWEEP_INTERVAL = float(os.environ.get("OKEY_SWEEP_INTERVAL", "0.2"))

@@ -1,0 +1,217 @@
+"""The table's websocket: one consumer per connected browser.
+
+Frames in: htmx ``ws-send`` JSON (form fields + ``HEADERS``). Frames out: HTML
+fragments swapped out-of-band by the htmx ws extension, each rendered from the
+engine view of *this* connection's seat only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import messages, presenter, services
+from games.models import Seat, Table
+
+MAX_FRAME_BYTES = 8 * 1024
+RATE_PER_SECOND = 8.0
+RATE_BURST = 16.0
+ENGINE_ACTIONS = {"draw", "take", "discard", "close", "show", "open", "lay", "add", "swap",
+                  "undo", "flip", "place"}
+
+
+class Bucket:
+    """Per-connection token bucket (rate limit)."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def allow(self) -> bool:
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class FrameError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _int(value: Any, field: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise FrameError("malformed_frame", f"{field} must be a number") from None
+
+
+def _json_list(value: Any, field: str) -> Any:
+    if isinstance(value, list):
+        return value
+    if not isinstance(value, str):
+        raise FrameError("malformed_frame", f"{field} is missing")
+    try:
+        return json.loads(value)
+    except ValueError:
+        raise FrameError("malformed_frame", f"{field} is not valid JSON") from None
+
+
+def parse_frame(text: str) -> tuple[str, dict[str, Any], int | None]:
+    """Turn a ws frame into (kind, engine-action fields, version). Raises FrameError."""
+    if len(text.encode()) > MAX_FRAME_BYTES:
+        raise FrameError("frame_too_large", "message too large")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise FrameError("malformed_frame", "not a JSON message") from None
+    if not isinstance(data, dict):
+        raise FrameError("malformed_frame", "not a JSON object")
+    kind = data.get("action")
+    if not isinstance(kind, str) or not kind:
+        raise FrameError("malformed_frame", "no action given")
+    version = _int(data["version"], "version") if data.get("version") not in (None, "") else None
+    fields: dict[str, Any] = {}
+    for name in ("tile", "meld"):
+        if data.get(name) not in (None, ""):
+            fields[name] = _int(data[name], name)
+    if data.get("as") not in (None, ""):
+        fields["as"] = _int(data["as"], "as")
+    if data.get("melds") not in (None, ""):
+        fields["melds"] = _json_list(data["melds"], "melds")
+    if data.get("order") not in (None, ""):
+        fields["order"] = _json_list(data["order"], "order")
+    if data.get("mode") not in (None, ""):
+        fields["mode"] = str(data["mode"])[:16]
+    return kind, fields, version
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int | None = None
+    seat_id: int | None = None
+    position: int | None = None
+
+    async def connect(self) -> None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        found = await database_sync_to_async(self._lookup)(code)
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.table_id, self.seat_id, self.position = found
+        self.bucket = Bucket()
+        self.group = services.group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await database_sync_to_async(services.set_presence)(self.seat_id, True)
+        await self.send_view()
+
+    async def disconnect(self, code: int) -> None:
+        if self.table_id is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(services.set_presence)(self.seat_id, False)
+
+    def _lookup(self, code: str) -> tuple[int, int | None, int | None] | None:
+        table = Table.objects.filter(code=code).first()
+        if table is None:
+            return None
+        user = self.scope.get("user")
+        session = self.scope.get("session")
+        guest_key = session.session_key if session is not None else ""
+        seat = services.seat_of(list(table.seats.all()), user, guest_key or "")
+        return table.pk, (seat.pk if seat else None), (seat.position if seat else None)
+
+    # -------------------------------------------------------------- frames in
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self.send_error("malformed_frame", "binary frames are not accepted")
+            return
+        if not self.bucket.allow():
+            await self.send_error("rate_limited", "too many messages; slow down")
+            return
+        try:
+            kind, fields, version = parse_frame(text_data)
+        except FrameError as e:
+            await self.send_error(e.code, e.message)
+            return
+        if self.position is None:
+            await self.send_error("not_seated", "spectators cannot play")
+            return
+        try:
+            await database_sync_to_async(self.dispatch_action)(kind, fields, version)
+        except services.ActionRefused as e:
+            await self.send_error(e.code, e.message)
+            return
+        except FrameError as e:
+            await self.send_error(e.code, e.message)
+            return
+        if kind == "sort":
+            await self.send_view()  # private to this seat: no broadcast
+
+    def dispatch_action(self, kind: str, fields: dict[str, Any], version: int | None) -> None:
+        assert self.table_id is not None and self.position is not None
+        if kind == "reorder":
+            services.save_rack_order(self.seat_id, fields.get("order", []))
+            return
+        if kind == "sort":
+            services.sort_rack(self.seat_id, fields.get("mode", "runs"))
+            return
+        if kind == "next_hand":
+            if version is None:
+                raise FrameError("malformed_frame", "version is missing")
+            services.next_hand(self.table_id, version)
+            return
+        if kind not in ENGINE_ACTIONS:
+            raise FrameError("bad_action", f"unknown action {kind!r}")
+        if version is None:
+            raise FrameError("malformed_frame", "version is missing")
+        action = {"type": kind, **{k: v for k, v in fields.items() if k in ("tile", "meld", "melds", "as")}}
+        if kind == "place":
+            action = services.resolve_place(self.table_id, self.position, action)
+        services.submit_action(self.table_id, self.position, action, version)
+
+    # ------------------------------------------------------------- frames out
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.send_view()
+
+    async def send_view(self, error: dict[str, str] | None = None) -> None:
+        html = await database_sync_to_async(self.render_view)(error)
+        if html is not None:
+            await self.send(text_data=html)
+
+    def render_view(self, error: dict[str, str] | None = None) -> str | None:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return None
+        seat = Seat.objects.filter(pk=self.seat_id).first() if self.seat_id else None
+        lang = self._language()
+        with translation.override(lang):
+            ctx = presenter.table_context(table, seat, error=error)
+            return render_to_string("games/table.html#live", ctx)
+
+    def _language(self) -> str:
+        user = self.scope.get("user")
+        profile = getattr(user, "profile", None) if user is not None else None
+        if profile is not None and getattr(profile, "language", ""):
+            return profile.language
+        cookies = self.scope.get("cookies") or {}
+        return cookies.get("django_language", "en")
+
+    async def send_error(self, code: str, message: str) -> None:
+        """A refusal goes to this socket only, with the fresh full view (so a
+        stale client resyncs); nothing was changed."""
+        lang = await database_sync_to_async(self._language)()
+        with translation.override(lang):
+            error = {"code": code, "message": messages.refusal_text(code, message)}
+        await self.send_view(error=error)

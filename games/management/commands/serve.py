@@ -1,0 +1,45 @@
+"""``manage.py serve``: daphne plus the sweeper loop, in one process.
+
+This is what ``make run`` starts. The sweeper runs on daphne's own asyncio
+loop, so CPU seats and turn clocks keep playing with no browser connected and
+resume after a restart (their due times are in the database).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Serve the app with daphne and run the CPU/clock sweeper in the same process."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--no-sweeper", action="store_true")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        from daphne.endpoints import build_endpoint_description_strings
+        from daphne.server import Server  # installs the asyncio reactor
+        from twisted.internet import reactor
+
+        from games import sweeper
+        from okeysite.asgi import application
+
+        if not opts["no_sweeper"]:
+
+            def start() -> None:
+                asyncio.ensure_future(sweeper.run_forever())
+
+            reactor.callWhenRunning(start)
+        self.stdout.write(f"Serving on http://{opts['host']}:{opts['port']}/")
+        Server(
+            application=application,
+            endpoints=build_endpoint_description_strings(host=opts["host"], port=opts["port"]),
+            websocket_timeout=86400,
+            application_close_timeout=10,
+            verbosity=1,
+        ).run()

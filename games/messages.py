@@ -1,0 +1,62 @@
+"""Translated texts for the engine's stable codes (refusals and score reasons).
+
+The engine speaks English with stable codes; the web layer shows the player's
+language, falling back to the engine's own message for a code it does not know.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+REFUSALS = {
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "wrong_phase": gettext_lazy("You cannot do that at this point of your turn."),
+    "must_draw": gettext_lazy("Draw a tile first."),
+    "already_drawn": gettext_lazy("You have already drawn this turn."),
+    "tile_not_in_rack": gettext_lazy("That tile is not in your rack."),
+    "not_a_meld": gettext_lazy("Those tiles do not form a run, group or pair."),
+    "below_opening_limit": gettext_lazy("Your opening does not reach the limit."),
+    "must_use_taken_discard": gettext_lazy(
+        "Use the tile you took in a meld this turn, or undo the turn."
+    ),
+    "okey_discard_forbidden": gettext_lazy("You may discard an okey only to finish."),
+    "hand_over": gettext_lazy("The hand is over."),
+    "not_opened": gettext_lazy("Open first."),
+    "not_winning": gettext_lazy("Those tiles are not a winning rack."),
+    "nothing_to_take": gettext_lazy("There is no discard to take."),
+    "unknown_meld": gettext_lazy("There is no such meld on the table."),
+    "bad_action": gettext_lazy("That move is not understood."),
+    "stale_state": gettext_lazy("The table had moved on; you now see the current state."),
+    "malformed_frame": gettext_lazy("That message could not be read."),
+    "frame_too_large": gettext_lazy("That message is too large."),
+    "rate_limited": gettext_lazy("Too many messages; slow down."),
+    "not_seated": gettext_lazy("Spectators cannot play."),
+    "table_full": gettext_lazy("This table has no free seat."),
+    "hand_not_over": gettext_lazy("The hand is still being played."),
+    "game_over": gettext_lazy("The game is over."),
+    "bad_option": gettext_lazy("That table option is not allowed."),
+}
+
+REASONS = {
+    "close": gettext_lazy("Closed the hand"),
+    "okey_close": gettext_lazy("Closed with an okey"),
+    "seven_pairs": gettext_lazy("Closed with seven pairs"),
+    "show_indicator": gettext_lazy("Showed the indicator"),
+    "layoff": gettext_lazy("Tile added to their meld"),
+    "okey_swap": gettext_lazy("Okey swapped out of their meld"),
+    "penalty_tile": gettext_lazy("Discarded a usable tile"),
+    "taken_discard": gettext_lazy("Their discard was taken"),
+    "finish": gettext_lazy("Finished the hand"),
+    "left_in_rack": gettext_lazy("Tiles left in the rack"),
+    "unopened": gettext_lazy("Never opened"),
+}
+
+
+def refusal_text(code: str, fallback: str) -> str:
+    text = REFUSALS.get(code)
+    return str(text) if text is not None else fallback
+
+
+def reason_label(code: str) -> str:
+    text = REASONS.get(code)
+    return str(text) if text is not None else code.replace("_", " ")

@@ -1,0 +1,393 @@
+"""Services: each does one thing inside one transaction.
+
+The pattern for every change to a table: lock the table row, check the
+version the client saw, let the engine apply the action, store it, bump the
+version, and broadcast *after commit* so no client ever sees a change that
+was rolled back.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import cpu
+from games.engine import game as engine_game
+from games.engine import options as engine_options
+from games.engine import state as engine_state
+from games.engine.refusals import Refusal
+from games.models import Hand, HandAction, ScoreLine, Seat, Table
+
+# Injected sources (tests replace them): where seeds and time come from.
+seed_source: Callable[[], str] = lambda: secrets.token_hex(16)  # noqa: E731
+
+
+def now() -> datetime:
+    return timezone.now()
+
+
+class ActionRefused(Exception):
+    """An action the table did not accept: stable code + human message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def group_name(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def broadcast(table_id: int, version: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        group_name(table_id), {"type": "table.changed", "version": version}
+    )
+
+
+def _on_commit_broadcast(table: Table) -> None:
+    table_id, version = table.pk, table.version
+    transaction.on_commit(lambda: broadcast(table_id, version))
+
+
+# ----------------------------------------------------------------- state access
+
+
+def load_state(hand: Hand) -> engine_state.HandState:
+    return engine_state.HandState.from_json(hand.state)
+
+
+def rebuild_hand(hand: Hand) -> engine_state.HandState:
+    """Replay the hand from its seed and stored actions (the source of truth)."""
+    from games.engine import replay
+
+    return replay(hand_record(hand))
+
+
+def hand_record(hand: Hand) -> dict[str, Any]:
+    table = hand.table
+    return {
+        "format": 1,
+        "variant": table.variant,
+        "options": table.options,
+        "seed": hand.seed,
+        "starter": hand.starter,
+        "actions": [a.payload for a in hand.actions.order_by("index")],
+    }
+
+
+def game_for(table: Table) -> engine_game.Game:
+    """The engine's game-level bookkeeping rebuilt from the finished hands."""
+    game = engine_game.Game(table.variant, table.options)
+    for hand in table.hands.filter(result__isnull=False).order_by("number"):
+        game.add_hand(hand.result)
+    return game
+
+
+# ------------------------------------------------------------------- creating
+
+
+@dataclass
+class SeatSpec:
+    kind: str  # "me", "human" (open for a friend), "cpu"
+    level: str = "medium"
+
+
+def create_table(
+    *,
+    variant: str,
+    options: dict[str, Any],
+    seats: list[SeatSpec],
+    user: Any = None,
+    guest_key: str = "",
+    kind: str = Table.Kind.ONLINE,
+) -> Table:
+    """Create a table; start its first hand at once when no seat waits for a person."""
+    try:
+        opts = engine_options.validate_options(variant, options)
+    except Refusal as r:
+        raise ActionRefused(r.code, r.message) from r
+    n = opts["players"]
+    if len(seats) != n:
+        raise ActionRefused("bad_option", f"this table needs {n} seats")
+    with transaction.atomic():
+        table = Table.objects.create(
+            variant=variant,
+            options=opts,
+            kind=kind,
+            created_by=user if user is not None and user.is_authenticated else None,
+            guest_key=guest_key,
+        )
+        for pos, spec in enumerate(seats):
+            seat = Seat(table=table, position=pos)
+            if spec.kind == "me":
+                if user is not None and user.is_authenticated:
+                    seat.user = user
+                else:
+                    seat.guest_key = guest_key
+            elif spec.kind == "cpu":
+                seat.is_cpu = True
+                seat.cpu_level = spec.level if spec.level in cpu.LEVELS else "medium"
+                seat.name = cpu.cpu_name(pos, seat.cpu_level)
+            seat.save()
+        if not any(s.is_open for s in table.seats.all()):
+            start_hand(table)
+        _on_commit_broadcast(table)
+    return table
+
+
+def join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Seat:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seats = list(table.seats.all())
+        mine = seat_of(seats, user, guest_key)
+        if mine is not None:
+            return mine
+        if table.status != Table.Status.WAITING:
+            raise ActionRefused("table_full", "this table has already started")
+        free = [s for s in seats if s.is_open]
+        if not free:
+            raise ActionRefused("table_full", "every seat is taken")
+        seat = free[0]
+        if user is not None and user.is_authenticated:
+            seat.user = user
+        else:
+            seat.guest_key = guest_key
+        seat.save()
+        if len(free) == 1:
+            start_hand(table)
+        else:
+            table.version += 1
+            table.save()
+        _on_commit_broadcast(table)
+        return seat
+
+
+def seat_of(seats: list[Seat], user: Any, guest_key: str) -> Seat | None:
+    for s in seats:
+        if s.is_cpu:
+            continue
+        if user is not None and user.is_authenticated and s.user_id == user.pk:
+            return s
+        if guest_key and s.guest_key == guest_key and s.user_id is None:
+            return s
+    return None
+
+
+# ---------------------------------------------------------------------- hands
+
+
+def start_hand(table: Table, *, at: datetime | None = None) -> Hand:
+    """Deal the table's next hand (caller holds the table row lock)."""
+    at = at or now()
+    number = table.hands.count()
+    game = game_for(table)
+    starter = game.next_starter()
+    seed = seed_source()
+    state = engine_state.new_hand(table.variant, table.options, seed=seed, starter=starter)
+    hand = Hand.objects.create(
+        table=table,
+        number=number,
+        seed=seed,
+        seed_commitment=Hand.commit_to(seed),
+        starter=starter,
+        state=state.to_json(),
+    )
+    table.status = Table.Status.PLAYING
+    table.version += 1
+    _schedule(table, state, at)
+    table.save()
+    return hand
+
+
+def next_hand(table_id: int, version: int, *, at: datetime | None = None) -> Table:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.version != version:
+            raise ActionRefused("stale_state", "the table has moved on; here is the fresh view")
+        hand = table.current_hand
+        if hand is None or hand.result is None:
+            raise ActionRefused("hand_not_over", "the hand is still being played")
+        if table.status == Table.Status.FINISHED:
+            raise ActionRefused("game_over", "the game is over")
+        start_hand(table, at=at)
+        _on_commit_broadcast(table)
+        return table
+
+
+def submit_action(
+    table_id: int,
+    seat_position: int,
+    action: dict[str, Any],
+    version: int | None,
+    *,
+    by_cpu: bool = False,
+    at: datetime | None = None,
+) -> Table:
+    """Apply one engine action for a seat. Raises ActionRefused; changes nothing then."""
+    at = at or now()
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if version is not None and table.version != version:
+            raise ActionRefused("stale_state", "the table has moved on; here is the fresh view")
+        if table.status != Table.Status.PLAYING:
+            raise ActionRefused("hand_over", "no hand is being played at this table")
+        hand = table.current_hand
+        if hand is None or hand.result is not None:
+            raise ActionRefused("hand_over", "the hand is over")
+        state = load_state(hand)
+        action = {**action, "seat": seat_position}
+        try:
+            new_state, _events = engine_state.apply(state, action)
+        except Refusal as r:
+            raise ActionRefused(r.code, r.message) from r
+        HandAction.objects.create(
+            hand=hand, index=hand.actions.count(), seat=seat_position, payload=action, by_cpu=by_cpu
+        )
+        hand.state = new_state.to_json()
+        if new_state.over:
+            _finish_hand(table, hand, new_state, at)
+        hand.save()
+        table.version += 1
+        _schedule(table, new_state, at)
+        table.save()
+        _on_commit_broadcast(table)
+        return table
+
+
+def _finish_hand(table: Table, hand: Hand, state: engine_state.HandState, at: datetime) -> None:
+    hand.result = state.result
+    hand.finished_at = at
+    for line in state.score_lines():
+        ScoreLine.objects.create(
+            hand=hand,
+            seat=line["seat"],
+            points=line["points"],
+            reason=line["reason"],
+            detail=line.get("detail", {}),
+        )
+    game = game_for(table)
+    game.add_hand(state.result)
+    if game.is_over():
+        table.status = Table.Status.FINISHED
+        table.finished_at = at
+
+
+# ------------------------------------------------------------ CPU and clocks
+
+
+def _schedule(table: Table, state: engine_state.HandState, at: datetime) -> None:
+    """Set when the next CPU move and the turn clock fall due."""
+    table.cpu_due_at = None
+    table.turn_deadline = None
+    if state.over or table.status != Table.Status.PLAYING:
+        return
+    seat = table.seats.get(position=state.turn)
+    if seat.is_cpu:
+        table.cpu_due_at = at + timedelta(milliseconds=settings.OKEY_CPU_DELAY_MS)
+        return
+    clock = int(table.options.get("clock") or 0)
+    if clock:
+        table.turn_deadline = at + timedelta(seconds=clock)
+
+
+def play_due(table_id: int, *, at: datetime | None = None) -> bool:
+    """Play one due CPU move or expired clock of a table. Idempotent: returns
+    False (and changes nothing) when nothing is due any more."""
+    at = at or now()
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        cpu_due = table.cpu_due_at is not None and table.cpu_due_at <= at
+        clock_due = table.turn_deadline is not None and table.turn_deadline <= at
+        if table.status != Table.Status.PLAYING or not (cpu_due or clock_due):
+            return False
+        hand = table.current_hand
+        if hand is None or hand.result is not None:
+            table.cpu_due_at = table.turn_deadline = None
+            table.save()
+            return False
+        state = load_state(hand)
+        seat = table.seats.get(position=state.turn)
+        action = cpu.choose(state, state.turn, seat.cpu_level, timeout=clock_due and not cpu_due)
+    submit_action(table.pk, state.turn, action, table.version, by_cpu=True, at=at)
+    return True
+
+
+def due_tables(at: datetime | None = None) -> list[int]:
+    from django.db.models import Q
+
+    at = at or now()
+    return list(
+        Table.objects.filter(status=Table.Status.PLAYING)
+        .filter(Q(cpu_due_at__lte=at) | Q(turn_deadline__lte=at))
+        .values_list("pk", flat=True)[:200]
+    )
+
+
+def sweep(at: datetime | None = None) -> int:
+    """Play everything that is due (one move per table per sweep)."""
+    played = 0
+    for table_id in due_tables(at):
+        try:
+            if play_due(table_id, at=at):
+                played += 1
+        except ActionRefused:
+            continue
+    return played
+
+
+# --------------------------------------------------------------- rack order
+
+
+def save_rack_order(seat_id: int, order: list[int | None]) -> None:
+    Seat.objects.filter(pk=seat_id).update(rack_order=order)
+
+
+def sort_rack(seat_id: int, mode: str) -> None:
+    """Arrange a seat's rack by runs, groups or pairs (the seat's own view only)."""
+    from games.engine.racksort import rack_sort
+
+    seat = Seat.objects.select_related("table").get(pk=seat_id)
+    hand = seat.table.current_hand
+    if hand is None:
+        return
+    state = load_state(hand)
+    if state.over:
+        return
+    seat.rack_order = rack_sort(state, seat.position, mode)
+    seat.save(update_fields=["rack_order"])
+
+
+def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[str, Any]:
+    """A tile dropped on a table meld: swap the okey out when the tile is the
+    one it stands for, otherwise add the tile to the meld."""
+    table = Table.objects.get(pk=table_id)
+    hand = table.current_hand
+    if hand is None:
+        raise ActionRefused("hand_over", "no hand is being played")
+    state = load_state(hand)
+    from games.engine import legal_actions
+
+    tile, meld = action.get("tile"), action.get("meld")
+    for a in legal_actions(state, position):
+        if a["type"] == "swap" and a.get("tile") == tile and a.get("meld") == meld:
+            return a
+    return {"type": "add", "tile": tile, "meld": meld}
+
+
+def set_presence(seat_id: int | None, connected: bool) -> None:
+    if seat_id is None:
+        return
+    Seat.objects.filter(pk=seat_id).update(away_since=None if connected else now())

@@ -1,0 +1,178 @@
+/* The table page: selection, drag and drop, staging melds, and sending actions
+ * over the table's websocket (htmx ws extension, form #act-form with ws-send).
+ * The server re-renders every fragment from this seat's engine view; nothing
+ * here decides a rule. */
+(function () {
+  "use strict";
+  var staged = []; // melds being built before "open"/"lay": arrays of tile ids
+  var lastTap = { id: null, at: 0 };
+  var pointer = { x: 0, y: 0 };
+  var sortable = null;
+
+  function form() { return document.getElementById("act-form"); }
+
+  function send(fields) {
+    var f = form();
+    if (!f) return;
+    ["action", "tile", "meld", "melds", "as", "order", "mode"].forEach(function (n) {
+      f.elements[n].value = fields[n] !== undefined ? fields[n] : "";
+    });
+    htmx.trigger(f, "submit");
+  }
+
+  function selected() {
+    return Array.prototype.map.call(
+      document.querySelectorAll("#rack-grid .tile.selected"),
+      function (el) { return parseInt(el.dataset.id, 10); });
+  }
+
+  function showMessage(text) {
+    var m = document.getElementById("t-msg");
+    if (m) { m.textContent = text; m.classList.add("show"); }
+  }
+
+  function renderStaging() {
+    var box = document.getElementById("staging");
+    if (!box) return;
+    box.innerHTML = "";
+    staged.forEach(function (meld, i) {
+      var div = document.createElement("div");
+      div.className = "staged";
+      meld.forEach(function (id) {
+        var src = document.querySelector('#rack-grid .tile[data-id="' + id + '"]');
+        if (src) { var c = src.cloneNode(true); c.classList.remove("selected"); c.classList.add("small"); div.appendChild(c); }
+      });
+      var x = document.createElement("button");
+      x.type = "button"; x.className = "link-button"; x.textContent = "✕";
+      x.setAttribute("aria-label", "remove");
+      x.addEventListener("click", function () { staged.splice(i, 1); renderStaging(); markStaged(); });
+      div.appendChild(x);
+      box.appendChild(div);
+    });
+    markStaged();
+  }
+
+  function markStaged() {
+    var ids = {};
+    staged.forEach(function (m) { m.forEach(function (id) { ids[id] = 1; }); });
+    document.querySelectorAll("#rack-grid .tile").forEach(function (el) {
+      el.classList.toggle("staged-tile", !!ids[el.dataset.id]);
+    });
+  }
+
+  function rackOrder() {
+    return Array.prototype.map.call(document.querySelectorAll("#rack-grid .slot"), function (slot) {
+      var t = slot.querySelector(".tile");
+      return t ? parseInt(t.dataset.id, 10) : null;
+    });
+  }
+
+  function dropTarget(x, y) {
+    var el = document.elementFromPoint(x, y);
+    if (!el) return null;
+    return el.closest("[data-drop], .meld[data-meld], .staging");
+  }
+
+  function onAct(btn) {
+    var act = btn.dataset.act;
+    var sel = selected();
+    if (btn.dataset.needs === "1") {
+      if (sel.length !== 1) { showMessage(btn.dataset.hint || document.body.dataset.pickOne || "Select one tile first."); return; }
+      send({ action: act, tile: sel[0] });
+      return;
+    }
+    if (btn.dataset.melds === "1") {
+      var melds = staged.slice();
+      if (sel.length) {
+        var inStaged = {};
+        staged.forEach(function (m) { m.forEach(function (id) { inStaged[id] = 1; }); });
+        var rest = sel.filter(function (id) { return !inStaged[id]; });
+        if (rest.length) melds.push(rest);
+      }
+      if (!melds.length) { showMessage("Select tiles first."); return; }
+      send({ action: act, melds: JSON.stringify(melds) });
+      staged = [];
+      return;
+    }
+    send({ action: act });
+  }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    var tile = t.closest("#rack-grid .tile");
+    if (tile) {
+      tile.classList.toggle("selected");
+      var now = Date.now();
+      if (lastTap.id === tile.dataset.id && now - lastTap.at < 350 && tile.classList.contains("is-okey")) {
+        send({ action: "flip", tile: tile.dataset.id }); // seventeen: face down / up
+      }
+      lastTap = { id: tile.dataset.id, at: now };
+      return;
+    }
+    var act = t.closest("[data-act]");
+    if (act && !act.disabled) { onAct(act); return; }
+    var sort = t.closest("[data-sort]");
+    if (sort) { send({ action: "sort", mode: sort.dataset.sort }); return; }
+    if (t.closest("[data-stage]")) {
+      var sel = selected();
+      if (sel.length < 2) { showMessage("Select the tiles of one meld first."); return; }
+      staged.push(sel);
+      document.querySelectorAll("#rack-grid .tile.selected").forEach(function (el) { el.classList.remove("selected"); });
+      renderStaging();
+      return;
+    }
+    var meld = t.closest(".meld[data-meld]");
+    if (meld) {
+      var s = selected();
+      if (s.length === 1) send({ action: "place", tile: s[0], meld: meld.dataset.meld });
+    }
+  });
+
+  document.addEventListener("pointermove", function (e) { pointer.x = e.clientX; pointer.y = e.clientY; }, { passive: true });
+  document.addEventListener("touchmove", function (e) {
+    if (e.touches && e.touches[0]) { pointer.x = e.touches[0].clientX; pointer.y = e.touches[0].clientY; }
+  }, { passive: true });
+
+  function initRack() {
+    var grid = document.getElementById("rack-grid");
+    if (!grid || grid.dataset.ready) return;
+    grid.dataset.ready = "1";
+    if (typeof Sortable === "undefined") return;
+    sortable = Sortable.create(grid, {
+      draggable: ".slot",
+      filter: ".slot:empty",
+      swap: true,
+      swapClass: "swap-target",
+      animation: 120,
+      forceFallback: true,
+      fallbackTolerance: 4,
+      onEnd: function (evt) {
+        var target = dropTarget(pointer.x, pointer.y);
+        var tile = evt.item.querySelector(".tile");
+        if (target && tile && !grid.contains(target)) {
+          var id = tile.dataset.id;
+          if (target.dataset.drop === "discard") send({ action: "discard", tile: id });
+          else if (target.dataset.meld) send({ action: "place", tile: id, meld: target.dataset.meld });
+          return;
+        }
+        send({ action: "reorder", order: JSON.stringify(rackOrder()) });
+      }
+    });
+  }
+
+  function tickClocks() {
+    document.querySelectorAll(".clock[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+      var b = el.querySelector("b");
+      if (b) b.textContent = left + "s";
+      el.classList.toggle("urgent", left <= 5);
+    });
+  }
+  setInterval(tickClocks, 250);
+
+  document.addEventListener("htmx:wsAfterMessage", function () { initRack(); renderStaging(); tickClocks(); });
+  document.addEventListener("htmx:wsOpen", function () { document.body.classList.add("ws-open"); document.body.classList.remove("ws-closed"); });
+  document.addEventListener("htmx:wsClose", function () { document.body.classList.remove("ws-open"); document.body.classList.add("ws-closed"); });
+  document.addEventListener("DOMContentLoaded", function () { initRack(); tickClocks(); });
+  window.okeyTable = { send: send, selected: selected };
+})();

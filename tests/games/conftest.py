@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from games import services
+
+
+@pytest.fixture(autouse=True)
+def _fast_cpus(settings):
+    settings.OKEY_CPU_DELAY_MS = 0
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch):
+    """Deterministic deals: seeds seed-0, seed-1, … in order."""
+    counter = itertools.count()
+    monkeypatch.setattr(services, "seed_source", lambda: f"seed-{next(counter)}")
+
+
+def cpu_table(variant: str = "classic", user=None, guest_key: str = "guest-1", **options):
+    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", "medium")] * (
+        options.get("players", 4) - 1
+    )
+    return services.create_table(
+        variant=variant, options=options, seats=seats, user=user, guest_key=guest_key
+    )

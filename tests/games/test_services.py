@@ -1,0 +1,102 @@
+"""Services: one transaction per change; refusals change nothing; CPUs play."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import cpu, services
+from games.models import HandAction, ScoreLine, Table
+from tests.games.conftest import cpu_table
+
+pytestmark = pytest.mark.django_db
+
+
+def play_out_hand(table: Table, human: int = 0, limit: int = 2000) -> Table:
+    """Play the current hand to its end: the human seat plays like a CPU."""
+    for _ in range(limit):
+        table.refresh_from_db()
+        hand = table.current_hand
+        if hand.result is not None:
+            return table
+        state = services.load_state(hand)
+        if state.turn == human:
+            action = cpu.choose(state, human, "medium")
+            services.submit_action(table.pk, human, action, table.version)
+        else:
+            assert services.sweep() >= 1
+    raise AssertionError("hand did not finish")
+
+
+def test_table_with_three_cpus_starts_at_once():
+    table = cpu_table()
+    assert table.status == Table.Status.PLAYING
+    hand = table.current_hand
+    assert hand.number == 0 and hand.starter == 0  # D2: seat 0 starts the first hand
+    assert hand.seed_commitment == services.Hand.commit_to(hand.seed)
+
+
+def test_action_for_another_seat_is_refused_and_changes_nothing():
+    table = cpu_table()
+    before = (table.version, HandAction.objects.count())
+    with pytest.raises(services.ActionRefused) as e:
+        services.submit_action(table.pk, 1, {"type": "draw"}, table.version)
+    assert e.value.code == "not_your_turn"
+    table.refresh_from_db()
+    assert (table.version, HandAction.objects.count()) == before
+
+
+def test_stale_and_replayed_actions_are_refused():
+    table = cpu_table()
+    state = services.load_state(table.current_hand)
+    tile = state.racks[0][0]
+    services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, table.version)
+    # the same frame again (same version): refused as stale, applied once
+    with pytest.raises(services.ActionRefused) as e:
+        services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, table.version)
+    assert e.value.code == "stale_state"
+    assert HandAction.objects.filter(hand__table=table).count() == 1
+
+
+def test_forged_tile_is_refused():
+    table = cpu_table()
+    with pytest.raises(services.ActionRefused) as e:
+        services.submit_action(table.pk, 0, {"type": "discard", "tile": 999}, table.version)
+    assert e.value.code in {"bad_action", "tile_not_in_rack"}
+
+
+def test_cpu_moves_wait_for_the_sweeper_and_then_play():
+    table = cpu_table()
+    state = services.load_state(table.current_hand)
+    services.submit_action(table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, 1)
+    table.refresh_from_db()
+    assert table.cpu_due_at is not None
+    v = table.version
+    assert services.sweep() == 1
+    table.refresh_from_db()
+    assert table.version == v + 1
+    assert HandAction.objects.filter(hand__table=table, by_cpu=True).count() == 1
+
+
+def test_full_hand_is_stored_and_replays_to_the_same_state():
+    table = play_out_hand(cpu_table())
+    hand = table.current_hand
+    assert hand.result is not None and hand.finished_at is not None
+    rebuilt = services.rebuild_hand(hand)
+    assert rebuilt.to_json() == hand.state
+    assert ScoreLine.objects.filter(hand=hand).count() == len(rebuilt.score_lines())
+
+
+def test_next_hand_moves_the_starter():
+    table = play_out_hand(cpu_table())
+    if table.status == Table.Status.FINISHED:
+        pytest.fail("a classic game does not end after one hand from 20 points")
+    services.next_hand(table.pk, table.version)
+    table.refresh_from_db()
+    assert table.current_hand.number == 1
+    assert table.current_hand.starter == 1  # D2
+
+
+@pytest.mark.parametrize("variant", ["rummy", "fifty-one", "seventeen"])
+def test_every_variant_plays_a_whole_hand_against_cpus(variant):
+    table = play_out_hand(cpu_table(variant))
+    assert table.current_hand.result is not None

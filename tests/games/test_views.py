@@ -1,0 +1,90 @@
+"""Pages: lobby, create, table (own rack only), join, score sheet, rules."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from games import services
+from games.models import Table
+from tests.games.conftest import cpu_table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_lobby_offers_every_variant(client):
+    html = client.get("/").content.decode()
+    for v in ("classic", "rummy", "fifty-one", "seventeen"):
+        assert f'value="{v}"' in html
+    assert 'name="fifty-one__doubling"' in html and 'name="classic__start_points"' in html
+
+
+def test_guest_creates_a_table_with_three_cpus(client):
+    r = client.post(
+        reverse("games:create"),
+        {"variant": "classic", "classic__start_points": "30", "seat_1": "cpu:easy",
+         "seat_2": "cpu:medium", "seat_3": "cpu:hard"},
+    )
+    table = Table.objects.get()
+    assert r.status_code == 302 and r.url == reverse("games:table", args=[table.code])
+    assert table.options["start_points"] == 30
+    assert [s.cpu_level for s in table.seats.all() if s.is_cpu] == ["easy", "medium", "hard"]
+    page = client.get(r.url).content.decode()
+    rack = re.search(r'id="t-rack".*?</section>', page, re.S).group(0)
+    assert len(re.findall(r'data-id="(\d+)"', rack)) == 15
+
+
+def test_bad_option_is_refused_and_creates_nothing(client):
+    client.post(reverse("games:create"), {"variant": "classic", "classic__start_points": "25",
+                                           "seat_1": "cpu:easy", "seat_2": "cpu:easy",
+                                           "seat_3": "cpu:easy"})
+    assert Table.objects.count() == 0
+
+
+def test_table_page_never_shows_other_racks(client):
+    table = cpu_table(guest_key="someone-else")
+    page = client.get(reverse("games:table", args=[table.code])).content.decode()
+    state = services.load_state(table.current_hand)
+    shown = {int(x) for x in re.findall(r'data-id="(\d+)"', page)}
+    for seat in range(4):
+        assert not shown & set(state.racks[seat])
+    assert table.current_hand.seed not in page
+    assert not shown & set(state.pile)
+
+
+def test_forged_table_code_is_404(client):
+    assert client.get("/t/forged/").status_code == 404
+    assert client.get("/t/forged/sheet/").status_code == 404
+
+
+def test_friend_joins_an_invite_table(client):
+    host = User.objects.create_user("host", password="pw-Host-123")
+    table = services.create_table(
+        variant="rummy", options={"players": 2},
+        seats=[services.SeatSpec("me"), services.SeatSpec("human")], user=host,
+    )
+    assert table.status == Table.Status.WAITING
+    r = client.post(reverse("games:join", args=[table.code]))
+    assert r.status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+
+
+def test_score_sheet_renders(client):
+    table = cpu_table()
+    r = client.get(reverse("games:sheet", args=[table.code]))
+    assert r.status_code == 200 and b"score-sheet" in r.content
+
+
+@pytest.mark.parametrize("slug", ["classic", "rummy", "fifty-one", "seventeen"])
+def test_rules_pages(client, slug):
+    r = client.get(reverse("games:rules_page", args=[slug]))
+    assert r.status_code == 200
+    assert b"<h1" in r.content or b"<h2" in r.content
+
+
+def test_unknown_rules_page_is_404(client):
+    assert client.get("/rules/nope").status_code == 404

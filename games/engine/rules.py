@@ -1,0 +1,339 @@
+"""One rules object per variant: flags and hooks, no ``if variant == …`` chains.
+
+``rules_for(variant)`` returns the (stateless, shared) rules object. The state
+machine in ``actions.py`` asks it what the variant allows and what things cost.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import scoring
+from .melds import PAIR, seventeen_value, sum_value
+from .options import rummy_target
+from .refusals import Refusal
+from .table import face_number, is_usable
+from .tiles import kind_of, number_of_kind
+
+if TYPE_CHECKING:
+    from .state import HandState
+    from .table import TableMeld
+
+MELDS_OPENING, PAIRS_OPENING = "melds", "pairs"
+
+
+class Rules:
+    """Base rules: flags shared by all variants."""
+
+    name = ""
+    whole_rack = True
+    ace_high = True
+    values: str | None = None  # evaluate.best_arrangement value mode
+    # lay-down flags
+    provisional = False  # seventeen: melds may be placed before the opening is reached
+    take_new_meld_only = False  # seventeen: a taken discard goes into a new meld
+    pairs_opener_may_add = False  # seventeen: pairs openers add single tiles
+    pairs_opening_min_pairs = 0
+    one_tile_per_end = False
+    swap_group_needs_four = False
+    swap_not_same_turn = False
+    discard_returns = False  # seventeen: penalised discards go back to the rack
+    rg_opener_gives_pairs = False  # seventeen [D18]
+
+    def partner(self, state: HandState, seat: int) -> int | None:
+        return None
+
+    def same_side(self, state: HandState, a: int, b: int) -> bool:
+        return a == b or self.partner(state, a) == b
+
+    def meld_value(self, kind: str, plays: tuple[int, ...]) -> int:
+        return 0
+
+
+# ----------------------------------------------------------------- whole-rack
+
+
+class WholeRackRules(Rules):
+    whole_rack = True
+
+    def show_allowed(self, state: HandState, seat: int) -> bool:
+        raise NotImplementedError
+
+    def show_lines(self, state: HandState, seat: int) -> list[dict]:
+        raise NotImplementedError
+
+    def close_lines(self, state: HandState, seat: int, ending: str) -> list[dict]:
+        raise NotImplementedError
+
+    def show_ends_game(self, state: HandState, seat: int) -> bool:
+        return False
+
+
+class ClassicRules(WholeRackRules):
+    """classic (seed 001): countdown 2/4/4/8 [D5]; show during your first turn."""
+
+    name = "classic"
+
+    def show_allowed(self, state: HandState, seat: int) -> bool:
+        # any point of the first turn, before that turn's discard
+        return state.turns_done[seat] == 0
+
+    def show_lines(self, state: HandState, seat: int) -> list[dict]:
+        return scoring.classic_show_lines(state.n_players, seat)
+
+    def close_lines(self, state: HandState, seat: int, ending: str) -> list[dict]:
+        return scoring.classic_close_lines(state.n_players, seat, ending)
+
+
+class RummyRules(WholeRackRules):
+    """rummy (seed 003): the closer scores 3/6; show before your first draw [D24]."""
+
+    name = "rummy"
+
+    def show_allowed(self, state: HandState, seat: int) -> bool:
+        if state.turns_done[seat] != 0:
+            return False
+        if seat == state.starter:
+            return True  # [D24] the dealer may show before the first discard
+        return state.phase == "draw"
+
+    def show_lines(self, state: HandState, seat: int) -> list[dict]:
+        return scoring.rummy_show_lines(seat)
+
+    def close_lines(self, state: HandState, seat: int, ending: str) -> list[dict]:
+        return scoring.rummy_close_lines(seat, ending)
+
+    def show_ends_game(self, state: HandState, seat: int) -> bool:
+        """A shown indicator counts when it is shown: reaching the target ends the game."""
+        totals = state.context.get("totals")
+        if not totals:
+            return False
+        have = totals[seat] + state.hand_totals()[seat]
+        return have >= rummy_target(state.options)
+
+
+# ------------------------------------------------------------------- lay-down
+
+
+class LayDownRules(Rules):
+    whole_rack = False
+
+    def opening_min(self, state: HandState, kind: str) -> int:
+        raise NotImplementedError
+
+    def after_open(self, state: HandState, kind: str, total: int) -> int | None:
+        raise NotImplementedError
+
+    def take_lines(self, state: HandState, taker: int, discarder: int, tile: int) -> list[dict]:
+        return []
+
+    def add_lines(
+        self, state: HandState, seat: int, meld: TableMeld, tile: int, kind: int
+    ) -> list[dict]:
+        return []
+
+    def swap_lines(self, state: HandState, seat: int, meld: TableMeld, kind: int) -> list[dict]:
+        return []
+
+    def give_pair_lines(self, state: HandState, seat: int, to: int, kind: int) -> list[dict]:
+        return []
+
+    def discard_lines(self, state: HandState, seat: int, tile: int, final: bool) -> list[dict]:
+        return []
+
+    def end_lines(
+        self, state: HandState, finisher: int | None, okey_end: bool
+    ) -> tuple[str, list[dict]]:
+        raise NotImplementedError
+
+    def check_opening(self, state: HandState, kind: str, total: int, n_melds: int) -> None:
+        if kind == PAIRS_OPENING and n_melds < self.pairs_opening_min_pairs:
+            raise Refusal("too_few_pairs", need=self.pairs_opening_min_pairs, have=n_melds)
+        need = self.opening_min(state, kind)
+        if total < need:
+            raise Refusal(
+                "below_opening_limit",
+                f"Your opening totals {total}; it needs at least {need}.",
+                total=total,
+                need=need,
+            )
+
+
+class FiftyOneRules(LayDownRules):
+    """fifty-one (seeds 000/002): 51 barrier, doubling [D10], lay-offs, penalty tiles."""
+
+    name = "fifty-one"
+    values = "sum"
+    pairs_opening_min_pairs = 5
+
+    def partner(self, state: HandState, seat: int) -> int | None:
+        if state.options.get("partners"):
+            return (seat + 2) % 4
+        return None
+
+    def meld_value(self, kind: str, plays: tuple[int, ...]) -> int:
+        return sum_value(plays)  # [D9]
+
+    def opening_min(self, state: HandState, kind: str) -> int:
+        if kind == PAIRS_OPENING:
+            return 0  # no barrier, no doubling for pairs
+        if state.options.get("doubling", True) and state.limit is not None:
+            return max(51, state.limit + 1)  # [D10] strictly exceed the highest so far
+        return 51
+
+    def after_open(self, state: HandState, kind: str, total: int) -> int | None:
+        if kind == PAIRS_OPENING:
+            return state.limit  # pairs openings neither need nor set it
+        return total if state.limit is None else max(state.limit, total)
+
+    def take_lines(self, state: HandState, taker: int, discarder: int, tile: int) -> list[dict]:
+        if self.same_side(state, taker, discarder):
+            return []
+        n = face_number(tile, state.okey_kind)
+        return [scoring.line(discarder, 10 * n, "discard_taken", tile=tile, by=taker)]
+
+    def add_lines(
+        self, state: HandState, seat: int, meld: TableMeld, tile: int, kind: int
+    ) -> list[dict]:
+        if self.same_side(state, seat, meld.owner):
+            return []  # [D11] own or partner's meld: free
+        n = number_of_kind(kind)
+        return [
+            scoring.line(
+                meld.owner, 10 * n, "layoff", tile=tile, by=seat, meld=meld.id,
+                okey=kind_of(tile) == state.okey_kind,
+            )
+        ]  # fmt: skip
+
+    def swap_lines(self, state: HandState, seat: int, meld: TableMeld, kind: int) -> list[dict]:
+        if self.same_side(state, seat, meld.owner):
+            return []
+        n = number_of_kind(kind)
+        return [scoring.line(meld.owner, 100 + 10 * n, "okey_swap", by=seat, meld=meld.id)]
+
+    def discard_lines(self, state: HandState, seat: int, tile: int, final: bool) -> list[dict]:
+        if final:
+            return []  # the discard that finishes the hand is exempt
+        if is_usable(tile, state.melds, state.okey_kind, self.ace_high):
+            return [scoring.line(seat, 100, "penalty_tile", tile=tile)]
+        return []
+
+    def end_lines(
+        self, state: HandState, finisher: int | None, okey_end: bool
+    ) -> tuple[str, list[dict]]:
+        if finisher is None:
+            ending = "exhausted"
+            pts_ending = "hand"  # same multipliers as an ending from the hand
+        elif okey_end:
+            ending = pts_ending = "okey"
+        elif state.opened[finisher] == PAIRS_OPENING:
+            ending = pts_ending = "pairs"
+        else:
+            ending = pts_ending = "hand"
+        partner = self.partner(state, finisher) if finisher is not None else None
+        lines = scoring.fifty_one_end_lines(
+            state.racks, state.opened, state.okey_kind, pts_ending, finisher, partner
+        )
+        if finisher is None:
+            for ln in lines:
+                ln["detail"]["ending"] = "exhausted"
+        return ending, lines
+
+
+class SeventeenRules(LayDownRules):
+    """seventeen (seed 004): limit 17 [D17], meld values, joker-colour base."""
+
+    name = "seventeen"
+    ace_high = False
+    values = "seventeen"
+    provisional = True
+    take_new_meld_only = True
+    pairs_opener_may_add = True
+    one_tile_per_end = True
+    swap_group_needs_four = True
+    swap_not_same_turn = True
+    discard_returns = True
+    rg_opener_gives_pairs = True
+
+    def meld_value(self, kind: str, plays: tuple[int, ...]) -> int:
+        return seventeen_value(kind, plays)
+
+    def opening_min(self, state: HandState, kind: str) -> int:
+        if kind == PAIRS_OPENING:
+            return scoring.seventeen_pairs_minimum(state.limit)
+        return 17 if state.limit is None else state.limit + 1
+
+    def after_open(self, state: HandState, kind: str, total: int) -> int | None:
+        if kind == PAIRS_OPENING:
+            return state.limit
+        return total
+
+    def factor(self, state: HandState) -> int:
+        return scoring.pair_factor(state.opened)
+
+    def add_lines(
+        self, state: HandState, seat: int, meld: TableMeld, tile: int, kind: int
+    ) -> list[dict]:
+        if meld.owner == seat or kind_of(tile) != state.okey_kind:
+            return []  # [D23] a plain tile on a rival's meld costs nothing
+        n, f = number_of_kind(kind), self.factor(state)
+        return [
+            scoring.line(meld.owner, 10 * n * f, "okey_given", by=seat, meld=meld.id, pair_factor=f)
+        ]
+
+    def swap_lines(self, state: HandState, seat: int, meld: TableMeld, kind: int) -> list[dict]:
+        if meld.owner == seat:
+            return []
+        n, f = number_of_kind(kind), self.factor(state)
+        return [
+            scoring.line(meld.owner, 10 * n * f, "okey_taken", by=seat, meld=meld.id, pair_factor=f)
+        ]
+
+    def give_pair_lines(self, state: HandState, seat: int, to: int, kind: int) -> list[dict]:
+        n, f = number_of_kind(kind), self.factor(state)
+        return [scoring.line(to, 10 * n * f, "pair_given", by=seat, pair_factor=f)]  # [D18]
+
+    def discard_lines(self, state: HandState, seat: int, tile: int, final: bool) -> list[dict]:
+        if final:
+            return []
+        f = self.factor(state)
+        if kind_of(tile) == state.okey_kind:
+            base = scoring.seventeen_base(state.okey_kind)
+            return [scoring.line(seat, base * f, "okey_discard", tile=tile, pair_factor=f)]
+        if is_usable(tile, state.melds, state.okey_kind, self.ace_high):
+            return [scoring.line(seat, 100 * f, "usable_discard", tile=tile, pair_factor=f)]
+        return []
+
+    def end_lines(
+        self, state: HandState, finisher: int | None, okey_end: bool
+    ) -> tuple[str, list[dict]]:
+        direct = False
+        if finisher is not None:
+            direct = state.opened_turn[finisher] == state.turn_no and all(
+                o is None for s, o in enumerate(state.opened) if s != finisher
+            )
+        lines = scoring.seventeen_end_lines(
+            state.racks, state.opened, state.okey_kind, finisher, okey_end, direct
+        )
+        if finisher is None:
+            ending = "exhausted"
+        elif direct:
+            ending = "direct_okey" if okey_end else "direct"
+        else:
+            ending = "okey" if okey_end else "finish"
+        return ending, lines
+
+
+RULES: dict[str, Rules] = {
+    r.name: r for r in (ClassicRules(), RummyRules(), FiftyOneRules(), SeventeenRules())
+}
+
+
+def rules_for(variant: str) -> Rules:
+    try:
+        return RULES[variant]
+    except KeyError:
+        raise Refusal("bad_variant", f"unknown variant {variant!r}") from None
+
+
+__all__ = ["MELDS_OPENING", "PAIRS_OPENING", "RULES", "Rules", "rules_for", "PAIR"]

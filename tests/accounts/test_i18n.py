@@ -1,0 +1,93 @@
+"""Translations: the .po files are complete for the site shell, and pages switch language."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import translation
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGS = ("es", "de", "tr")
+# Where the site shell's strings live (the games app's strings are checked by its own tests).
+SHELL_SOURCES = ("templates/base.html", "templates/accounts/", "accounts/", "okeysite/")
+
+
+@pytest.fixture(scope="module")
+def compiled_messages():
+    """Compile the .po files (make does this too; .mo files are not committed)."""
+    if shutil.which("msgfmt") is None:
+        pytest.skip("gettext (msgfmt) is not installed")
+    call_command("compilemessages", ignore_patterns=[".venv", "staticfiles"], verbosity=0)
+    translation.trans_real._translations.clear()
+    translation.trans_real._default = None
+    yield
+
+
+def po_entries(path: Path):
+    """(msgid, msgstr, flags, occurrences) per entry; enough of the format for this check."""
+    entries, current, key = [], None, None
+    for raw in path.read_text(encoding="utf-8").splitlines() + [""]:
+        line = raw.strip()
+        if not line:
+            if current is not None and current["msgid"]:
+                entries.append(current)
+            current, key = None, None
+            continue
+        if current is None:
+            current = {"msgid": "", "msgstr": "", "flags": "", "refs": ""}
+        if line.startswith("#,"):
+            current["flags"] += line
+        elif line.startswith("#:"):
+            current["refs"] += line
+        elif line.startswith("msgid "):
+            key = "msgid"
+            current[key] = line[6:].strip('"')
+        elif line.startswith("msgstr "):
+            key = "msgstr"
+            current[key] = line[7:].strip('"')
+        elif line.startswith('"') and key:
+            current[key] += line.strip('"')
+    return entries
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_site_shell_strings_are_translated(lang):
+    paths = [
+        ROOT / "okeysite" / "locale" / lang / "LC_MESSAGES" / "django.po",
+        ROOT / "accounts" / "locale" / lang / "LC_MESSAGES" / "django.po",
+    ]
+    untranslated = []
+    for path in paths:
+        assert path.exists(), path
+        for entry in po_entries(path):
+            if not any(src in entry["refs"] for src in SHELL_SOURCES):
+                continue
+            if not entry["msgstr"] or "fuzzy" in entry["flags"]:
+                untranslated.append(entry["msgid"])
+    assert untranslated == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("es", "Cómo se juega"), ("de", "Spielregeln"), ("tr", "Nasıl oynanır")],
+)
+def test_home_page_in_each_language(client, compiled_messages, lang, expected):
+    client.cookies["django_language"] = lang
+    html = client.get(reverse("home")).content.decode()
+    assert f'<html lang="{lang}"' in html
+    assert expected in html
+
+
+@pytest.mark.django_db
+def test_throttle_message_is_translated(client, compiled_messages, django_user_model):
+    django_user_model.objects.create_user(username="ayse", password="x-very-secret-1")
+    client.cookies["django_language"] = "tr"
+    for _ in range(5):
+        client.post(reverse("accounts:login"), {"username": "ayse", "password": "wrong"})
+    html = client.post(
+        reverse("accounts:login"), {"username": "ayse", "password": "x-very-secret-1"}
+    ).content.decode()
+    assert "Çok fazla başarısız deneme" in html

@@ -1,0 +1,105 @@
+# Okey online. `make run` starts the site, `make test` runs every check CI runs.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+MANAGE := $(BIN)/python manage.py
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+PIP    := $(BIN)/pip install --quiet --disable-pip-version-check
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
+I18N_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=tests
+# Command of the sweeper loop (turn clocks, CPU moves) that `make run` starts beside daphne;
+# empty = none. E.g. SWEEPER_CMD ?= $(MANAGE) sweep
+SWEEPER_CMD ?=
+
+.PHONY: help run test venv deps dev-deps gettext chromium compilemessages messages migrate \
+	collectstatic lint format clean
+
+help:
+	@echo "make run    start the site on http://$(HOST):$(PORT)/ (daphne; PORT=... to change)"
+	@echo "make test   lint, format check and the whole test suite (including browser tests)"
+	@echo "make messages   extract strings into the .po files (en/es/de/tr)"
+
+# --- environment -----------------------------------------------------------------------
+
+$(BIN)/python:
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  echo "python3-venv is missing: installing it"; \
+	  $(APT) update -qq && $(APT) install -y -qq python3-venv >/dev/null && \
+	  rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
+
+# Stamp files keep pip quiet and skip it when the requirements did not change.
+$(VENV)/.deps: requirements.txt | $(BIN)/python
+	@echo "Installing requirements.txt"
+	@$(PIP) -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev-deps: requirements.txt requirements-dev.txt | $(BIN)/python
+	@echo "Installing requirements-dev.txt"
+	@$(PIP) -r requirements-dev.txt
+	@touch $(VENV)/.deps $@
+
+venv: $(BIN)/python
+deps: $(VENV)/.deps
+dev-deps: $(VENV)/.dev-deps
+
+# Debian packages, installed only when missing.
+gettext:
+	@command -v msgfmt >/dev/null 2>&1 || { \
+	  echo "Installing gettext (apt-get)"; \
+	  $(APT) update -qq && $(APT) install -y -qq gettext >/dev/null; }
+
+chromium:
+	@[ -x /usr/bin/chromium ] || { \
+	  echo "Installing chromium (apt-get)"; \
+	  $(APT) update -qq && $(APT) install -y -qq chromium >/dev/null; }
+
+# --- Django ------------------------------------------------------------------------------
+
+compilemessages: gettext
+	@$(MANAGE) compilemessages --ignore=.venv --ignore=staticfiles -v 0
+
+messages: gettext
+	@$(MANAGE) makemessages -l en -l es -l de -l tr $(I18N_IGNORE) -v 0
+
+migrate:
+	@$(MANAGE) migrate --noinput -v 0
+
+collectstatic:
+	@$(MANAGE) collectstatic --noinput -v 0
+
+# --- the two commands --------------------------------------------------------------------
+
+run: deps compilemessages
+	@$(MANAGE) migrate --noinput -v 0
+	@$(MANAGE) collectstatic --noinput -v 0
+	@echo "Okey online on http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
+	@set -e; \
+	if [ -n "$(SWEEPER_CMD)" ]; then \
+	  $(SWEEPER_CMD) & sweeper=$$!; \
+	  trap 'kill $$sweeper 2>/dev/null || true' EXIT INT TERM; \
+	fi; \
+	$(BIN)/daphne -b $(HOST) -p $(PORT) okeysite.asgi:application
+
+test: dev-deps gettext chromium compilemessages
+	@echo "ruff check"
+	@$(BIN)/ruff check --quiet .
+	@echo "ruff format --check"
+	@$(BIN)/ruff format --check --quiet .
+	@$(BIN)/pytest -q
+
+lint: dev-deps
+	@$(BIN)/ruff check .
+	@$(BIN)/ruff format --check .
+
+format: dev-deps
+	@$(BIN)/ruff check --fix .
+	@$(BIN)/ruff format .
+
+clean:
+	rm -rf staticfiles .pytest_cache .ruff_cache
+	find . -path ./$(VENV) -prune -o -name '*.mo' -print -delete

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .options import validate_options
+from .refusals import Refusal
 from .table import TableMeld
 from .tiles import deal, kind_of, okey_kind_for
 
@@ -159,6 +160,10 @@ def new_hand(
     """
     opts = validate_options(variant, options)
     n = opts["players"]
+    if type(seed) not in (int, str):
+        raise Refusal("bad_option", "the seed must be an int or a string", option="seed")
+    if type(starter) is not int or not 0 <= starter < n:
+        raise Refusal("bad_option", "the starter must be a seat of the table", option="starter")
     d = deal(seed, n, starter)
     return HandState(
         variant=variant,

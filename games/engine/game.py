@@ -1,0 +1,171 @@
+"""A whole game across hands (issue item 4).
+
+``Game`` keeps the per-hand results and applies each variant's game rules:
+
+* ``classic``: countdown from ``start_points`` (10/20/30); the game ends after
+  the hand in which someone reaches 0 or less; the highest score wins [D6: ties
+  share the win].
+* ``rummy``: race to the target of ``options.rummy_target`` [D7]; a shown
+  indicator counts when shown (the hand then ends at once), a close when the hand
+  ends. The first to reach it wins.
+* ``fifty-one``: 1 or 3 hands; the lowest total wins; with partners the team
+  totals (seats 0+2 and 1+3) decide [D14].
+* ``seventeen``: seven rounds; the lowest total wins.
+
+The starter moves one seat each hand [D2]. The web layer supplies each hand's seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .options import rummy_target, validate_options
+from .refusals import Refusal
+from .state import HandState, new_hand
+
+
+@dataclass
+class HandResult:
+    """One finished hand: its seed, starter, ending and score lines (with reasons)."""
+
+    seed: Any
+    starter: int
+    ending: str
+    lines: list[dict]
+    totals: list[int]
+
+    def to_json(self) -> dict:
+        return {
+            "seed": self.seed,
+            "starter": self.starter,
+            "ending": self.ending,
+            "lines": self.lines,
+            "totals": self.totals,
+        }
+
+
+@dataclass
+class Game:
+    variant: str
+    options: dict = field(default_factory=dict)
+    hands: list[HandResult] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.options = validate_options(self.variant, self.options)
+
+    @property
+    def n_players(self) -> int:
+        return self.options["players"]
+
+    # ------------------------------------------------------------ hands
+    def next_starter(self) -> int:
+        """[D2] seat 0 starts the first hand; the starter moves one seat each hand."""
+        return len(self.hands) % self.n_players
+
+    def new_hand(self, seed: int | str) -> HandState:
+        if self.is_over():
+            raise Refusal("hand_over", "The game is over.")
+        context = {"totals": self.totals()} if self.variant == "rummy" else None
+        return new_hand(self.variant, self.options, seed, self.next_starter(), context=context)
+
+    def record_hand(self, state: HandState) -> HandResult:
+        """Add a finished hand's score lines to the game."""
+        if not state.over:
+            raise Refusal("wrong_phase", "The hand is not over yet.")
+        if state.variant != self.variant or state.options != self.options:
+            raise Refusal("bad_state", "That hand belongs to another game.")
+        if self.is_over():
+            raise Refusal("hand_over", "The game is over.")
+        res = HandResult(
+            state.seed,
+            state.starter,
+            state.result["ending"],
+            [dict(x) for x in state.scores],
+            state.hand_totals(),
+        )
+        self.hands.append(res)
+        return res
+
+    # ------------------------------------------------------------ scores
+    def start_points(self) -> int:
+        return self.options.get("start_points", 0) if self.variant == "classic" else 0
+
+    def totals(self) -> list[int]:
+        """Per-seat game totals (classic: points left of the countdown)."""
+        out = [self.start_points()] * self.n_players
+        for h in self.hands:
+            for s, v in enumerate(h.totals):
+                out[s] += v
+        return out
+
+    def team_totals(self) -> list[int] | None:
+        """fifty-one with partners: [seats 0+2, seats 1+3]; otherwise None."""
+        if self.variant == "fifty-one" and self.options.get("partners"):
+            t = self.totals()
+            return [t[0] + t[2], t[1] + t[3]]
+        return None
+
+    def target(self) -> int | None:
+        return rummy_target(self.options) if self.variant == "rummy" else None
+
+    def hands_to_play(self) -> int | None:
+        if self.variant == "fifty-one":
+            return self.options["hands"]
+        if self.variant == "seventeen":
+            return self.options["rounds"]
+        return None
+
+    def is_over(self) -> bool:
+        if not self.hands:
+            return False
+        t = self.totals()
+        if self.variant == "classic":
+            return min(t) <= 0
+        if self.variant == "rummy":
+            return max(t) >= rummy_target(self.options)
+        return len(self.hands) >= (self.hands_to_play() or 0)
+
+    def winners(self) -> list[int]:
+        """Winning seats (both partners in 2v2); empty while the game goes on."""
+        if not self.is_over():
+            return []
+        t = self.totals()
+        if self.variant in ("classic", "rummy"):
+            best = max(t)  # [D6] equal highest scores share the win
+            return [s for s, v in enumerate(t) if v == best]
+        teams = self.team_totals()
+        if teams is not None:
+            best = min(teams)
+            return [s for s in range(4) if teams[s % 2] == best]
+        best = min(t)
+        return [s for s, v in enumerate(t) if v == best]
+
+    def to_json(self) -> dict:
+        return {
+            "format": 1,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "hands": [h.to_json() for h in self.hands],
+            "totals": self.totals(),
+            "team_totals": self.team_totals(),
+            "over": self.is_over(),
+            "winners": self.winners(),
+            "next_starter": self.next_starter(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Game:
+        try:
+            if data.get("format") != 1:
+                raise Refusal("bad_format")
+            g = cls(data["variant"], data["options"])
+            for h in data["hands"]:
+                g.hands.append(
+                    HandResult(h["seed"], h["starter"], h["ending"], h["lines"], list(h["totals"]))
+                )
+            return g
+        except Refusal:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise Refusal("bad_state", f"damaged game: {exc}") from None

@@ -1,0 +1,156 @@
+"""What one seat may see (rules.md §1 "Information"): ``view_for(state, seat)``.
+
+A seat sees its own rack, the indicator, the discards, the table melds and the
+counts of tiles in the other racks and the pile; a spectator (``None``) sees
+no rack. Never: another rack's tiles, the pile order, the tile just drawn, the
+seed — until the hand is over, when every rack and the seed are revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import LayDownRules, WholeRackRules
+from .state import DRAW, OVER, PLAY, HandState
+from .table import is_usable
+from .tiles import kind_notation, notation
+
+
+def tile_json(t: int) -> dict:
+    return {"id": t, "t": notation(t)}
+
+
+def _line_json(line: dict) -> dict:
+    detail = dict(line["detail"])
+    if "tile" in detail:  # shown as notation only: the tile may be back in a rack
+        detail["tile"] = notation(detail["tile"])
+    return {**line, "detail": detail}
+
+
+def legal_types(state: HandState, seat: int | None) -> list[str]:
+    """The action types ``seat`` may attempt now (the engine still checks each).
+
+    Structural, hence hint-free: ``close`` or ``open`` appear whenever the seat
+    may try them, not only when its rack allows them.
+    """
+    if seat is None or state.phase == OVER:
+        return []
+    r = state.rules
+    out: list[str] = ["arrange"]
+    rack = state.racks[seat]
+    if state.variant == "seventeen" and any(state.is_okey(t) for t in rack):
+        out.append("flip")
+    if seat != state.turn:
+        return out
+    if isinstance(r, WholeRackRules):
+        twin = state.indicator ^ 1
+        if twin in rack and seat not in state.shown and r.show_allowed(state, seat):
+            out.append("show")
+    if state.phase == DRAW:
+        out.append("draw")
+        if state.takeable is not None and not state.undone:
+            out.append("take")
+    elif state.phase == PLAY:
+        if state.taken is not None:
+            out.append("undo")
+        if isinstance(r, WholeRackRules):
+            out.append("close")
+            if state.taken is None:
+                out.append("discard")
+        else:
+            out.append("discard")
+            mine = state.opened[seat]
+            if mine is None:
+                out.append("open")
+                if r.provisional:
+                    out.append("lay")
+            else:
+                out.append("lay")
+                if mine == "melds" or r.pairs_opener_may_add:
+                    out += ["add", "swap"]
+    out.append("timeout")
+    return sorted(set(out))
+
+
+def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
+    """The JSON-ready view of the hand for ``seat`` (int) or a spectator (None)."""
+    if seat is not None and not (type(seat) is int and 0 <= seat < state.n_players):
+        raise ValueError("seat must be None or a seat number")
+    r = state.rules
+    over = state.phase == OVER
+    rack = None
+    if seat is not None:
+        rack = [
+            {**tile_json(t), "okey": state.is_okey(t), "face_down": t in state.flipped}
+            for t in state.racks[seat]
+        ]
+    melds = []
+    for m in state.melds:
+        melds.append(
+            {
+                "id": m.id,
+                "owner": m.owner,
+                "laid_by": m.laid_by,
+                "kind": m.kind,
+                "tiles": [
+                    {**tile_json(t), "plays": kind_notation(k)}
+                    for t, k in zip(m.tiles, m.plays, strict=True)
+                ],
+                "points": r.meld_value(m.kind, m.plays),
+                "provisional": m.id in state.provisional,
+            }
+        )
+    prev = state.prev_seat(state.turn)
+    view: dict[str, Any] = {
+        "format": 1,
+        "variant": state.variant,
+        "options": dict(state.options),
+        "seat": seat,
+        "n_players": state.n_players,
+        "starter": state.starter,
+        "turn": state.turn,
+        "phase": state.phase,
+        "version": state.version,
+        "indicator": tile_json(state.indicator),
+        "okey": kind_notation(state.okey_kind),
+        "pile_count": len(state.pile),
+        "rack": rack,
+        "rack_counts": [len(x) for x in state.racks],
+        "discards": [[tile_json(t) for t in d] for d in state.discards],
+        "takeable": tile_json(state.takeable) if state.takeable is not None else None,
+        "takeable_from": prev if state.takeable is not None else None,
+        "melds": melds,
+        "opened": list(state.opened),
+        "limit": None,
+        "shown": list(state.shown),
+        "scores": [_line_json(x) for x in state.scores],
+        "hand_totals": state.hand_totals(),
+        "legal": legal_types(state, seat),
+        "taken": tile_json(state.taken) if state.taken is not None else None,
+        "over": over,
+        "result": None,
+        "revealed": None,
+    }
+    if isinstance(r, LayDownRules):
+        view["limit"] = state.limit
+        view["opening_min"] = {
+            "melds": r.opening_min(state, "melds"),
+            "pairs": r.opening_min(state, "pairs"),
+        }
+        if state.options.get("assisted") and seat is not None:
+            view["penalty_tiles"] = [
+                t
+                for t in state.racks[seat]
+                if is_usable(t, state.melds, state.okey_kind, r.ace_high)
+            ]
+    if over:
+        view["result"] = {
+            **state.result,
+            "lines": [_line_json(x) for x in state.result["lines"]],
+        }
+        view["revealed"] = {
+            "racks": [[tile_json(t) for t in x] for x in state.racks],
+            "seed": state.seed,
+            "closed_tile": state.result.get("closed_tile"),
+        }
+    return view

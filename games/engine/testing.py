@@ -37,7 +37,7 @@ class _Alloc:
 
 def make_state(
     variant: str,
-    racks: list[str],
+    racks: list[str | None],
     *,
     indicator: str,
     pile: str | None = None,
@@ -57,6 +57,7 @@ def make_state(
 ) -> HandState:
     """A hand state from notation strings.
 
+    A rack given as ``None`` is filled with 14 unnamed tiles (lowest free ids).
     ``pile`` lists tiles from the top (first = next drawn). ``melds`` are
     ``{"owner": seat, "tiles": "R5 R6 F", "assign": {"F"…}?}`` dicts (an okey's
     part is found by ``classify`` unless ``"plays"`` lists each tile's kind).
@@ -72,7 +73,7 @@ def make_state(
     al = _Alloc()
     ind = al.one(indicator)
     okey_kind = okey_kind_for(kind_of(ind))
-    rack_ids = [al.many(r) for r in racks]
+    rack_ids = [al.many(r) if r is not None else () for r in racks]
     table: list[TableMeld] = []
     ace_high = variant != "seventeen"
     for i, m in enumerate(melds or []):
@@ -94,6 +95,12 @@ def make_state(
         take_id = al.one(takeable)
         disc[(turn - 1) % n].append(take_id)
     pile_top = list(al.many(pile))
+    for s_, r in enumerate(racks):
+        if r is None:  # filler rack: 14 unnamed tiles (15 for the player to move in "play")
+            size = 15 if (s_ == turn and phase == PLAY) else 14
+            fill = [t for t in range(N_TILES) if t not in al.used and t < 104][:size]
+            al.used.update(fill)
+            rack_ids[s_] = tuple(fill)
     left = [t for t in range(N_TILES) if t not in al.used]
     if rest == "pile":
         pile_ids = tuple(left) + tuple(reversed(pile_top))

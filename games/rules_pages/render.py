@@ -5,7 +5,8 @@ Pure Python (standard library only, no Django). It understands exactly the subse
 
 - headings ``#``, ``##``, ``###``;
 - paragraphs (consecutive non-blank lines);
-- ``-`` lists and ``1.`` lists (an indented line continues the item above it);
+- ``-`` lists and ``1.`` lists (an indented line continues the item above it, even when it
+  starts like a list item: there are no nested lists);
 - pipe tables (a header row, a ``|---|---|`` separator row, then body rows);
 - inline ``**bold**``, ``*italic*``, ```code``` and ``[links](target)``.
 
@@ -42,8 +43,8 @@ DEFAULT_LANGUAGE = "en"
 SLUGS: tuple[str, ...] = ("index", "classic", "rummy", "fifty-one", "seventeen")
 
 _HEADING = re.compile(r"^(#{1,3})\s+(.*?)\s*$")
-_UL_ITEM = re.compile(r"^\s{0,3}-\s+(.*)$")
-_OL_ITEM = re.compile(r"^\s{0,3}\d{1,9}\.\s+(.*)$")
+_UL_ITEM = re.compile(r"^ ?-\s+(.*)$")
+_OL_ITEM = re.compile(r"^ ?\d{1,9}\.\s+(.*)$")
 _TABLE_SEP_CELL = re.compile(r"^\s*:?-{1,}:?\s*$")
 _CONTINUATION = re.compile(r"^(\s{2,}|\t)\S")
 
@@ -194,7 +195,8 @@ def _render_list(lines: list[str], i: int, ordered: bool) -> tuple[str, int]:
         m = pattern.match(line)
         if m:
             items.append([m.group(1).strip()])
-        elif items and line.strip() and _CONTINUATION.match(line) and not _starts_block(lines, i):
+        elif items and _CONTINUATION.match(line):
+            # No nested lists: an indented line always continues the item above.
             items[-1].append(line.strip())
         else:
             break

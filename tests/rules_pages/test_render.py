@@ -77,6 +77,16 @@ def test_unordered_list_with_continuation() -> None:
     assert "<p>after</p>" in out
 
 
+def test_indented_line_continues_the_item_even_if_it_looks_like_a_list() -> None:
+    out = render_markdown("- after 13 comes\n  1. Then more\n  - and more\n- next")
+    assert out == "<ul>\n<li>after 13 comes 1. Then more - and more</li>\n<li>next</li>\n</ul>\n"
+
+
+def test_list_ends_at_a_paragraph_line() -> None:
+    out = render_markdown("- one\nplain")
+    assert out == "<ul>\n<li>one</li>\n</ul>\n<p>plain</p>\n"
+
+
 def test_ordered_list() -> None:
     out = render_markdown("1. draw\n2. discard\n")
     assert out == "<ol>\n<li>draw</li>\n<li>discard</li>\n</ol>\n"
@@ -276,6 +286,22 @@ def test_decisions_cited_exist(lang: str, variant: str) -> None:
     assert all(1 <= n <= 24 for n in cited)
     if RULES_MD is not None:
         assert cited <= _decisions(RULES_MD)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_page_structure_renders_as_written(lang: str, slug: str) -> None:
+    """Every list item, heading and table row of the source shows up once in the HTML."""
+    lines = _text(lang, slug).splitlines()[1:]
+    _, html = load_page(lang, slug)
+    items = sum(1 for line in lines if re.match(r"^(- |\d+\. )", line))
+    assert html.count("<li>") == items
+    for level in (2, 3):
+        heads = sum(1 for line in lines if line.startswith("#" * level + " "))
+        assert html.count(f"<h{level}>") == heads
+    rows = sum(1 for line in lines if line.startswith("|") and not re.match(r"^\|[-:| ]+\|$", line))
+    assert html.count("<tr>") == rows
+    assert "**" not in html and "`" not in html, "unbalanced inline markup"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

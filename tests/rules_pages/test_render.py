@@ -21,8 +21,8 @@ DECISION = re.compile(r"\bD(\d{1,2})\b")
 def _rules_md() -> str | None:
     candidates = [
         os.environ.get("OKEY_RULES_MD", ""),
-        "/work/shared/rules.md",
-        str(Path(__file__).resolve().parents[2] / "docs" / "rules.md"),
+        # the project's shared/ folder sits beside the repository (DEVELOPERS.md)
+        str(Path(__file__).resolve().parents[2].parent / "shared" / "rules.md"),
     ]
     for candidate in candidates:
         if candidate and Path(candidate).is_file():
@@ -31,7 +31,13 @@ def _rules_md() -> str | None:
 
 
 RULES_MD = _rules_md()
-needs_rules = pytest.mark.skipif(RULES_MD is None, reason="rules.md not available")
+# rules.md is part of every checkout's surroundings: its absence is a failure, not a skip.
+needs_rules = pytest.mark.usefixtures("_rules_md_present")
+
+
+@pytest.fixture
+def _rules_md_present() -> None:
+    assert RULES_MD is not None, "../shared/rules.md not found beside the repository"
 
 # The section of rules.md for each variant.
 SECTION_HEADINGS = {

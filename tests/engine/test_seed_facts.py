@@ -207,9 +207,7 @@ def test_seventeen_pairs_need_26_at_start():
     assert seventeen_pairs_minimum(None) == 26
 
 
-@pytest.mark.parametrize(
-    ("okey", "base"), [("R5", 400), ("K5", 500), ("Y5", 600), ("B5", 800)]
-)
+@pytest.mark.parametrize(("okey", "base"), [("R5", 400), ("K5", 500), ("Y5", 600), ("B5", 800)])
 def test_seventeen_base_and_finisher(okey, base):
     """(004) Base by colour 400/500/600/800; finisher −40/−50/−60/−80."""
     assert seventeen_base(k(okey)) == base

@@ -8,7 +8,7 @@ from games.engine import Game, Refusal, apply, new_hand, timeout_action, validat
 from games.engine.game import HandResult
 from games.engine.melds import classify, seventeen_value
 from games.engine.rules import rules_for
-from games.engine.testing import ids, make_state, play, tile
+from games.engine.testing import ids, make_state, tile
 from games.engine.tiles import ALL_IDS, FALSE_KIND, SeedRng, deal, kind_of, parse_kind, parse_tiles
 
 

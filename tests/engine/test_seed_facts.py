@@ -129,7 +129,7 @@ def test_swap_b8_for_okey_costs_180():
     st2, _ = apply(st, {"type": "swap", "seat": 0, "tile": tile(st, 0, "B8"), "meld": 1})
     assert st2.hand_totals() == [0, 180, 0, 0]
     assert okey in st2.racks[0]
-    assert st2.melds[0].plays == tuple(parse_kind(w) for w in "B7 B8 B9".split())
+    assert st2.melds[0].plays == tuple(parse_kind(w) for w in ["B7", "B8", "B9"])
 
 
 def test_68_on_the_table_open_with_69():

@@ -8,13 +8,16 @@ BIN    := $(VENV)/bin
 MANAGE := $(BIN)/python manage.py
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
-PIP    := $(BIN)/pip install --quiet --disable-pip-version-check
+PIP    := $(BIN)/pip install --quiet --quiet --disable-pip-version-check
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 I18N_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=tests
 # Command of the sweeper loop (turn clocks, CPU moves) that `make run` starts beside daphne;
 # empty = none. E.g. SWEEPER_CMD ?= $(MANAGE) sweep
 SWEEPER_CMD ?=
+ifneq ($(strip $(SWEEPER_CMD)),)
+START_SWEEPER = $(SWEEPER_CMD) & sweeper=$$!; trap 'kill $$sweeper 2>/dev/null || true' EXIT INT TERM;
+endif
 
 .PHONY: help run test venv deps dev-deps gettext chromium compilemessages messages migrate \
 	collectstatic lint format clean
@@ -78,12 +81,7 @@ run: deps compilemessages
 	@$(MANAGE) migrate --noinput -v 0
 	@$(MANAGE) collectstatic --noinput -v 0
 	@echo "Okey online on http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
-	@set -e; \
-	if [ -n "$(SWEEPER_CMD)" ]; then \
-	  $(SWEEPER_CMD) & sweeper=$$!; \
-	  trap 'kill $$sweeper 2>/dev/null || true' EXIT INT TERM; \
-	fi; \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) okeysite.asgi:application
+	@set -e; $(START_SWEEPER) $(BIN)/daphne -b $(HOST) -p $(PORT) okeysite.asgi:application
 
 test: dev-deps gettext chromium compilemessages
 	@echo "ruff check"

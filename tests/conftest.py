@@ -12,7 +12,8 @@ Mark them ``@pytest.mark.e2e`` and use pytest-playwright's ``page`` fixture toge
 
 ``daphne_server`` is session-scoped: one daphne subprocess on a free 127.0.0.1 port, with its
 own migrated SQLite file database in a temporary directory (``e2e_env`` holds the environment
-it runs with, so a test can start another process, e.g. a sweeper, on the same database).
+it runs with, so a test can start another process, e.g. a sweeper, on the same database;
+override ``daphne_extra_env`` to add variables).
 Drive everything through the browser; e2e tests get ``DJANGO_ALLOW_ASYNC_UNSAFE=true`` in case
 they must read the ORM, but the test process's ORM is pytest-django's test database, NOT the
 server's. Playwright uses Debian's ``/usr/bin/chromium``.
@@ -104,10 +105,18 @@ def _server_env(tmp_dir: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def e2e_env(tmp_path_factory) -> dict[str, str]:
+def daphne_extra_env() -> dict[str, str]:
+    """Extra environment variables for the e2e server (and its migrate run). Override this
+    session fixture in a conftest.py to set e.g. ``OKEY_CPU_DELAY_MS``."""
+    return {}
+
+
+@pytest.fixture(scope="session")
+def e2e_env(tmp_path_factory, daphne_extra_env) -> dict[str, str]:
     """Environment of the e2e server: its own migrated SQLite file database."""
     tmp_dir = tmp_path_factory.mktemp("e2e-server")
     env = _server_env(tmp_dir)
+    env.update(daphne_extra_env)
     env["E2E_TMP_DIR"] = str(tmp_dir)
     result = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],

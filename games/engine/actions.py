@@ -23,7 +23,7 @@ from .table import (
     swap_index,
     swapped,
 )
-from .tiles import N_TILES, kind_of, parse_kind
+from .tiles import FALSE_KIND, N_TILES, kind_of, parse_kind
 
 ACTION_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     # type: (required fields besides type/seat, optional fields)
@@ -679,13 +679,15 @@ __all__ = ["ACTION_FIELDS", "apply", "end_hand", "is_penalty_tile", "normalize_a
 
 
 def _closing_tiles(state: HandState, seat: int) -> list[int]:
+    """Every tile of a 15-tile rack whose putting down leaves a winning rack."""
     from .evaluate import is_winning
-    from .table import maybe_closing
+    from .table import meld_close_candidates
 
     rack = state.racks[seat]
     ace_high = state.rules.ace_high
-    if len(rack) != 15 or not maybe_closing(rack, state.okey_kind, ace_high):
+    if len(rack) != 15:
         return []
+    cands = meld_close_candidates(rack, state.okey_kind, ace_high)
     out = []
     tried: dict[int, bool] = {}
     for t in rack:
@@ -694,9 +696,11 @@ def _closing_tiles(state: HandState, seat: int) -> list[int]:
         k = kind_of(t)
         if k not in tried:
             keep = [x for x in rack if x != t]
-            tried[k] = seven_pairs(keep, state.okey_kind) or (
-                is_winning(keep, state.okey_kind, ace_high=ace_high) is not None
-            )
+            ok = seven_pairs(keep, state.okey_kind)
+            pk = state.okey_kind if k == FALSE_KIND else k
+            if not ok and (cands is None or (pk in cands and not state.is_okey(t))):
+                ok = is_winning(keep, state.okey_kind, ace_high=ace_high) is not None
+            tried[k] = ok
         if tried[k]:
             out.append(t)
     return out

@@ -14,6 +14,7 @@ from typing import Any
 
 from .actions import apply, is_penalty_tile, legal_actions
 from .state import HandState, new_hand
+from .tiles import FALSE_KIND, kind_of
 
 PREFERRED = ("close", "open", "lay", "add", "swap")
 
@@ -36,8 +37,34 @@ def choose(state: HandState, rng: random.Random) -> dict:
         if not state.rules.whole_rack:
             clean = [a for a in discards if not is_penalty_tile(state, a["tile"])]
             discards = clean or discards
+        # bias: throw one of the least connected tiles (so racks improve and hands end)
+        rack = state.racks[seat]
+        score = {a["tile"]: _links(a["tile"], rack, state.okey_kind) for a in discards}
+        low = min(score.values())
+        discards = [a for a in discards if score[a["tile"]] <= low + (rng.random() < 0.2)]
         return rng.choice(discards)
     return rng.choice(acts)
+
+
+def _links(tile: int, rack: tuple[int, ...], okey_kind: int) -> int:
+    """How many rack tiles could share a meld with ``tile`` (okeys: many)."""
+    k = kind_of(tile)
+    if k == okey_kind:
+        return 99
+    k = okey_kind if k == FALSE_KIND else k
+    c, n = divmod(k, 13)
+    out = 0
+    for t in rack:
+        if t == tile:
+            continue
+        j = kind_of(t)
+        if j == okey_kind:
+            continue
+        j = okey_kind if j == FALSE_KIND else j
+        c2, n2 = divmod(j, 13)
+        if (c2 == c and 0 < abs(n2 - n) <= 2) or (n2 == n and c2 != c) or j == k:
+            out += 2 if (abs(n2 - n) == 1 or (n2 == n and c2 != c)) else 1
+    return out
 
 
 def play_hand(

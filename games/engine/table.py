@@ -9,6 +9,7 @@ okeys a real tile can replace.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .melds import GROUP, PAIR, RUN, plays_as
 from .tiles import FALSE_KIND, colour_of_kind, kind_of, make_kind, number_of_kind
@@ -108,13 +109,33 @@ def swapped(meld: TableMeld, index: int, tile: int) -> TableMeld:
     return TableMeld(meld.id, meld.owner, meld.laid_by, meld.kind, tuple(tiles), meld.plays)
 
 
+@lru_cache(maxsize=4096)
+def _fits(
+    melds: tuple[TableMeld, ...], okey_kind: int, ace_high: bool
+) -> tuple[frozenset[int], bool]:
+    """(kinds that a plain tile may be added as or swapped in for, any open slot at all)."""
+    kinds: set[int] = set()
+    any_slot = False
+    for m in melds:
+        for _, k in open_slots(m, ace_high):
+            kinds.add(k)
+            any_slot = True
+        for t, k in zip(m.tiles, m.plays, strict=True):
+            if kind_of(t) == okey_kind:
+                kinds.add(k)
+    return frozenset(kinds), any_slot
+
+
 def is_usable(tile: int, melds: tuple[TableMeld, ...], okey_kind: int, ace_high: bool) -> bool:
     """A penalty ("usable") tile: it extends or completes a table meld, is the real
     tile an okey on the table stands for, or is an okey that fits somewhere."""
-    for m in melds:
-        if placements(tile, m, okey_kind, ace_high) or swap_index(tile, m, okey_kind) is not None:
-            return True
-    return False
+    if not melds:
+        return False
+    kinds, any_slot = _fits(melds, okey_kind, ace_high)
+    p = plays_as(tile, okey_kind)
+    if p is None:
+        return any_slot
+    return p in kinds
 
 
 def face_number(tile: int, okey_kind: int) -> int:
@@ -127,43 +148,60 @@ def face_number(tile: int, okey_kind: int) -> int:
 # ------------------------------------------------------------ closing pre-checks
 
 
-def _support(kinds: list[int], ace_high: bool) -> tuple[int, int]:
-    """(tiles with no partner at all, tiles without a complete real meld)."""
-    count: dict[int, int] = {}
+def _support(kinds: list[int], ace_high: bool) -> tuple[list[int], list[int]]:
+    """(kinds with no partner at all, kinds without a complete real meld)."""
+    present = set(kinds)
+    dup = len(present) != len(kinds)
+    seen: set[int] = set()
+    twins: set[int] = set()
+    if dup:
+        for k in kinds:
+            if k in seen:
+                twins.add(k)
+            seen.add(k)
+    none: list[int] = []
+    partial: list[int] = []
     for k in kinds:
-        count[k] = count.get(k, 0) + 1
-    none = partial = 0
-    for k in kinds:
-        c, n = colour_of_kind(k), number_of_kind(k)
-
-        def has(num: int, colour: int = c) -> bool:
-            if num == 14:
-                num = 1 if ace_high else 0
-            return 1 <= num <= 13 and count.get(make_kind(colour, num), 0) > 0
-
-        others = sum(1 for cc in range(4) if cc != c and has(n, cc))
-        positions = [n, 14] if (n == 1 and ace_high) else [n]
-        full = others >= 2
-        partner = others >= 1 or count[k] >= 2
-        for p in positions:
-            if (
-                (has(p - 1) and has(p + 1))
-                or (has(p + 1) and has(p + 2))
-                or (has(p - 1) and has(p - 2))
-            ):
-                full = True
-            if has(p - 1) or has(p + 1) or has(p - 2) or has(p + 2):
-                partner = True
+        c, n0 = divmod(k, 13)
+        base = c * 13
+        # run neighbours at positions n-2..n+2 (position 14 = the 1 after 13)
+        near = []
+        for d in (-2, -1, 1, 2):
+            p = n0 + 1 + d
+            if p == 14 and ace_high:
+                p = 1
+            near.append(1 <= p <= 13 and (base + p - 1) in present)
+        if n0 == 0 and ace_high:  # a 1 also sits after 13
+            hi = [(base + 11) in present, (base + 12) in present]  # 12, 13
+            near_hi = hi[0] and hi[1]
+        else:
+            near_hi = False
+        m2, m1, p1, p2 = near
+        others = sum(1 for cc in range(4) if cc != c and (cc * 13 + n0) in present)
+        full = others >= 2 or (m1 and p1) or (p1 and p2) or (m1 and m2) or near_hi
         if not full:
-            partial += 1
-            if not partner:
-                none += 1
+            partial.append(k)
+            if not (
+                others
+                or m2
+                or m1
+                or p1
+                or p2
+                or k in twins
+                or (n0 == 0 and ace_high and ((base + 11) in present or (base + 12) in present))
+            ):
+                none.append(k)
     return none, partial
 
 
-def maybe_closing(rack: tuple[int, ...] | list[int], okey_kind: int, ace_high: bool) -> bool:
-    """Cheap necessary condition for "some tile of this 15-tile rack can be put
-    down so that the other 14 win" (runs/groups or seven pairs)."""
+def meld_close_candidates(
+    rack: tuple[int, ...] | list[int], okey_kind: int, ace_high: bool
+) -> set[int] | None:
+    """For a 15-tile rack: the kinds that might be put down so that the other 14
+    split into runs and groups (None: any kind may), or an empty set when no
+    choice can. A cheap necessary condition, exact enough to skip most searches:
+    without okeys every kept tile needs a complete real meld around it; a tile
+    with no partner at all needs two okeys."""
     okeys = 0
     kinds = []
     for t in rack:
@@ -172,19 +210,36 @@ def maybe_closing(rack: tuple[int, ...] | list[int], okey_kind: int, ace_high: b
             okeys += 1
         else:
             kinds.append(okey_kind if k == FALSE_KIND else k)
-    # seven pairs: singles (beyond the one put down) must be covered by okeys
+    none, partial = _support(kinds, ace_high)
+    if okeys == 0:
+        if len(partial) > 1:
+            return set()
+        return set(partial) or None
+    if okeys == 1:
+        if len(none) > 1:
+            return set()
+        return set(none) or None
+    if len(none) > 2:
+        return set()
+    return set(none) if len(none) == 2 else None
+
+
+def maybe_closing(rack: tuple[int, ...] | list[int], okey_kind: int, ace_high: bool) -> bool:
+    """Cheap necessary condition for "some tile of this 15-tile rack can be put
+    down so that the other 14 win" (runs/groups or seven pairs)."""
+    okeys = 0
     count: dict[int, int] = {}
-    for k in kinds:
+    for t in rack:
+        k = kind_of(t)
+        if k == okey_kind:
+            okeys += 1
+            continue
+        k = okey_kind if k == FALSE_KIND else k
         count[k] = count.get(k, 0) + 1
     singles = sum(1 for v in count.values() if v == 1)
     if singles <= okeys + 1:
         return True
-    none, partial = _support(kinds, ace_high)
-    if okeys == 0:
-        return partial <= 1
-    if okeys == 1:
-        return none <= 1
-    return none <= 2
+    return meld_close_candidates(rack, okey_kind, ace_high) != set()
 
 
 def seven_pairs(tiles: list[int] | tuple[int, ...], okey_kind: int) -> bool:
@@ -246,6 +301,7 @@ __all__ = [
     "face_number",
     "is_usable",
     "maybe_closing",
+    "meld_close_candidates",
     "open_slots",
     "placements",
     "run_positions",

@@ -688,6 +688,17 @@ def _closing_tiles(state: HandState, seat: int) -> list[int]:
     if len(rack) != 15:
         return []
     cands = meld_close_candidates(rack, state.okey_kind, ace_high)
+    # seven pairs after putting down one tile, from the counts of the 15
+    okeys = 0
+    count: dict[int, int] = {}
+    for t in rack:
+        k = kind_of(t)
+        if k == state.okey_kind:
+            okeys += 1
+        else:
+            k = state.okey_kind if k == FALSE_KIND else k
+            count[k] = count.get(k, 0) + 1
+    singles = sum(1 for v in count.values() if v == 1)
     out = []
     tried: dict[int, bool] = {}
     for t in rack:
@@ -695,15 +706,24 @@ def _closing_tiles(state: HandState, seat: int) -> list[int]:
             continue
         k = kind_of(t)
         if k not in tried:
-            keep = [x for x in rack if x != t]
-            ok = seven_pairs(keep, state.okey_kind)
-            pk = state.okey_kind if k == FALSE_KIND else k
-            if not ok and (cands is None or (pk in cands and not state.is_okey(t))):
+            if state.is_okey(t):
+                j, sg = okeys - 1, singles
+            else:
+                pk = state.okey_kind if k == FALSE_KIND else k
+                j, sg = okeys, singles + (-1 if count[pk] == 1 else 1)
+            ok = sg <= j and (j - sg) % 2 == 0
+            if not ok and (cands is None or (not state.is_okey(t) and _plain(state, t) in cands)):
+                keep = [x for x in rack if x != t]
                 ok = is_winning(keep, state.okey_kind, ace_high=ace_high) is not None
             tried[k] = ok
         if tried[k]:
             out.append(t)
     return out
+
+
+def _plain(state: HandState, t: int) -> int:
+    k = kind_of(t)
+    return state.okey_kind if k == FALSE_KIND else k
 
 
 def _shape_action(kind: str, seat: int, shapes: list[Any], state: HandState, **extra: Any) -> dict:

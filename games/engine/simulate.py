@@ -39,31 +39,38 @@ def choose(state: HandState, rng: random.Random) -> dict:
             discards = clean or discards
         # bias: throw one of the least connected tiles (so racks improve and hands end)
         rack = state.racks[seat]
-        score = {a["tile"]: _links(a["tile"], rack, state.okey_kind) for a in discards}
+        links = _links_all(rack, state.okey_kind)
+        score = {a["tile"]: links[a["tile"]] for a in discards}
         low = min(score.values())
         discards = [a for a in discards if score[a["tile"]] <= low + (rng.random() < 0.2)]
         return rng.choice(discards)
     return rng.choice(acts)
 
 
-def _links(tile: int, rack: tuple[int, ...], okey_kind: int) -> int:
-    """How many rack tiles could share a meld with ``tile`` (okeys: many)."""
-    k = kind_of(tile)
-    if k == okey_kind:
-        return 99
-    k = okey_kind if k == FALSE_KIND else k
-    c, n = divmod(k, 13)
-    out = 0
+def _links_all(rack: tuple[int, ...], okey_kind: int) -> dict[int, int]:
+    """For each rack tile: how many rack tiles could share a meld with it (okeys: 99)."""
+    kinds = []
     for t in rack:
-        if t == tile:
+        k = kind_of(t)
+        kinds.append(None if k == okey_kind else (okey_kind if k == FALSE_KIND else k))
+    out = {}
+    for i, t in enumerate(rack):
+        k = kinds[i]
+        if k is None:
+            out[t] = 99
             continue
-        j = kind_of(t)
-        if j == okey_kind:
-            continue
-        j = okey_kind if j == FALSE_KIND else j
-        c2, n2 = divmod(j, 13)
-        if (c2 == c and 0 < abs(n2 - n) <= 2) or (n2 == n and c2 != c) or j == k:
-            out += 2 if (abs(n2 - n) == 1 or (n2 == n and c2 != c)) else 1
+        c, n = divmod(k, 13)
+        score = 0
+        for j, k2 in enumerate(kinds):
+            if j == i or k2 is None:
+                continue
+            c2, n2 = divmod(k2, 13)
+            if c2 == c:
+                d = abs(n2 - n)
+                score += 2 if d == 1 else (1 if d in (0, 2) else 0)
+            elif n2 == n:
+                score += 2
+        out[t] = score
     return out
 
 

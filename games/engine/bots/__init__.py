@@ -1,0 +1,30 @@
+"""CPU players (issue 4): ``choose_action(state, seat, level) -> action``.
+
+The web layer hands over the full ``HandState``; the bot reduces it at once to
+what the seat may know, ``view_for(state, seat)``, plus the seat's legal
+actions, and decides from those alone (``core.decide``): other racks and the
+pile order are never read. The same state always gives the same decision
+(randomness is seeded from public data of the view: its version, the seat, the
+indicator and the seat's own rack).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..actions import legal_actions
+from ..view import view_for
+from .core import LEVELS, decide, seed_rng
+
+
+def choose_action(
+    state: Any, seat: int, level: str, *, rng: random.Random | None = None
+) -> dict[str, Any]:
+    """The action CPU ``seat`` plays now at ``level`` ("random", "easy", "medium", "hard")."""
+    view = view_for(state, seat)
+    legal = legal_actions(state, seat)
+    return decide(view, legal, level, rng)
+
+
+__all__ = ["LEVELS", "choose_action", "decide", "seed_rng"]

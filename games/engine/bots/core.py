@@ -1,0 +1,551 @@
+"""The bots' decision core: ``decide(view, legal, level, rng)``.
+
+Everything here works from a seat's view (``view_for(state, seat)``) plus that
+seat's legal actions: the racks of the other seats and the pile order are never
+read. ``Context`` turns the view back into tile ids and table melds once per
+decision.
+
+Levels
+------
+* ``random``: a uniformly random legal action (flips excluded).
+* ``easy``: finishes, opens, lays and adds like ``medium``; takes the previous
+  discard only when it closes or is needed to open/lay (lay-down variants);
+  picks its discard among the few best by leftover count with a random choice.
+* ``medium``: greedy. Closes / finishes whenever possible; opens as soon as the
+  opening reaches the limit; lays every meld, adds every fitting tile, swaps
+  okeys out; never discards an okey or a penalty tile when it can help it;
+  discards the leftover tile of the best arrangement with the fewest
+  connections (tiles that could complete a meld with it).
+* ``hard``: medium plus seen-tile tracking (each tile exists twice: the own rack,
+  discards, table melds and the indicator are seen), connections weighted by how
+  many completing tiles are still unseen, takes the previous discard when it
+  improves the arrangement, keeps its okeys for an okey finish, avoids feeding
+  the next player (tiles near the ones it took or that fit its melds), and ranks
+  the best candidate discards by the unseen tiles that would improve the rack.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from functools import lru_cache
+from typing import Any
+
+from ..evaluate import best_arrangement
+from ..melds import PAIR
+from ..rules import rules_for
+from ..table import TableMeld, is_usable, seven_pairs
+from ..tiles import FALSE_KIND, kind_of, parse_kind
+
+LEVELS = ("random", "easy", "medium", "hard")
+_SKIP = {"flip", "arrange", "timeout"}
+
+
+# ----------------------------------------------------------------- evaluation
+
+
+@lru_cache(maxsize=200_000)
+def _arr_cached(key: tuple[int, ...], okey_kind: int, ace_high: bool, values, pairs: bool):
+    return best_arrangement(list(key), okey_kind, ace_high=ace_high, values=values, pairs=pairs)
+
+
+def arrangement(tiles, okey_kind: int, ace_high: bool, values=None, pairs: bool = True):
+    """best_arrangement with a cache keyed by the sorted tile ids."""
+    return _arr_cached(tuple(sorted(tiles)), okey_kind, ace_high, values, pairs)
+
+
+@lru_cache(maxsize=200_000)
+def _left_kinds(key: tuple[int, ...], okey_kind: int, ace_high: bool, values, pairs: bool) -> int:
+    # key holds representative tile ids (kind*2 / 104 / okey ids): the evaluator
+    # only looks at kinds, so one representative per kind copy is enough
+    arr = best_arrangement(list(key), okey_kind, ace_high=ace_high, values=values, pairs=pairs)
+    return len(arr.leftover)
+
+
+def _rep_ids(kinds: list[int]) -> tuple[int, ...]:
+    """Distinct tile ids standing for a multiset of kinds (the evaluator reads kinds)."""
+    out = []
+    seen: dict[int, int] = {}
+    for k in sorted(kinds):
+        c = seen.get(k, 0)
+        seen[k] = c + 1
+        out.append((104 if k == FALSE_KIND else k * 2) + c)
+    return tuple(out)
+
+
+# -------------------------------------------------------------------- context
+
+
+class Context:
+    """Public facts of one view, in engine terms."""
+
+    def __init__(self, view: dict, legal: list[dict]):
+        self.view = view
+        self.variant = view["variant"]
+        self.rules = rules_for(self.variant)
+        self.whole = self.rules.whole_rack
+        self.ace_high = self.rules.ace_high
+        self.values = self.rules.values
+        self.seat = view["seat"]
+        self.n = view["n_players"]
+        self.okey = parse_kind(view["okey"])
+        self.rack = [t["id"] for t in view["rack"]]
+        self.melds = tuple(
+            TableMeld(
+                m["id"],
+                m["owner"],
+                m.get("laid_by", m["owner"]),
+                m["kind"],
+                tuple(t["id"] for t in m["tiles"]),
+                tuple(parse_kind(t["plays"]) for t in m["tiles"]),
+            )
+            for m in view["melds"]
+        )
+        self.opened = view.get("opened") or [None] * self.n
+        self.taken = view["taken"]["id"] if view.get("taken") else None
+        self.takeable = view["takeable"]["id"] if view.get("takeable") else None
+        self.legal = [a for a in legal if a["type"] not in _SKIP]
+        self.next_seat = (self.seat + 1) % self.n
+        self._seen: list[int] | None = None
+
+    # ---------------------------------------------------------------- tiles
+    def is_okey(self, t: int) -> bool:
+        return kind_of(t) == self.okey
+
+    def kind(self, t: int) -> int:
+        """The kind a tile plays (a false joker plays the okey's kind); okey -> -1."""
+        k = kind_of(t)
+        if k == self.okey:
+            return -1
+        return self.okey if k == FALSE_KIND else k
+
+    def penalty(self, t: int) -> bool:
+        if self.whole:
+            return False
+        if self.variant == "seventeen" and self.is_okey(t):
+            return True
+        return is_usable(t, self.melds, self.okey, self.ace_high)
+
+    # ----------------------------------------------------------------- seen
+    def unseen(self) -> list[int]:
+        """Copies of each played kind (0..51) not seen by this seat; index 52 = okeys."""
+        if self._seen is None:
+            seen = [0] * 53
+            v = self.view
+
+            def mark(t: int) -> None:
+                k = self.kind(t)
+                seen[52 if k < 0 else k] += 1
+
+            mark(v["indicator"]["id"])
+            for t in self.rack:
+                mark(t)
+            for d in v["discards"]:
+                for x in d:
+                    mark(x["id"])
+            for m in self.melds:
+                for t in m.tiles:
+                    mark(t)
+            # the okey kind has two false jokers + (two okeys counted in slot 52)
+            self._seen = [max(0, 2 - s) for s in seen]
+        return self._seen
+
+    # ----------------------------------------------------------- evaluation
+    def left(self, tiles, pairs: bool | None = None) -> int:
+        if pairs is None:
+            pairs = self.whole
+        vals = None if self.whole else self.values
+        kinds = [kind_of(t) for t in tiles]
+        return _left_kinds(_rep_ids(kinds), self.okey, self.ace_high, vals, pairs)
+
+    def arr(self, tiles, pairs: bool | None = None):
+        if pairs is None:
+            pairs = self.whole
+        vals = None if self.whole else self.values
+        return arrangement(tiles, self.okey, self.ace_high, vals, pairs)
+
+
+def seed_rng(view: dict, level: str) -> random.Random:
+    """A deterministic stream from public data of the view (version, seat, rack)."""
+    rack = ",".join(str(t["id"]) for t in sorted(view["rack"] or [], key=lambda x: x["id"]))
+    text = f"{view['variant']}|{view['version']}|{view['seat']}|{view['indicator']['id']}|{rack}|{level}"
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
+
+
+# ------------------------------------------------------------ tile potential
+
+
+def _near(a: int, b: int, ace_high: bool) -> int:
+    """Run distance of two numbers of one colour (1 or 2), 0 when not near."""
+    d = abs(a - b)
+    if ace_high and {a, b} & {1}:
+        other = b if a == 1 else a
+        d = min(d, abs(14 - other))
+    return d if d in (1, 2) else 0
+
+
+def potential(ctx: Context, t: int, others: list[int], weighted: bool) -> float:
+    """How much ``t`` may still become part of a meld with ``others`` (rack tiles)."""
+    k = ctx.kind(t)
+    if k < 0:
+        return 100.0
+    unseen = ctx.unseen() if weighted else None
+    c, n = divmod(k, 13)
+    n += 1
+    score = 0.0
+    okeys_unseen = unseen[52] if unseen else 2
+    for u in others:
+        if u == t:
+            continue
+        ku = ctx.kind(u)
+        if ku < 0:
+            continue
+        cu, nu = divmod(ku, 13)
+        nu += 1
+        if ku == k:
+            w = 1.0 if ctx.whole else 0.6
+            if unseen is not None:
+                w *= 0.3 + 0.7 * min(1, unseen[k])
+            score += w
+            continue
+        if cu == c:
+            d = _near(n, nu, ctx.ace_high)
+            if d == 0:
+                continue
+            w = 3.0 if d == 1 else 2.0
+            if unseen is not None:
+                need = _run_needs(c, n, nu, d, ctx.ace_high)
+                avail = sum(unseen[x] for x in need) + okeys_unseen * 0.5
+                w *= min(1.0, 0.15 + avail / (2.0 * max(1, len(need))))
+            score += w
+        elif nu == n:
+            w = 3.0
+            if unseen is not None:
+                need = [cc * 13 + n - 1 for cc in range(4) if cc not in (c, cu)]
+                avail = sum(unseen[x] for x in need) + okeys_unseen * 0.5
+                w *= min(1.0, 0.15 + avail / 4.0)
+            score += w
+    return score
+
+
+def _run_needs(c: int, a: int, b: int, d: int, ace_high: bool) -> list[int]:
+    """Kinds that would complete the partial run a,b (colour c) to three tiles."""
+    lo, hi = sorted((a, b))
+    if ace_high and lo == 1 and hi >= 12:
+        lo, hi = hi, 14
+    out = []
+    if d == 2:
+        cand = [lo + 1]
+    else:
+        cand = [lo - 1, hi + 1]
+    top = 14 if ace_high else 13
+    for x in cand:
+        if 1 <= x <= top:
+            out.append(c * 13 + (0 if x == 14 else x - 1))
+    return out
+
+
+# ------------------------------------------------------------------ decisions
+
+
+def decide(view: dict, legal: list[dict], level: str, rng: random.Random | None = None) -> dict:
+    """The action for the seat of ``view``, chosen among ``legal`` (its legal actions)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (choose from {LEVELS})")
+    if rng is None:
+        rng = seed_rng(view, level)
+    ctx = Context(view, legal)
+    acts = ctx.legal
+    if not acts:
+        raise ValueError("no legal action for this seat")
+    if level == "random":
+        return rng.choice(acts)
+    types = {a["type"] for a in acts}
+    if "show" in types:
+        return next(a for a in acts if a["type"] == "show")
+    if ctx.whole:
+        return _whole_rack(ctx, acts, types, level, rng)
+    return _lay_down(ctx, acts, types, level, rng)
+
+
+def _first(acts: list[dict], kind: str) -> list[dict]:
+    return [a for a in acts if a["type"] == kind]
+
+
+# ------------------------------------------------------------- whole-rack
+
+
+def _whole_rack(ctx: Context, acts, types, level, rng) -> dict:
+    if "close" in types:
+        return _best_close(ctx, _first(acts, "close"))
+    if "draw" in types:
+        if "take" in types and _whole_take(ctx, level):
+            return _first(acts, "take")[0]
+        return _first(acts, "draw")[0]
+    if ctx.taken is not None and "undo" in types:
+        return _first(acts, "undo")[0]
+    discards = _first(acts, "discard")
+    if not discards:
+        return acts[0]
+    tile = choose_discard(ctx, [a["tile"] for a in discards], level, rng)
+    return next(a for a in discards if a["tile"] == tile)
+
+
+def _best_close(ctx: Context, closes: list[dict]) -> dict:
+    def value(a: dict) -> tuple[int, int]:
+        keep = [t for t in ctx.rack if t != a["tile"]]
+        return (
+            (2 if ctx.is_okey(a["tile"]) else 0) + (2 if seven_pairs(keep, ctx.okey) else 0),
+            -a["tile"],
+        )
+
+    return max(closes, key=value)
+
+
+def _whole_take(ctx: Context, level: str) -> bool:
+    t = ctx.takeable
+    if t is None:
+        return False
+    if not ctx.view["pile_count"]:
+        return True  # the engine offers the take only when it closes [D4]
+    if level == "easy":
+        return ctx.left([*ctx.rack, t]) <= 1  # closes at once
+    now = ctx.left(ctx.rack)
+    after = ctx.left([*ctx.rack, t])  # one more tile: after the discard, after - 1
+    if after <= 1:
+        return True
+    if level == "medium":
+        return after - 1 <= now - 2  # completes a meld outright
+    return after - 1 < now  # hard: any improvement
+
+
+# -------------------------------------------------------------- lay-down
+
+
+def _lay_down(ctx: Context, acts, types, level, rng) -> dict:
+    if "draw" in types:
+        takes = _first(acts, "take")
+        if takes and _lay_take(ctx, level):
+            return takes[0]
+        return _first(acts, "draw")[0]
+    rack_n = len(ctx.rack)
+    if ctx.taken is not None:
+        use = [
+            a for a in acts if a["type"] in ("open", "lay", "add", "swap") and _uses(a, ctx.taken)
+        ]
+        if use:
+            return max(use, key=lambda a: _meld_size(a))
+        undo = _first(acts, "undo")
+        if undo:
+            return undo[0]
+    swaps = _first(acts, "swap")
+    if swaps:
+        return swaps[0]
+    opens = _first(acts, "open")
+    if opens:
+        return max(opens, key=lambda a: (_is_melds(a, ctx), _meld_size(a)))
+    lays = _first(acts, "lay")
+    if ctx.opened[ctx.seat] is not None and lays:
+        return max(lays, key=lambda a: (_meld_size(a), "to" in a))
+    adds = [a for a in _first(acts, "add") if not ctx.is_okey(a["tile"])]
+    if not adds:
+        # okeys: only when the rack holds nothing but okeys (the last one finishes)
+        okey_adds = [a for a in _first(acts, "add") if ctx.is_okey(a["tile"])]
+        if okey_adds and all(ctx.is_okey(t) for t in ctx.rack) and rack_n > 1:
+            adds = okey_adds
+    if adds:
+        if level == "easy" and rng.random() < 0.25 and rack_n > 3:
+            pass  # easy sometimes forgets a lay-off
+        else:
+            return _best_add(ctx, adds)
+    discards = _first(acts, "discard")
+    if discards:
+        tile = choose_discard(ctx, [a["tile"] for a in discards], level, rng)
+        return next(a for a in discards if a["tile"] == tile)
+    undo = _first(acts, "undo")
+    if undo:
+        return undo[0]
+    return acts[0]
+
+
+def _uses(a: dict, tile: int) -> bool:
+    if "melds" in a:
+        return any(tile in m for m in a["melds"])
+    return a.get("tile") == tile
+
+
+def _meld_size(a: dict) -> int:
+    return sum(len(m) for m in a.get("melds", [])) or 1
+
+
+def _is_melds(a: dict, ctx: Context) -> bool:
+    return any(len(m) > 2 for m in a["melds"])
+
+
+def _best_add(ctx: Context, adds: list[dict]) -> dict:
+    owner = {m.id: m.owner for m in ctx.melds}
+    partner = ctx.rules.partner(_Seat(ctx), ctx.seat) if ctx.variant == "fifty-one" else None
+
+    def key(a: dict):
+        o = owner.get(a["meld"])
+        rival = o not in (ctx.seat, partner)
+        # fifty-one: a lay-off onto a rival's meld costs its owner; prefer those,
+        # and high tiles (they weigh most in the rack and cost the owner most)
+        return (rival if ctx.variant == "fifty-one" else 0, _num(ctx, a["tile"]), -a["meld"])
+
+    return max(adds, key=key)
+
+
+class _Seat:
+    """Just enough of a state for ``rules.partner`` (options only)."""
+
+    def __init__(self, ctx: Context):
+        self.options = ctx.view["options"]
+
+
+def _num(ctx: Context, t: int) -> int:
+    k = ctx.kind(t)
+    return 0 if k < 0 else k % 13 + 1
+
+
+def _lay_take(ctx: Context, level: str) -> bool:
+    """The engine offers ``take`` only when the tile can be used this turn."""
+    t = ctx.takeable
+    if t is None:
+        return False
+    if ctx.opened[ctx.seat] is None:
+        return True  # opens with it
+    if level == "easy":
+        return False
+    # already opened: take it when it fits (it leaves the rack at once)
+    return True
+
+
+# ------------------------------------------------------------------ discards
+
+
+def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Random) -> int:
+    rack = ctx.rack
+    if len(rack) == 1:
+        return rack[0]
+    cand = list(dict.fromkeys(tiles))
+    # never an okey when something else can go (lay-down: unless it finishes)
+    plain = [t for t in cand if not ctx.is_okey(t)]
+    if plain:
+        cand = plain
+    if not ctx.whole:
+        clean = [t for t in cand if not ctx.penalty(t)]
+        if clean:
+            cand = clean
+    if len(cand) == 1:
+        return cand[0]
+    arr = ctx.arr(rack)
+    leftover = [t for t in arr.leftover if t in cand]
+    if not leftover:
+        # every candidate sits in a meld: take the one whose loss hurts least
+        scored = [(ctx.left([x for x in rack if x != t]), t) for t in cand]
+        best = min(s for s, _ in scored)
+        leftover = [t for s, t in scored if s == best]
+    # one tile per kind (both copies play the same)
+    by_kind: dict[int, int] = {}
+    for t in leftover:
+        by_kind.setdefault(ctx.kind(t), t)
+    leftover = list(by_kind.values())
+    if len(leftover) == 1:
+        return leftover[0]
+    weighted = level == "hard"
+    others = [x for x in arr.leftover]
+    opened = ctx.opened[ctx.seat] is not None
+
+    def base_cost(t: int) -> float:
+        p = potential(ctx, t, others, weighted)
+        if ctx.variant == "fifty-one":
+            # tiles left in the rack are counted by their number at the end;
+            # before opening, high tiles help reach the barrier
+            p += (-0.25 if opened else 0.1) * _num(ctx, t)
+        if weighted:
+            p += _feed_risk(ctx, t)
+        return p
+
+    scored = sorted(((base_cost(t), t) for t in leftover), key=lambda x: (x[0], x[1]))
+    if level == "easy":
+        top = scored[: min(3, len(scored))]
+        return rng.choice(top)[1]
+    if level == "medium":
+        best = scored[0][0]
+        ties = [t for s, t in scored if s - best < 1e-9]
+        return ties[0] if len(ties) == 1 else rng.choice(ties)
+    # hard: look ahead over the best few candidates
+    top = scored[: min(5, len(scored))]
+    outs = {t: _outs(ctx, t) for _, t in top}
+    return min(top, key=lambda x: (x[0] * 0.5 - outs[x[1]], x[1]))[1]
+
+
+def _outs(ctx: Context, d: int) -> float:
+    """Unseen tiles that would improve the rack kept after discarding ``d``."""
+    keep = [t for t in ctx.rack if t != d]
+    base = ctx.left(keep)
+    unseen = ctx.unseen()
+    total = 0.0
+    kinds = [kind_of(t) for t in keep]
+    okey_kind = ctx.okey
+    for k in range(52):
+        u = unseen[k]
+        if u <= 0:
+            continue
+        # the tile that plays kind k: a false joker when k is the okey's kind
+        real = FALSE_KIND if k == okey_kind else k
+        if kinds.count(real) >= 2:
+            continue
+        after = _left_kinds(
+            _rep_ids([*kinds, real]),
+            okey_kind,
+            ctx.ace_high,
+            None if ctx.whole else ctx.values,
+            ctx.whole,
+        )
+        gain = base + 1 - after  # leftover tiles saved (the new tile included)
+        if gain <= 0:
+            continue
+        if ctx.whole and after <= 1:
+            gain += 4  # a closing tile
+        total += u * gain
+    return total * 0.35
+
+
+def _feed_risk(ctx: Context, t: int) -> float:
+    """Hard: how much discarding ``t`` may help the next player (a cost)."""
+    k = ctx.kind(t)
+    if k < 0:
+        return 0.0
+    c, n = divmod(k, 13)
+    n += 1
+    risk = 0.0
+    nxt = ctx.next_seat
+    # tiles the next player threw away: it does not collect those
+    for x in ctx.view["discards"][nxt][-4:]:
+        kx = ctx.kind(x["id"])
+        if kx < 0:
+            continue
+        cx, nx = divmod(kx, 13)
+        nx += 1
+        if kx == k or (cx == c and _near(n, nx, ctx.ace_high)) or (nx == n and cx != c):
+            risk -= 0.5
+    # tiles the next player took (score lines name them in fifty-one)
+    for line in ctx.view.get("scores") or []:
+        det = line.get("detail") or {}
+        if line.get("reason") == "discard_taken" and det.get("by") == nxt and det.get("tile"):
+            try:
+                kx = parse_kind(det["tile"])
+            except ValueError:
+                continue
+            if kx == FALSE_KIND:
+                kx = ctx.okey
+            cx, nx = divmod(kx, 13)
+            nx += 1
+            if kx == k or (cx == c and _near(n, nx, ctx.ace_high)) or (nx == n and cx != c):
+                risk += 1.5
+    return risk
+
+
+__all__ = ["LEVELS", "Context", "decide", "seed_rng", "arrangement", "PAIR"]

@@ -22,8 +22,20 @@ from games.models import Seat, Table
 MAX_FRAME_BYTES = 8 * 1024
 RATE_PER_SECOND = 8.0
 RATE_BURST = 16.0
-ENGINE_ACTIONS = {"draw", "take", "discard", "close", "show", "open", "lay", "add", "swap",
-                  "undo", "flip", "place"}
+ENGINE_ACTIONS = {
+    "draw",
+    "take",
+    "discard",
+    "close",
+    "show",
+    "open",
+    "lay",
+    "add",
+    "swap",
+    "undo",
+    "flip",
+    "place",
+}
 
 
 class Bucket:
@@ -175,7 +187,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise FrameError("bad_action", f"unknown action {kind!r}")
         if version is None:
             raise FrameError("malformed_frame", "version is missing")
-        action = {"type": kind, **{k: v for k, v in fields.items() if k in ("tile", "meld", "melds", "as")}}
+        action = {
+            "type": kind,
+            **{k: v for k, v in fields.items() if k in ("tile", "meld", "melds", "as")},
+        }
         if kind == "place":
             action = services.resolve_place(self.table_id, self.position, action)
         services.submit_action(self.table_id, self.position, action, version)

@@ -26,7 +26,11 @@ def choose(state: Any, seat: int, level: str, *, timeout: bool = False) -> dict[
     if timeout:
         from games.engine import timeout_action
 
-        return timeout_action(state)
+        # rummy's clock draws and discards for the player [D8]; at the other
+        # variants' tables the seat's CPU plays the turn (issue 5).
+        forced = timeout_action(state) if state.variant == "rummy" else None
+        if forced is not None:
+            return forced
     try:
         from games.engine.bots import choose_action
     except ImportError:
@@ -58,10 +62,14 @@ def _best_discard(state: Any, seat: int, discards: list[dict[str, Any]]) -> dict
     okey = state.okey_kind
     ace_high = state.rules.ace_high
 
+    from games.engine import is_penalty_tile
+
     def cost(a: dict[str, Any]) -> tuple[int, int]:
         t = a["tile"]
         if kind_of(t) == okey:
             return (99, 0)
+        if is_penalty_tile(state, t):
+            return (98, 0)
         rest = [x for x in rack if x != t]
         left = len(best_arrangement(rest, okey, ace_high=ace_high).leftover)
         return (left, -number_of_kind(kind_of(t)) if kind_of(t) < 52 else 0)

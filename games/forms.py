@@ -90,9 +90,10 @@ class CreateTableForm(forms.Form):
         return out
 
     def seat_specs(self) -> list[tuple[str, str]]:
-        n = self.options().get("players") or VARIANTS[self.cleaned_data["variant"]]["options"][
-            "players"
-        ][1]
+        n = (
+            self.options().get("players")
+            or VARIANTS[self.cleaned_data["variant"]]["options"]["players"][1]
+        )
         specs = [("me", "")]
         for i in range(1, n):
             kind, _, level = self.cleaned_data[f"seat_{i}"].partition(":")

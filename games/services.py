@@ -21,14 +21,25 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import cpu
+from games.engine import actions as engine_actions
 from games.engine import game as engine_game
 from games.engine import options as engine_options
 from games.engine import state as engine_state
 from games.engine.refusals import Refusal
 from games.models import Hand, HandAction, ScoreLine, Seat, Table
 
+
+def _secure_seed(table: Table, number: int) -> str:
+    """A hand's seed: the OS's secure random source. ``OKEY_SEED_PREFIX`` (tests
+    and demos only) makes seeds predictable: prefix + table id + hand number."""
+    prefix = getattr(settings, "OKEY_SEED_PREFIX", "")
+    if prefix:
+        return f"{prefix}{table.pk}-{number}"
+    return secrets.token_hex(16)
+
+
 # Injected sources (tests replace them): where seeds and time come from.
-seed_source: Callable[[], str] = lambda: secrets.token_hex(16)  # noqa: E731
+seed_source: Callable[[Table, int], str] = _secure_seed
 
 
 def now() -> datetime:
@@ -69,6 +80,11 @@ def load_state(hand: Hand) -> engine_state.HandState:
     return engine_state.HandState.from_json(hand.state)
 
 
+def hand_result(hand: Hand) -> engine_game.HandResult:
+    r = hand.result or {}
+    return engine_game.HandResult(hand.seed, hand.starter, r["ending"], r["lines"], r["totals"])
+
+
 def rebuild_hand(hand: Hand) -> engine_state.HandState:
     """Replay the hand from its seed and stored actions (the source of truth)."""
     from games.engine import replay
@@ -92,7 +108,7 @@ def game_for(table: Table) -> engine_game.Game:
     """The engine's game-level bookkeeping rebuilt from the finished hands."""
     game = engine_game.Game(table.variant, table.options)
     for hand in table.hands.filter(result__isnull=False).order_by("number"):
-        game.add_hand(hand.result)
+        game.hands.append(hand_result(hand))
     return game
 
 
@@ -195,8 +211,8 @@ def start_hand(table: Table, *, at: datetime | None = None) -> Hand:
     number = table.hands.count()
     game = game_for(table)
     starter = game.next_starter()
-    seed = seed_source()
-    state = engine_state.new_hand(table.variant, table.options, seed=seed, starter=starter)
+    seed = seed_source(table, number)
+    state = game.new_hand(seed)
     hand = Hand.objects.create(
         table=table,
         number=number,
@@ -250,7 +266,7 @@ def submit_action(
         state = load_state(hand)
         action = {**action, "seat": seat_position}
         try:
-            new_state, _events = engine_state.apply(state, action)
+            new_state, _events = engine_actions.apply(state, action)
         except Refusal as r:
             raise ActionRefused(r.code, r.message) from r
         HandAction.objects.create(
@@ -268,9 +284,11 @@ def submit_action(
 
 
 def _finish_hand(table: Table, hand: Hand, state: engine_state.HandState, at: datetime) -> None:
-    hand.result = state.result
+    game = game_for(table)
+    recorded = game.record_hand(state)
+    hand.result = {**state.result, **recorded.to_json()}
     hand.finished_at = at
-    for line in state.score_lines():
+    for line in state.scores:
         ScoreLine.objects.create(
             hand=hand,
             seat=line["seat"],
@@ -278,8 +296,6 @@ def _finish_hand(table: Table, hand: Hand, state: engine_state.HandState, at: da
             reason=line["reason"],
             detail=line.get("detail", {}),
         )
-    game = game_for(table)
-    game.add_hand(state.result)
     if game.is_over():
         table.status = Table.Status.FINISHED
         table.finished_at = at
@@ -296,7 +312,7 @@ def _schedule(table: Table, state: engine_state.HandState, at: datetime) -> None
         return
     seat = table.seats.get(position=state.turn)
     if seat.is_cpu:
-        table.cpu_due_at = at + timedelta(milliseconds=settings.OKEY_CPU_DELAY_MS)
+        table.cpu_due_at = at + timedelta(milliseconds=getattr(settings, "OKEY_CPU_DELAY_MS", 700))
         return
     clock = int(table.options.get("clock") or 0)
     if clock:

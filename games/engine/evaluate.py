@@ -168,23 +168,50 @@ _KEEP_LONE_GROUP = {
     for n in range(1, 14)
 }
 
+# bit masks of the numbers (bit n-1) where a lone-tile group can beat a run
+_LONE_MASK = {
+    (mode, ace_high): sum(
+        1 << (n - 1) for n in range(1, 14) if _KEEP_LONE_GROUP[(mode, ace_high, n)]
+    )
+    for mode in ("sum", "seventeen")
+    for ace_high in (True, False)
+}
+
+# options per count 4-tuple, split by the number of real tiles used:
+# (okeys, packed use (colour c at bit 28c), u4, total tiles, n groups, n groups of 4)
+_OPTS_MULTI: dict[tuple[int, ...], list] = {}
+_OPTS_LONE: dict[tuple[int, ...], list] = {}
+for _c4, _opts in _GROUP_OPTS.items():
+    _multi, _lone = [], []
+    for _u4, _o, _nreal, _sizes in _opts:
+        _packed = _u4[0] | _u4[1] << 28 | _u4[2] << 56 | _u4[3] << 84
+        _entry = (_o, _packed, _u4, sum(_sizes), len(_sizes), _sizes.count(4))
+        (_lone if _nreal == 1 else _multi).append(_entry)
+    _multi.sort(key=lambda e: (e[0], -e[3]))
+    _OPTS_MULTI[_c4] = _multi
+    _OPTS_LONE[_c4] = _lone
+
 
 # ------------------------------------------------------- per-colour run solver
 # A colour's tiles are a vector with 2 bits per position (position p at bits
-# 2(p-1)); position 14 is the high ace. The solver returns a 3-tuple indexed by
-# okeys used (0, 1, 2) of (score, plan) or None, where score = 1000 per leftover
-# real tile - value of the runs, plan = (run, plan) cons list or None, and
-# run = (s, e, okey positions).
+# 2(p-1)); position 14 is the high ace. A rack is packed into one int: colour c
+# at bit 28c, the number of real okeys at bit 112.
+#
+# The solver gives, for 0, 1 and 2 okeys used in the colour's runs, the best
+# (score, plan) or None, where score = 1000 per leftover real tile - the value
+# of the runs, plan = (run, plan) cons list or None, run = (s, e, okey positions).
 
-_INF_ENTRY = None
-_memo14: dict[tuple[str, int], dict[int, tuple]] = {}
-_memo13: dict[tuple[str, bool], dict[int, tuple]] = {}
+_M26 = (1 << 26) - 1
+_OK_SHIFT = 112
+_INF = 1 << 40
+_memo14: dict[tuple[str, bool], dict[int, tuple]] = {}
+_plans13: dict[tuple[str, bool], dict[int, tuple]] = {}
+_scores13: dict[tuple[str, bool], dict[int, tuple[int, int, int, int]]] = {}
 
 
 def _solver(mode: str, ace_high: bool):
     top = 14 if ace_high else 13
-    key = (mode, ace_high)
-    memo = _memo14.setdefault(key, {})  # type: ignore[arg-type]
+    memo = _memo14.setdefault((mode, ace_high), {})
     vals = _RUN_VAL[mode]
 
     def rec(vec: int) -> tuple:
@@ -197,16 +224,15 @@ def _solver(mode: str, ace_high: bool):
             return r
         low = (vec & -vec).bit_length() - 1
         p = low // 2 + 1
-        sub = rec(vec - (1 << (2 * (p - 1))))
+        removed0 = 1 << (2 * (p - 1))
+        sub = rec(vec - removed0)
         best = [None, None, None]
         for u in range(3):
             if sub[u] is not None:
                 best[u] = (sub[u][0] + _LEFT, sub[u][1])
-        removed0 = 1 << (2 * (p - 1))
         for s in range(max(1, p - 2), p + 1):
-            k0 = p - s
             # DFS over the positions after p: (next position, okeys, removed, okey positions)
-            stack = [(p + 1, k0, removed0, tuple(range(s, p)))]
+            stack = [(p + 1, p - s, removed0, tuple(range(s, p)))]
             while stack:
                 q, k, removed, okp = stack.pop()
                 length = q - s
@@ -224,7 +250,7 @@ def _solver(mode: str, ace_high: bool):
                 if q > top or length >= 13:
                     continue
                 bit = 2 * (q - 1)
-                if (vec - removed) >> bit & 3:
+                if vec >> bit & 3:
                     stack.append((q + 1, k, removed + (1 << bit), okp))
                 if k < 2:
                     stack.append((q + 1, k + 1, removed, okp + (q,)))
@@ -236,15 +262,16 @@ def _solver(mode: str, ace_high: bool):
 
 
 _SOLVERS = {(m, a): _solver(m, a) for m in ("sum", "seventeen") for a in (True, False)}
+for _key in _SOLVERS:
+    _plans13[_key] = {}
+    _scores13[_key] = {}
 
 
-def _colour_table(mode: str, ace_high: bool) -> dict[int, tuple]:
-    return _memo13.setdefault((mode, ace_high), {})
-
-
-def _solve_colour(vec: int, mode: str, ace_high: bool, table: dict[int, tuple]) -> tuple:
-    """Best (score, plan) per okeys used for a 13-position colour vector."""
-    rec = _SOLVERS[(mode, ace_high)]
+def _solve_colour(vec: int, mode: str, ace_high: bool) -> tuple[int, int, int, int]:
+    """Scores (okeys used 0, 1, 2; _INF when impossible) and a mask of the okey
+    counts that leave no tile, for a 13-position colour vector; caches the plans."""
+    key = (mode, ace_high)
+    rec = _SOLVERS[key]
     c1 = vec & 3
     if not ace_high or not c1:
         r = rec(vec)
@@ -257,171 +284,360 @@ def _solve_colour(vec: int, mode: str, ace_high: bool, table: dict[int, tuple]) 
                 if a is not None and (best[u] is None or a[0] < best[u][0]):
                     best[u] = a
         r = tuple(best)
-    if len(table) > _CACHE_LIMIT:
-        table.clear()
-        _memo14[(mode, ace_high)].clear()  # type: ignore[index]
-    table[vec] = r
-    return r
+    plans, scores = _plans13[key], _scores13[key]
+    if len(plans) > _CACHE_LIMIT:
+        plans.clear()
+        scores.clear()
+        _memo14[key].clear()
+    sc = tuple(_INF if e is None else e[0] for e in r)
+    feas = sum(1 << u for u in range(3) if sc[u] < _LEFT // 2)
+    out = (sc[0], sc[1], sc[2], feas)
+    plans[vec] = r
+    scores[vec] = out
+    return out
 
+
+def _colour_plan(vec: int, u: int, mode: str, ace_high: bool):
+    key = (mode, ace_high)
+    r = _plans13[key].get(vec)
+    if r is None:
+        _solve_colour(vec, mode, ace_high)
+        r = _plans13[key][vec]
+    return r[u]
+
+
+# sums of okey counts: _CONV[a][b] = mask of i + j (≤ 2) for bits i of a, j of b
+_CONV = [
+    [
+        sum(1 << t for t in range(3) if any(a >> i & 1 and b >> (t - i) & 1 for i in range(t + 1)))
+        for b in range(8)
+    ]
+    for a in range(8)
+]
 
 # ------------------------------------------------------------- rack analysis
 
+# _INC[okey_kind][tile id] = what the tile adds to the packed rack
+_INC: list[list[int]] = []
+for _ok in range(52):
+    _row = []
+    for _tid in range(106):
+        _k = FALSE_KIND if _tid >= 104 else _tid >> 1
+        if _k == _ok:
+            _row.append(1 << _OK_SHIFT)
+        else:
+            if _k == FALSE_KIND:
+                _k = _ok
+            _row.append(1 << (28 * (_k // 13) + 2 * (_k % 13)))
+    _INC.append(_row)
 
-def _split_rack(tile_ids, okey_kind: int):
-    """(four colour vectors, okey ids, {kind: [ids]}) of a rack."""
-    vecs = [0, 0, 0, 0]
-    okeys: list[int] = []
+# presence of 7 positions: bit i set when the 2-bit count at position i is not 0
+_PRES = [sum(1 << i for i in range(7) if x >> (2 * i) & 3) for x in range(1 << 14)]
+
+
+def _presence(v: int) -> int:
+    return _PRES[v & 0x3FFF] | _PRES[v >> 14] << 7
+
+
+def _pack(tile_ids, okey_kind: int) -> int:
+    if len(set(tile_ids)) != len(tile_ids):
+        raise ValueError("a rack cannot hold the same tile id twice")
+    inc = _INC[okey_kind]
+    return sum(map(inc.__getitem__, tile_ids))
+
+
+def _reject(
+    masks: list[int], vecs: list[int], j: int, ace_high: bool, three: int, two: int
+) -> bool:
+    """A necessary condition for a winning rack: every real tile can be in a meld.
+
+    With no okey a tile needs two neighbours of its colour making a run with it,
+    or a group of three colours at its number; with okeys, a tile with no other
+    real tile within two numbers of its colour and no other colour at its
+    number needs both okeys.
+    """
+    need = 0
+    for ci in range(4):
+        m = masks[ci]
+        if not m:
+            continue
+        mm = m | ((m & 1) << 13) if ace_high else m
+        if j == 0:
+            cov = (((mm << 1) & (mm << 2)) | ((mm << 1) & (mm >> 1)) | ((mm >> 1) & (mm >> 2))) & mm
+            cov = (cov | (cov >> 13)) & 0x1FFF
+            if m & ~(cov | three):
+                return True
+        else:
+            nb = ((mm << 1) | (mm << 2) | (mm >> 1) | (mm >> 2)) & mm
+            nb = (nb | (nb >> 13)) & 0x1FFF
+            lone = m & ~(nb | two)
+            if lone:
+                v = vecs[ci]
+                while lone:
+                    low = lone & -lone
+                    need += 2 * (v >> (2 * (low.bit_length() - 1)) & 3)
+                    lone ^= low
+                if need > j:
+                    return True
+    return False
+
+
+_NOPTS: dict[tuple, list] = {}
+
+
+def _number_options(mode: str, ace_high: bool, n: int, c4: tuple, j: int, lone: bool) -> list:
+    """Group options at number n: (okeys, score, packed delta, tag), by okeys used."""
+    key = (mode, ace_high, n, c4, j, lone)
+    opts = _NOPTS.get(key)
+    if opts is not None:
+        return opts
+    b = 2 * (n - 1)
+    seventeen = mode == "seventeen"
+    entries = list(_OPTS_MULTI[c4])
+    if lone and _LONE_MASK[(mode, ace_high)] >> (n - 1) & 1:
+        entries += _OPTS_LONE[c4]
+    opts = []
+    for o, packed, u4, total, m, n4 in entries:
+        if o > j:
+            continue
+        score = -((17 if n == 13 else n) * m + n4) if seventeen else -n * total
+        opts.append((o, score, packed << b, (n, u4, o)))
+    opts.sort(key=lambda e: e[0])
+    _NOPTS[key] = opts
+    return opts
+
+
+def _search(V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, two, three):
+    """Best (score, group choices, packed rest) or None.
+
+    ``need_all`` (is_winning): stop at the first arrangement leaving nothing and
+    skip groups of one real tile (a run with the same two okeys does as well).
+    """
+    key = (mode, ace_high)
+    scores = _scores13[key]
+    if j == 0:
+        cand = three
+    elif need_all or j == 1:
+        cand = two
+    else:
+        cand = two | ((masks[0] | masks[1] | masks[2] | masks[3]) & _LONE_MASK[key])
+    numbers = []
+    lone = j == 2 and not need_all
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        b = 2 * (low.bit_length() - 1)
+        c4 = (V >> b & 3, V >> (28 + b) & 3, V >> (56 + b) & 3, V >> (84 + b) & 3)
+        opts = _number_options(mode, ace_high, b // 2 + 1, c4, j, lone)
+        if opts:
+            numbers.append(opts)
+    n_numbers = len(numbers)
+    best: list = [None]
+    inf = _INF
+
+    if need_all:
+
+        def leaf(R: int, left: int, gscore: int, chosen: tuple) -> bool:
+            v0 = R & _M26
+            s0 = scores.get(v0) or _solve_colour(v0, mode, ace_high)
+            if not s0[3]:
+                return False
+            v1 = R >> 28 & _M26
+            s1 = scores.get(v1) or _solve_colour(v1, mode, ace_high)
+            if not s1[3]:
+                return False
+            v2 = R >> 56 & _M26
+            s2 = scores.get(v2) or _solve_colour(v2, mode, ace_high)
+            if not s2[3]:
+                return False
+            v3 = R >> 84 & _M26
+            s3 = scores.get(v3) or _solve_colour(v3, mode, ace_high)
+            if not _CONV[_CONV[_CONV[s0[3]][s1[3]]][s2[3]]][s3[3]] >> left & 1:
+                return False
+            best[0] = (gscore, chosen, R, left)
+            return True
+
+    else:
+
+        def leaf(R: int, left: int, gscore: int, chosen: tuple) -> bool:
+            v0 = R & _M26
+            v1 = R >> 28 & _M26
+            v2 = R >> 56 & _M26
+            v3 = R >> 84 & _M26
+            s0 = scores.get(v0) or _solve_colour(v0, mode, ace_high)
+            s1 = scores.get(v1) or _solve_colour(v1, mode, ace_high)
+            s2 = scores.get(v2) or _solve_colour(v2, mode, ace_high)
+            s3 = scores.get(v3) or _solve_colour(v3, mode, ace_high)
+            total = gscore + s0[0] + s1[0] + s2[0] + s3[0]
+            if left:
+                d0, d1, d2, d3 = s0[1] - s0[0], s1[1] - s1[0], s2[1] - s2[0], s3[1] - s3[0]
+                if left == 1:
+                    extra = min(_LEFT, d0, d1, d2, d3)
+                else:
+                    ds = sorted((d0, d1, d2, d3))
+                    extra = min(
+                        2 * _LEFT,
+                        _LEFT + ds[0],
+                        ds[0] + ds[1],
+                        s0[2] - s0[0],
+                        s1[2] - s1[0],
+                        s2[2] - s2[0],
+                        s3[2] - s3[0],
+                    )
+                total += extra
+            if total < inf and (best[0] is None or total < best[0][0]):
+                best[0] = (total, chosen, R, left)
+            return False
+
+    def rec(i: int, R: int, left: int, gscore: int, chosen: tuple) -> bool:
+        if i == n_numbers:
+            return leaf(R, left, gscore, chosen)
+        if rec(i + 1, R, left, gscore, chosen):
+            return True
+        for o, score, delta, tag in numbers[i]:
+            if o > left:
+                break
+            if rec(i + 1, R - delta, left - o, gscore + score, chosen + (tag,)):
+                return True
+        return False
+
+    rec(0, V & ~(3 << _OK_SHIFT), j, 0, ())
+    return best[0]
+
+
+def _okey_split(R: int, left: int, mode: str, ace_high: bool, need_all: bool) -> list[int]:
+    """How many okeys each colour's runs use in the best completion of R."""
+    scores = _scores13[(mode, ace_high)]
+    s = [scores.get(R >> (28 * c) & _M26) for c in range(4)]
+    best = None
+    for uses in product(range(left + 1), repeat=4):
+        k = sum(uses)
+        if k > left:
+            continue
+        if need_all:
+            if k != left or any(not s[c][3] >> uses[c] & 1 for c in range(4)):
+                continue
+            return list(uses)
+        total = sum(s[c][uses[c]] for c in range(4)) + (left - k) * _LEFT
+        if best is None or total < best[0]:
+            best = (total, list(uses))
+    return best[1] if best else [0, 0, 0, 0]
+
+
+_KIND_AT = [tuple(make_kind(c, 1 if q == 14 else q) for q in range(15)) for c in range(4)]
+
+
+def _pool(tile_ids, okey_kind: int) -> tuple[dict[int, list[int]], list[int]]:
     pool: dict[int, list[int]] = {}
-    for t in tile_ids:
+    okeys: list[int] = []
+    for t in sorted(tile_ids):
         k = FALSE_KIND if t >= 104 else t >> 1
         if k == okey_kind:
             okeys.append(t)
             continue
         if k == FALSE_KIND:
             k = okey_kind
-        c, n = divmod(k, 13)
-        vecs[c] += 1 << (2 * n)
         lst = pool.get(k)
         if lst is None:
             pool[k] = [t]
         else:
             lst.append(t)
-    return vecs, okeys, pool
+    return pool, okeys
 
 
-def _search(vecs: list[int], j: int, mode: str, ace_high: bool, need_all: bool):
-    """Best (score, group choices, colour plans, okeys per colour) or None.
-
-    ``need_all``: stop at the first arrangement that leaves nothing (is_winning).
-    """
-    table = _colour_table(mode, ace_high)
-    # numbers with group options
-    numbers = []
-    for n in range(13):
-        b = 2 * n
-        c4 = (vecs[0] >> b & 3, vecs[1] >> b & 3, vecs[2] >> b & 3, vecs[3] >> b & 3)
-        if c4 == (0, 0, 0, 0):
-            continue
-        opts = []
-        for u4, o, nreal, sizes in _GROUP_OPTS[c4]:
-            if o > j:
-                continue
-            if nreal == 1 and (need_all or not _KEEP_LONE_GROUP[(mode, ace_high, n + 1)]):
-                continue
-            score = -_group_value(mode, n + 1, sizes)
-            delta = (u4[0] << b, u4[1] << b, u4[2] << b, u4[3] << b)
-            opts.append((o, score, delta, (n + 1, u4, o)))
-        if opts:
-            numbers.append(opts)
-
-    best: list = [None]
-    n_numbers = len(numbers)
-
-    def leaf(v0: int, v1: int, v2: int, v3: int, left: int, gscore: int, chosen: tuple) -> bool:
-        r0 = table.get(v0) or _solve_colour(v0, mode, ace_high, table)
-        r1 = table.get(v1) or _solve_colour(v1, mode, ace_high, table)
-        r2 = table.get(v2) or _solve_colour(v2, mode, ace_high, table)
-        r3 = table.get(v3) or _solve_colour(v3, mode, ace_high, table)
-        if left == 0:
-            a, b, c, d = r0[0], r1[0], r2[0], r3[0]
-            if a is None or b is None or c is None or d is None:
-                return False
-            total = gscore + a[0] + b[0] + c[0] + d[0]
-            cand = (total, chosen, (a[1], b[1], c[1], d[1]), (0, 0, 0, 0))
-        else:
-            # fold the okey use over the four colours: fold[k] = (score, uses)
-            fold = {0: (0, ())}
-            for r in (r0, r1, r2, r3):
-                nf: dict[int, tuple] = {}
-                for k, (sc, uses) in fold.items():
-                    for u in range(left - k + 1):
-                        e = r[u]
-                        if e is None:
-                            continue
-                        s2 = sc + e[0]
-                        cur = nf.get(k + u)
-                        if cur is None or s2 < cur[0]:
-                            nf[k + u] = (s2, uses + (u,))
-                fold = nf
-            cand = None
-            for k, (sc, uses) in fold.items():
-                total = gscore + sc + (left - k) * _LEFT
-                if cand is None or total < cand[0]:
-                    cand = (total, chosen, None, uses)
-            if cand is None:
-                return False
-            rs = (r0, r1, r2, r3)
-            cand = (
-                cand[0],
-                chosen,
-                tuple(rs[c][cand[3][c]][1] for c in range(4)),
-                cand[3],
-            )
-        if best[0] is None or cand[0] < best[0][0]:
-            best[0] = cand
-        return need_all and cand[0] < _LEFT // 2
-
-    def rec(i: int, v0, v1, v2, v3, left, gscore, chosen) -> bool:
-        if i == n_numbers:
-            return leaf(v0, v1, v2, v3, left, gscore, chosen)
-        if rec(i + 1, v0, v1, v2, v3, left, gscore, chosen):
-            return True
-        for o, score, delta, tag in numbers[i]:
-            if o > left:
-                continue
-            if rec(
-                i + 1,
-                v0 - delta[0],
-                v1 - delta[1],
-                v2 - delta[2],
-                v3 - delta[3],
-                left - o,
-                gscore + score,
-                chosen + (tag,),
-            ):
-                return True
-        return False
-
-    rec(0, vecs[0], vecs[1], vecs[2], vecs[3], j, 0, ())
-    return best[0]
+# group layouts: _GROUP_LAYOUT[(u4, o)] = per group, (colour, True if an okey) by colour
+_GROUP_LAYOUT = {
+    key: tuple(
+        tuple(
+            (c, c not in reals)
+            for c in range(4)
+            if c in reals or c in [x for x in range(4) if x not in reals][:n_ok]
+        )
+        for reals, n_ok in split
+    )
+    for key, split in _GROUP_SPLIT.items()
+}
 
 
-def _build(found, pool: dict[int, list[int]], okeys: list[int], okey_kind: int):
+_new = object.__new__
+_FAST_SHAPE = not hasattr(Shape, "__slots__")
+
+
+def _shape(kind: str, tiles: tuple[int, ...], plays: tuple[int, ...]) -> Shape:
+    """Shape(kind, tiles, plays), filling the frozen dataclass's __dict__ directly
+    (three times faster than its __init__; same object, equality and hash)."""
+    if _FAST_SHAPE:
+        sh = _new(Shape)
+        d = sh.__dict__
+        d["kind"] = kind
+        d["tiles"] = tiles
+        d["plays"] = plays
+        return sh
+    return Shape(kind, tiles, plays)
+
+
+def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all: bool):
     """Shapes and leftover ids from a search result."""
-    pool = {k: sorted(v) for k, v in pool.items()}
-    okeys = sorted(okeys)
+    _score, chosen, R, left = found[-4:]
+    rest = set(tile_ids)
+    okeys = [t for t in (2 * okey_kind, 2 * okey_kind + 1) if t in rest]
+    rest.difference_update(okeys)
+    fj = 104 - 2 * okey_kind  # kind k's first id is 2k; the okey kind's plain copies are F
+    remove = rest.remove
     shapes: list[Shape] = []
-    _total, chosen, plans, _uses = found
     for number, u4, o in chosen:
-        for reals, n_ok in _GROUP_SPLIT[(u4, o)]:
-            missing = [c for c in range(4) if c not in reals][:n_ok]
-            members = sorted([(c, False) for c in reals] + [(c, True) for c in missing])
+        for layout in _GROUP_LAYOUT[(u4, o)]:
             tiles, plays = [], []
-            for c, wild in members:
-                k = make_kind(c, number)
-                tiles.append(okeys.pop(0) if wild else pool[k].pop(0))
+            for c, wild in layout:
+                k = c * 13 + number - 1
+                if wild:
+                    tiles.append(okeys.pop(0))
+                else:
+                    a = 2 * k + (fj if k == okey_kind else 0)
+                    if a not in rest:
+                        a += 1
+                    remove(a)
+                    tiles.append(a)
                 plays.append(k)
-            shapes.append(Shape(GROUP, tuple(tiles), tuple(plays)))
-    for colour, plan in enumerate(plans):
+            shapes.append(_shape(GROUP, tuple(tiles), tuple(plays)))
+    uses = _okey_split(R, left, mode, ace_high, need_all) if left else (0, 0, 0, 0)
+    plans = _plans13[(mode, ace_high)]
+    for colour in range(4):
+        vec = R >> (28 * colour) & _M26
+        if not vec:
+            continue
+        entry = plans.get(vec)
+        if entry is None:
+            entry = _colour_plan(vec, uses[colour], mode, ace_high)
+        else:
+            entry = entry[uses[colour]]
+        plan = entry[1]
+        kinds = _KIND_AT[colour]
         while plan is not None:
             (s, e, okp), plan = plan
-            tiles, plays = [], []
+            plays = kinds[s : e + 1]
+            tiles = []
             for q in range(s, e + 1):
-                k = make_kind(colour, 1 if q == 14 else q)
-                tiles.append(okeys.pop(0) if q in okp else pool[k].pop(0))
-                plays.append(k)
-            shapes.append(Shape(RUN, tuple(tiles), tuple(plays)))
-    leftover = sorted([t for ts in pool.values() for t in ts] + okeys)
-    return shapes, leftover
+                if q in okp:
+                    tiles.append(okeys.pop(0))
+                else:
+                    k = kinds[q]
+                    a = 2 * k + (fj if k == okey_kind else 0)
+                    if a not in rest:
+                        a += 1
+                    remove(a)
+                    tiles.append(a)
+            shapes.append(_shape(RUN, tuple(tiles), plays))
+    return shapes, sorted([*rest, *okeys])
 
 
-def _pairs(pool: dict[int, list[int]], okeys: list[int], okey_kind: int, mode: str | None):
+def _pairs(tile_ids, okey_kind: int, mode: str | None):
     """The all-pairs arrangement: (shapes, leftover, total)."""
-    okeys = sorted(okeys)
+    pool, okeys = _pool(tile_ids, okey_kind)
     shapes: list[Shape] = []
     singles: list[tuple[int, int]] = []
     for k in sorted(pool):
-        ts = sorted(pool[k])
+        ts = pool[k]
         if len(ts) >= 2:
             shapes.append(Shape(PAIR, (ts[0], ts[1]), (k, k)))
             singles.extend((k, t) for t in ts[2:])
@@ -447,65 +663,13 @@ def _pairs(pool: dict[int, list[int]], okeys: list[int], okey_kind: int, mode: s
     return shapes, sorted(leftover), total
 
 
-def _seven_pairs(vecs: list[int], j: int) -> bool:
-    singles = 0
-    for v in vecs:
-        # count positions holding exactly one tile
-        x = v & ~(v >> 1) & 0x1555555  # low bit set, high bit clear → count 1
-        singles += bin(x).count("1")
-    return singles <= j
-
-
-_NEAR = 0  # placeholder for readability
-
-
-def _quick_reject(vecs: list[int], j: int, ace_high: bool) -> bool:
-    """A necessary condition for a winning rack: every real tile can be in a meld.
-
-    Presence masks per colour (bit n-1 for number n; with ace_high a 1 also
-    appears at bit 13). A tile with no other real tile within two numbers of its
-    colour and no other colour at its number needs both okeys.
-    """
-    masks = []
-    for v in vecs:
-        m = 0
-        x = (v | (v >> 1)) & 0x1555555
-        # compress every other bit
-        i = 0
-        while x:
-            if x & 1:
-                m |= 1 << i
-            x >>= 2
-            i += 1
-        masks.append(m)
+def _masks(V: int) -> tuple[list[int], list[int], int, int]:
+    vecs = [V & _M26, V >> 28 & _M26, V >> 56 & _M26, V >> 84 & _M26]
+    masks = [_presence(v) for v in vecs]
     a, b, c, d = masks
     two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-    three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
-    need = 0
-    for ci, m in enumerate(masks):
-        if not m:
-            continue
-        mm = m | ((m & 1) << 13) if ace_high else m
-        if j == 0:
-            # a run of reals: (n-2, n-1), (n-1, n+1) or (n+1, n+2)
-            cov = (((mm << 1) & (mm << 2)) | ((mm << 1) & (mm >> 1)) | ((mm >> 1) & (mm >> 2))) & mm
-            cov = (cov | (cov >> 13)) & 0x1FFF
-            bad = m & ~(cov | three)
-            if bad:
-                return True
-        else:
-            nb = ((mm << 1) | (mm << 2) | (mm >> 1) | (mm >> 2)) & mm
-            nb = (nb | (nb >> 13)) & 0x1FFF
-            lone = m & ~(nb | two)
-            if lone:
-                v = vecs[ci]
-                while lone:
-                    low = lone & -lone
-                    need += 2 * (v >> (2 * (low.bit_length() - 1)) & 3)
-                    lone ^= low
-                if need > j:
-                    return True
-    return False
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    return vecs, masks, two, three
 
 
 # ------------------------------------------------------------------ public API
@@ -522,18 +686,24 @@ def is_winning(
     """
     if len(tile_ids) != 14:
         return None
-    vecs, okeys, pool = _split_rack(tile_ids, okey_kind)
-    j = len(okeys)
-    if _seven_pairs(vecs, j):
-        shapes, _left, _ = _pairs(pool, okeys, okey_kind, None)
+    V = _pack(tile_ids, okey_kind)
+    j = V >> _OK_SHIFT
+    singles = (V & ~(V >> 1) & _SINGLE_BITS).bit_count()
+    if singles <= j:  # seven pairs (14 tiles: the spare okeys are even)
+        shapes, _left, _ = _pairs(tile_ids, okey_kind, None)
         return Arrangement(PAIRS, shapes, [], None)
-    if _quick_reject(vecs, j, ace_high):
+    vecs, masks, two, three = _masks(V)
+    if _reject(masks, vecs, j, ace_high, three, two):
         return None
-    found = _search(vecs, j, "sum", ace_high, True)
-    if found is None or found[0] >= _LEFT // 2:
+    found = _search(V, j, "sum", ace_high, True, masks, two, three)
+    if found is None:
         return None
-    shapes, leftover = _build(found, pool, okeys, okey_kind)
+    shapes, leftover = _build(found, tile_ids, okey_kind, "sum", ace_high, True)
     return Arrangement(MELDS, shapes, leftover, None)
+
+
+# the low bit of every 2-bit count of the four colours
+_SINGLE_BITS = sum(1 << (28 * c + 2 * n) for c in range(4) for n in range(13))
 
 
 def best_arrangement(
@@ -552,16 +722,17 @@ def best_arrangement(
     if values not in VALUES:
         raise ValueError(f"values must be one of {VALUES}")
     mode = values or "sum"
-    vecs, okeys, pool = _split_rack(tile_ids, okey_kind)
-    j = len(okeys)
-    found = _search(vecs, j, mode, ace_high, False)
-    shapes, leftover = _build(found, pool, okeys, okey_kind)
+    V = _pack(tile_ids, okey_kind)
+    j = V >> _OK_SHIFT
+    _vecs, masks, two, three = _masks(V)
+    found = _search(V, j, mode, ace_high, False, masks, two, three)
+    shapes, leftover = _build(found, tile_ids, okey_kind, mode, ace_high, False)
     total = None
     if values is not None:
         total = (len(leftover) * _LEFT - found[0]) if shapes else 0
     best = Arrangement(MELDS if shapes else None, shapes, leftover, total)
     if pairs:
-        ps, pl, pt = _pairs(pool, okeys, okey_kind, values)
+        ps, pl, pt = _pairs(tile_ids, okey_kind, values)
         if ps and (
             len(pl) < len(leftover) or (len(pl) == len(leftover) and (values is None or not shapes))
         ):

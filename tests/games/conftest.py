@@ -16,7 +16,7 @@ def _fast_cpus(settings):
 def fixed_seeds(monkeypatch):
     """Deterministic deals: seeds seed-0, seed-1, … in order."""
     counter = itertools.count()
-    monkeypatch.setattr(services, "seed_source", lambda: f"seed-{next(counter)}")
+    monkeypatch.setattr(services, "seed_source", lambda table, number: f"seed-{next(counter)}")
 
 
 def cpu_table(variant: str = "classic", user=None, guest_key: str = "guest-1", **options):

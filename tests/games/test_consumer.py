@@ -80,9 +80,14 @@ async def test_refused_move_changes_nothing_and_connection_stays_usable():
     t = await sync_to_async(Table.objects.get)(pk=table.pk)
     assert t.version == table.version
     assert await sync_to_async(HandAction.objects.count)() == 0
-    for bad in ["not json", "[]", json.dumps({"version": 1}), "x" * 9000,
-                json.dumps({"action": "discard", "tile": "abc", "version": 1}),
-                json.dumps({"action": "explode", "version": table.version})]:
+    for bad in [
+        "not json",
+        "[]",
+        json.dumps({"version": 1}),
+        "x" * 9000,
+        json.dumps({"action": "discard", "tile": "abc", "version": 1}),
+        json.dumps({"action": "explode", "version": table.version}),
+    ]:
         await cb.send_to(bad)
         html = await cb.receive_from()
         assert re.search(r'data-code="(malformed_frame|frame_too_large|bad_action)"', html), bad
@@ -118,7 +123,9 @@ async def test_stale_version_gets_refusal_and_fresh_view():
 
 
 async def test_unknown_table_is_closed():
-    comm = WebsocketCommunicator(application, "/ws/t/nope/", headers=[(b"origin", b"http://testserver")])
+    comm = WebsocketCommunicator(
+        application, "/ws/t/nope/", headers=[(b"origin", b"http://testserver")]
+    )
     ok, _ = await comm.connect()
     assert not ok
 
@@ -145,8 +152,13 @@ async def test_a_whole_hand_against_cpus_over_the_socket():
         if state.turn != 0:
             services.sweep()
             return None
-        return json.dumps({**cpu.choose(state, 0, "medium"), "version": t.version,
-                           "action": cpu.choose(state, 0, "medium")["type"]})
+        return json.dumps(
+            {
+                **cpu.choose(state, 0, "medium"),
+                "version": t.version,
+                "action": cpu.choose(state, 0, "medium")["type"],
+            }
+        )
 
     for _ in range(3000):
         frame = await sync_to_async(step)()

@@ -83,7 +83,7 @@ def test_full_hand_is_stored_and_replays_to_the_same_state():
     assert hand.result is not None and hand.finished_at is not None
     rebuilt = services.rebuild_hand(hand)
     assert rebuilt.to_json() == hand.state
-    assert ScoreLine.objects.filter(hand=hand).count() == len(rebuilt.score_lines())
+    assert ScoreLine.objects.filter(hand=hand).count() == len(rebuilt.scores)
 
 
 def test_next_hand_moves_the_starter():

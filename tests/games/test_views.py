@@ -25,8 +25,13 @@ def test_lobby_offers_every_variant(client):
 def test_guest_creates_a_table_with_three_cpus(client):
     r = client.post(
         reverse("games:create"),
-        {"variant": "classic", "classic__start_points": "30", "seat_1": "cpu:easy",
-         "seat_2": "cpu:medium", "seat_3": "cpu:hard"},
+        {
+            "variant": "classic",
+            "classic__start_points": "30",
+            "seat_1": "cpu:easy",
+            "seat_2": "cpu:medium",
+            "seat_3": "cpu:hard",
+        },
     )
     table = Table.objects.get()
     assert r.status_code == 302 and r.url == reverse("games:table", args=[table.code])
@@ -38,9 +43,16 @@ def test_guest_creates_a_table_with_three_cpus(client):
 
 
 def test_bad_option_is_refused_and_creates_nothing(client):
-    client.post(reverse("games:create"), {"variant": "classic", "classic__start_points": "25",
-                                           "seat_1": "cpu:easy", "seat_2": "cpu:easy",
-                                           "seat_3": "cpu:easy"})
+    client.post(
+        reverse("games:create"),
+        {
+            "variant": "classic",
+            "classic__start_points": "25",
+            "seat_1": "cpu:easy",
+            "seat_2": "cpu:easy",
+            "seat_3": "cpu:easy",
+        },
+    )
     assert Table.objects.count() == 0
 
 
@@ -63,8 +75,10 @@ def test_forged_table_code_is_404(client):
 def test_friend_joins_an_invite_table(client):
     host = User.objects.create_user("host", password="pw-Host-123")
     table = services.create_table(
-        variant="rummy", options={"players": 2},
-        seats=[services.SeatSpec("me"), services.SeatSpec("human")], user=host,
+        variant="rummy",
+        options={"players": 2},
+        seats=[services.SeatSpec("me"), services.SeatSpec("human")],
+        user=host,
     )
     assert table.status == Table.Status.WAITING
     r = client.post(reverse("games:join", args=[table.code]))

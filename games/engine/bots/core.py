@@ -29,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import random
 from functools import lru_cache
-from typing import Any
 
 from ..evaluate import best_arrangement
 from ..melds import PAIR

@@ -32,7 +32,9 @@ def _pack(groups: list[list[int]], loose: list[int]) -> list[int | None]:
     return slots + [None] * (SLOTS - len(slots))
 
 
-def sort_tiles(rack: list[int], okey_kind: int, mode: str, *, ace_high: bool = True) -> list[int | None]:
+def sort_tiles(
+    rack: list[int], okey_kind: int, mode: str, *, ace_high: bool = True
+) -> list[int | None]:
     """Slots for ``rack``; mode "runs" (runs and groups first), "groups" (groups
     first) or "pairs" (identical tiles side by side)."""
     if mode == "pairs":
@@ -41,7 +43,9 @@ def sort_tiles(rack: list[int], okey_kind: int, mode: str, *, ace_high: bool = T
             by_kind.setdefault(kind_of(t), []).append(t)
         pairs = [ts for k, ts in sorted(by_kind.items()) if len(ts) >= 2 and k != okey_kind]
         okeys = by_kind.get(okey_kind, [])
-        single = sorted(t for k, ts in by_kind.items() if len(ts) < 2 and k != okey_kind for t in ts)
+        single = sorted(
+            t for k, ts in by_kind.items() if len(ts) < 2 and k != okey_kind for t in ts
+        )
         return _pack(pairs, single + okeys)
     arr = best_arrangement(rack, okey_kind, ace_high=ace_high, pairs=False)
     melds = [list(m.tiles) for m in arr.melds]

@@ -173,9 +173,8 @@ async def test_a_whole_hand_against_cpus_over_the_socket():
     else:
         pytest.fail("hand did not finish")
     # drain and check the final view shows the result
-    html = ""
     while not await comm.receive_nothing(timeout=0.2):
-        html = await comm.receive_from()
+        await comm.receive_from()
     t = await sync_to_async(Table.objects.get)(pk=table.pk)
     final = await sync_to_async(lambda: services.load_state(t.current_hand))()
     assert final.over

@@ -126,7 +126,11 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
         "scores": [_line_json(x) for x in state.scores],
         "hand_totals": state.hand_totals(),
         "legal": legal_types(state, seat),
-        "taken": tile_json(state.taken) if state.taken is not None else None,
+        # the taken discard still to be used [D12]: shown to its taker only
+        "taken": (
+            tile_json(state.taken) if state.taken is not None and seat == state.turn else None
+        ),
+        "must_use_taken": state.taken is not None,
         "over": over,
         "result": None,
         "revealed": None,

@@ -1,0 +1,201 @@
+"""Hypothesis properties: random legal play in every variant.
+
+* the 106 tiles are always all accounted for, each exactly once;
+* every action ``legal_actions`` offers is accepted, and play never crashes;
+* the state machine's shape invariants hold after every action;
+* a seat's view never shows another rack's tiles, the pile or the seed;
+* garbage actions are refused with a ``Refusal``, never another exception.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import Refusal, apply, legal_actions, new_hand, view_for
+from games.engine.simulate import choose
+from games.engine.state import DRAW, OVER, PLAY
+
+VARIANTS = ["classic", "rummy", "fifty-one", "seventeen"]
+OPTIONS = {
+    "classic": [{}],
+    "rummy": [{"players": 2}, {"players": 3}, {"players": 4}],
+    "fifty-one": [{}, {"partners": True}, {"doubling": False}],
+    "seventeen": [{}],
+}
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _view_ids(node, out):
+    if isinstance(node, dict):
+        if "id" in node and "t" in node:
+            out.add(node["id"])
+        for v in node.values():
+            _view_ids(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _view_ids(v, out)
+    return out
+
+
+def _check_invariants(s):
+    assert sorted(s.all_tiles()) == list(range(106))
+    assert s.phase in (DRAW, PLAY, OVER)
+    n = s.n_players
+    if s.phase == OVER:
+        return
+    sizes = [len(r) for r in s.racks]
+    on_table = {m.laid_by for m in s.melds}
+    if s.rules.whole_rack:
+        others = [sizes[x] for x in range(n) if x != s.turn]
+        assert all(v == 14 for v in others)
+        assert sizes[s.turn] == (15 if s.phase == PLAY else 14)
+    else:
+        for x in range(n):
+            if x != s.turn and x not in on_table:
+                assert sizes[x] == 14
+        assert all(v >= 1 for v in sizes)
+    if s.taken is not None:
+        assert s.phase == PLAY and s.snapshot is not None
+
+
+def _play(variant, options, seed, max_steps=1500, check=None):
+    rng = random.Random(seed)
+    s = new_hand(variant, options, f"prop-{seed}", seed % options.get("players", 4))
+    states = [s]
+    for _ in range(max_steps):
+        if s.over:
+            break
+        acts = legal_actions(s, s.turn)
+        assert acts, "the player to move always has a legal action"
+        a = choose(s, rng) if rng.random() < 0.7 else rng.choice(acts)
+        s2, events = apply(s, a)
+        assert isinstance(events, list)
+        _check_invariants(s2)
+        if check:
+            check(s2)
+        s = s2
+        states.append(s)
+    return states
+
+
+@SETTINGS
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 10**6),
+    pick=st.integers(0, 2),
+)
+def test_random_legal_play_never_crashes_and_keeps_106_tiles(variant, seed, pick):
+    options = OPTIONS[variant][pick % len(OPTIONS[variant])]
+    states = _play(variant, options, seed)
+    assert states[-1].over, "random biased play finishes the hand"
+    res = states[-1].result
+    assert sum(res["totals"]) == sum(ln["points"] for ln in states[-1].scores)
+    for ln in states[-1].scores:
+        assert set(ln) == {"seat", "points", "reason", "detail"}
+
+
+@SETTINGS
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6))
+def test_every_offered_action_is_accepted_and_input_never_mutated(variant, seed):
+    rng = random.Random(seed)
+    s = new_hand(variant, None, seed, 0)
+    for _ in range(400):
+        if s.over:
+            break
+        before = json.dumps(s.to_json(), sort_keys=True)
+        acts = legal_actions(s, s.turn)
+        for a in rng.sample(acts, min(4, len(acts))):
+            apply(s, a)  # must not raise
+        assert json.dumps(s.to_json(), sort_keys=True) == before
+        s, _ = apply(s, choose(s, rng))
+
+
+@SETTINGS
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6))
+def test_views_never_leak_other_racks_the_pile_or_the_seed(variant, seed):
+    secret = f"SECRET-SEED-{seed}-xyzzy"
+
+    def check(s):
+        for seat in [None, *range(s.n_players)]:
+            v = view_for(s, seat)
+            text = json.dumps(v)
+            if s.over:
+                assert secret in text
+                continue
+            assert secret not in text
+            seen = _view_ids(v, set())
+            mine = set(s.racks[seat]) if seat is not None else set()
+            for other in range(s.n_players):
+                if other != seat:
+                    assert not (set(s.racks[other]) & seen)
+            assert not (set(s.pile) & seen)
+            assert (v["rack"] is None) == (seat is None)
+            if seat is not None:
+                assert {t["id"] for t in v["rack"]} == mine
+
+    rng = random.Random(seed)
+    s = new_hand(variant, None, secret, 0)
+    check(s)
+    for _ in range(400):
+        if s.over:
+            break
+        s, _ = apply(s, choose(s, rng))
+        check(s)
+
+
+_FIELDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "tile": st.one_of(st.integers(-5, 120), st.text(max_size=3), st.none(), st.booleans()),
+        "meld": st.one_of(st.integers(-2, 10), st.text(max_size=2)),
+        "melds": st.one_of(
+            st.lists(st.lists(st.integers(-1, 110), max_size=5), max_size=4), st.integers()
+        ),
+        "assign": st.one_of(
+            st.dictionaries(
+                st.text(max_size=3), st.one_of(st.integers(-1, 60), st.text(max_size=3))
+            ),
+            st.lists(st.integers()),
+        ),
+        "as": st.one_of(st.integers(-1, 60), st.text(max_size=3)),
+        "to": st.one_of(st.integers(-1, 5), st.booleans()),
+        "tiles": st.one_of(st.lists(st.integers(-1, 110), max_size=16), st.text(max_size=4)),
+        "junk": st.integers(),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    kind=st.one_of(
+        st.sampled_from(
+            ["draw", "take", "discard", "close", "show", "open", "lay", "add", "swap", "undo",
+             "flip", "arrange", "timeout"]
+        ),
+        st.text(max_size=6),
+        st.integers(),
+        st.none(),
+    ),
+    seat=st.one_of(st.integers(-1, 5), st.booleans(), st.text(max_size=2), st.none()),
+    fields=_FIELDS,
+    steps=st.integers(0, 12),
+)  # fmt: skip
+def test_garbage_actions_are_refused_cleanly(variant, kind, seat, fields, steps):
+    s = new_hand(variant, None, "fuzz", 0)
+    rng = random.Random(steps)
+    for _ in range(steps):
+        s, _ = apply(s, choose(s, rng))
+    before = s.to_json()
+    action = {"type": kind, "seat": seat, **fields}
+    try:
+        s2, _ = apply(s, action)
+    except Refusal as exc:
+        assert exc.code and exc.message
+    else:
+        _check_invariants(s2)
+    assert s.to_json() == before

@@ -905,10 +905,14 @@ def legal_actions(state: HandState, seat: int) -> list[dict]:
             out += [{"type": "discard", "seat": seat, "tile": t} for t in rack]
         return out
     assert isinstance(r, LayDownRules)
-    taken_in_prov = state.taken is not None and any(
-        state.taken in m.tiles for m in state.melds if m.id in state.provisional
-    )
-    if state.taken is None or taken_in_prov:
+    taken_ok = False
+    if state.taken is not None and state.provisional:
+        prov = [m for m in state.melds if m.id in state.provisional]
+        if any(state.taken in m.tiles for m in prov):
+            kind = PAIRS_OPENING if prov[0].kind == PAIR else MELDS_OPENING
+            total = sum(r.meld_value(m.kind, m.plays) for m in prov)
+            taken_ok = total >= r.opening_min(state, kind)
+    if state.taken is None or taken_ok:
         out += [{"type": "discard", "seat": seat, "tile": t} for t in rack]
     if state.opened[seat] is None:
         if not state.provisional:

@@ -68,7 +68,6 @@ def legal_types(state: HandState, seat: int | None) -> list[str]:
                 out.append("lay")
                 if mine == "melds" or r.pairs_opener_may_add:
                     out += ["add", "swap"]
-    out.append("timeout")
     return sorted(set(out))
 
 

@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 
 from .models import Profile
 
@@ -9,3 +11,19 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ("language", "assisted_default", "public_records")
     search_fields = ("user__username", "display_name")
     raw_id_fields = ("user",)
+
+
+class ProfileInline(admin.StackedInline):
+    model = Profile
+    can_delete = False
+    extra = 0
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserWithProfileAdmin(UserAdmin):
+    inlines = [ProfileInline]

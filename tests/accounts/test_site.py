@@ -43,9 +43,12 @@ def test_set_language_switches_the_page(client):
     assert '<html lang="es"' in client.get("/").content.decode()
 
 
-def test_admin_has_profiles(admin_client):
+def test_admin_has_profiles(admin_client, admin_user):
     response = admin_client.get("/admin/accounts/profile/")
     assert response.status_code == 200
+    user_page = admin_client.get(f"/admin/auth/user/{admin_user.pk}/change/")
+    assert user_page.status_code == 200
+    assert b"profile-0-display_name" in user_page.content
 
 
 def test_asgi_application_routes_http_and_websocket():

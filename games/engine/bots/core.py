@@ -167,7 +167,11 @@ class Context:
 def seed_rng(view: dict, level: str) -> random.Random:
     """A deterministic stream from public data of the view (version, seat, rack)."""
     rack = ",".join(str(t["id"]) for t in sorted(view["rack"] or [], key=lambda x: x["id"]))
-    text = f"{view['variant']}|{view['version']}|{view['seat']}|{view['indicator']['id']}|{rack}|{level}"
+    text = "|".join(
+        str(x)
+        for x in (view["variant"], view["version"], view["seat"], view["indicator"]["id"], rack)
+    )
+    text += "|" + level
     return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
 
 
@@ -233,10 +237,7 @@ def _run_needs(c: int, a: int, b: int, d: int, ace_high: bool) -> list[int]:
     if ace_high and lo == 1 and hi >= 12:
         lo, hi = hi, 14
     out = []
-    if d == 2:
-        cand = [lo + 1]
-    else:
-        cand = [lo - 1, hi + 1]
+    cand = [lo + 1] if d == 2 else [lo - 1, hi + 1]
     top = 14 if ace_high else 13
     for x in cand:
         if 1 <= x <= top:
@@ -414,10 +415,8 @@ def _lay_take(ctx: Context, level: str) -> bool:
         return False
     if ctx.opened[ctx.seat] is None:
         return True  # opens with it
-    if level == "easy":
-        return False
     # already opened: take it when it fits (it leaves the rack at once)
-    return True
+    return level != "easy"
 
 
 # ------------------------------------------------------------------ discards

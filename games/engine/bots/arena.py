@@ -1,0 +1,152 @@
+"""Duplicate-deal arena: ``arena(variant, a, b, deals, seed) -> dict``.
+
+Each deal (seed ``f"{seed}/{i}"``, starter ``i % n``) is played twice: level A
+in seats {0, 2} and B in {1, 3}, then the levels swapped, so both sides get the
+same tiles. A side's score for a hand is the mean hand total of its two seats.
+``advantage`` is A's edge per hand in "better" units whatever the variant's
+direction (classic, rummy: higher is better; fifty-one, seventeen: penalties,
+lower is better), averaged over the two halves of each deal; ``ci95`` is its
+normal 95% interval over the deals.
+
+CLI: ``python -m games.engine arena --variant V --a hard --b medium --deals N --seed S``
+(or ``python -m games.engine.bots.arena …``) prints the JSON report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from typing import Any
+
+from ..actions import apply, legal_actions
+from ..options import validate_options
+from ..state import new_hand
+from ..view import view_for
+from .core import LEVELS, decide
+
+HIGHER_IS_BETTER = {"classic": True, "rummy": True, "fifty-one": False, "seventeen": False}
+MAX_ACTIONS = 3000
+
+
+def play_hand(
+    variant: str,
+    levels: list[str],
+    seed: Any,
+    starter: int = 0,
+    options: dict | None = None,
+    timings: dict[str, list[float]] | None = None,
+    max_actions: int = MAX_ACTIONS,
+):
+    """Play one hand with ``levels[seat]`` bots to its end; return the final state."""
+    state = new_hand(variant, options, seed, starter)
+    for _ in range(max_actions):
+        if state.over:
+            break
+        seat = state.turn
+        t0 = time.perf_counter()
+        action = decide(view_for(state, seat), legal_actions(state, seat), levels[seat])
+        if timings is not None:
+            timings.setdefault(levels[seat], []).append((time.perf_counter() - t0) * 1000)
+        state, _ = apply(state, action)
+    return state
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return round(xs[min(len(xs) - 1, int(q * len(xs)))], 3)
+
+
+def arena(
+    variant: str,
+    a: str,
+    b: str,
+    deals: int,
+    seed: Any = 0,
+    *,
+    options: dict | None = None,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals of level ``a`` against level ``b``; return the report."""
+    for lv in (a, b):
+        if lv not in LEVELS:
+            raise ValueError(f"unknown level {lv!r} (choose from {LEVELS})")
+    opts = validate_options(variant, options)
+    n = opts["players"]
+    sign = 1 if HIGHER_IS_BETTER[variant] else -1
+    side_a = [s for s in range(n) if s % 2 == 0]
+    side_b = [s for s in range(n) if s % 2 == 1]
+    timings: dict[str, list[float]] = {}
+    endings: dict[str, int] = {}
+    sum_a = sum_b = 0.0
+    edges: list[float] = []
+    hands = 0
+    t_start = time.perf_counter()
+    for i in range(deals):
+        deal_seed = f"{seed}/{i}"
+        starter = i % n
+        edge = 0.0
+        for swap in (False, True):
+            levels = [(b if s % 2 == 0 else a) if swap else (a if s % 2 == 0 else b)
+                      for s in range(n)]  # fmt: skip
+            state = play_hand(variant, levels, deal_seed, starter, opts, timings)
+            totals = state.hand_totals()
+            seats_a, seats_b = (side_b, side_a) if swap else (side_a, side_b)
+            sa = sum(totals[s] for s in seats_a) / len(seats_a)
+            sb = sum(totals[s] for s in seats_b) / len(seats_b)
+            sum_a += sa
+            sum_b += sb
+            edge += sign * (sa - sb) / 2
+            ending = state.result["ending"] if state.over else "unfinished"
+            endings[ending] = endings.get(ending, 0) + 1
+            hands += 1
+        edges.append(edge)
+    mean = statistics.fmean(edges) if edges else 0.0
+    half = 1.96 * statistics.stdev(edges) / math.sqrt(len(edges)) if len(edges) > 1 else 0.0
+    return {
+        "variant": variant,
+        "a": a,
+        "b": b,
+        "deals": deals,
+        "seed": seed,
+        "hands": hands,
+        "higher_is_better": HIGHER_IS_BETTER[variant],
+        "mean_score_a": round(sum_a / hands, 4) if hands else 0.0,
+        "mean_score_b": round(sum_b / hands, 4) if hands else 0.0,
+        "advantage": round(mean, 4),
+        "ci95": [round(mean - half, 4), round(mean + half, 4)],
+        "endings": dict(sorted(endings.items())),
+        "decision_ms": {
+            lv: {"p50": _pct(xs, 0.5), "p99": _pct(xs, 0.99), "n": len(xs)}
+            for lv, xs in sorted(timings.items())
+        },
+        "seconds": round(time.perf_counter() - t_start, 1),
+    }
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", required=True, choices=sorted(HIGHER_IS_BETTER))
+    p.add_argument("--a", required=True, choices=LEVELS)
+    p.add_argument("--b", required=True, choices=LEVELS)
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", default="0")
+
+
+def run(args: argparse.Namespace) -> int:
+    report = arena(args.variant, args.a, args.b, args.deals, args.seed)
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="arena", description="duplicate-deal bot arena")
+    add_arguments(p)
+    return run(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

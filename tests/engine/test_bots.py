@@ -1,0 +1,198 @@
+"""CPU players (issue 4): legal, finishing, deterministic, view-only decisions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.engine import apply, legal_actions, new_hand, view_for
+from games.engine.bots import LEVELS, choose_action, decide
+from games.engine.bots.arena import arena, play_hand
+from games.engine.testing import make_state, tile
+from games.engine.tiles import kind_of
+
+VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
+PLAYED = {"flip", "arrange", "timeout"}
+
+
+def _key(a: dict) -> str:
+    return json.dumps(a, sort_keys=True)
+
+
+def _play_checked(variant: str, levels: list[str], seed: str, starter: int = 0):
+    """Play a hand, checking that every bot action is one of the seat's legal actions."""
+    state = new_hand(variant, None, seed, starter)
+    for _ in range(3000):
+        if state.over:
+            return state
+        seat = state.turn
+        legal = legal_actions(state, seat)
+        action = choose_action(state, seat, levels[seat])
+        assert _key(action) in {_key(a) for a in legal}, (variant, levels[seat], action)
+        assert action["type"] not in PLAYED
+        state, _ = apply(state, action)  # raises Refusal if the engine refuses
+    return state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bots_only_choose_legal_actions(variant):
+    """Mixed tables over several deals: every action is legal and applies."""
+    tables = [
+        ["random", "easy", "medium", "hard"],
+        ["hard", "random", "easy", "medium"],
+        ["medium", "hard", "random", "easy"],
+        ["easy", "medium", "hard", "random"],
+    ]
+    for i, levels in enumerate(tables):
+        state = _play_checked(variant, levels, f"legal-{variant}-{i}", i % 4)
+        assert state.over
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("level", LEVELS)
+def test_each_level_finishes_hands(variant, level):
+    """Four bots of one level play whole hands to their end; non-random levels
+    finish (close / go out) rather than only running the pile out."""
+    endings = []
+    for i in range(3):
+        state = _play_checked(variant, [level] * 4, f"finish-{level}-{i}", i)
+        assert state.over
+        endings.append(state.result["ending"])
+    if level in ("medium", "hard"):
+        assert any(e not in ("exhausted",) for e in endings), endings
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_same_state_same_decision(variant):
+    state = new_hand(variant, None, "det", 1)
+    for _ in range(40):
+        if state.over:
+            break
+        seat = state.turn
+        for level in LEVELS:
+            first = choose_action(state, seat, level)
+            again = choose_action(state.from_json(state.to_json()), seat, level)
+            assert first == again
+        state, _ = apply(state, choose_action(state, seat, "medium"))
+
+
+def _hide_others(state, seat):
+    """The same state for ``seat`` with every hidden tile (other racks, the pile)
+    shuffled among the hidden places: what the seat may know is unchanged."""
+    import random
+
+    hidden = [t for s, r in enumerate(state.racks) if s != seat for t in r] + list(state.pile)
+    random.Random(7).shuffle(hidden)
+    racks = []
+    for s, r in enumerate(state.racks):
+        if s == seat:
+            racks.append(r)
+        else:
+            racks.append(tuple(hidden[: len(r)]))
+            del hidden[: len(r)]
+    other = state.clone()
+    other.racks = tuple(racks)
+    other.pile = tuple(hidden)
+    return other
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_decision_uses_only_the_view(variant):
+    """The decision core takes the view (JSON) + legal actions; hidden tiles moved
+    around give the same view and the same decision."""
+    state = new_hand(variant, None, "view-only", 0)
+    checked = 0
+    for _ in range(120):
+        if state.over:
+            break
+        seat = state.turn
+        view = view_for(state, seat)
+        assert len(view["rack"]) == len(state.racks[seat])
+        legal = legal_actions(state, seat)
+        for level in ("easy", "medium", "hard"):
+            direct = choose_action(state, seat, level)
+            from_view = decide(json.loads(json.dumps(view)), legal, level)
+            assert direct == from_view
+            if state.taken is None and state.drawn is None:
+                other = _hide_others(state, seat)
+                assert view_for(other, seat) == view
+                assert choose_action(other, seat, level) == direct
+                checked += 1
+        state, _ = apply(state, choose_action(state, seat, "hard"))
+    assert checked > 10
+
+
+def test_view_has_no_other_rack():
+    state = new_hand("classic", None, "v", 0)
+    view = view_for(state, 2)
+    text = json.dumps(view)
+    assert view["revealed"] is None
+    others = {t for s, r in enumerate(state.racks) if s != 2 for t in r}
+    rack_ids = {t["id"] for t in view["rack"]}
+    assert not rack_ids & others
+    assert '"pile"' not in text
+
+
+@pytest.mark.parametrize("level", ("easy", "medium", "hard"))
+def test_closes_when_it_can(level):
+    """seed 003 vector: rack + R11 closes (rummy)."""
+    rack = "R3 R4 R5 R6 K9 B9 Y9 Y10 Y11 Y12 Y13 K6 K7 B5 R11"
+    state = make_state("rummy", [rack, None, None, None], indicator="B4")
+    a = choose_action(state, 0, level)
+    assert a["type"] == "close"
+
+
+@pytest.mark.parametrize("level", ("easy", "medium", "hard"))
+def test_never_discards_an_okey(level):
+    # indicator R5: R6 is the okey; the rack is loose tiles and one okey
+    rack = "R6 K1 Y3 B11 K5 Y8 B2 R10 K13 Y12 B7 R1 K9 Y5 B4"
+    state = make_state("classic", [rack, None, None, None], indicator="R5")
+    a = choose_action(state, 0, level)
+    assert a["type"] == "discard"
+    assert kind_of(a["tile"]) != kind_of(tile(state, 0, "R6"))
+
+
+@pytest.mark.parametrize("level", ("easy", "medium", "hard"))
+def test_avoids_penalty_tiles(level):
+    """fifty-one: R8 extends the run R5 R6 R7 on the table; discarding it costs 100."""
+    rack = "R8 K1 Y3 B11 K5 Y8 B2 R12 K13 Y12 B7 R1 K9 Y5 B4"
+    state = make_state(
+        "fifty-one",
+        [rack, None, None, None],
+        indicator="Y1",
+        melds=[{"owner": 1, "tiles": "R5 R6 R7"}],
+    )
+    a = choose_action(state, 0, level)
+    assert a["type"] == "discard"
+    assert a["tile"] != tile(state, 0, "R8")
+
+
+@pytest.mark.parametrize("level", ("easy", "medium", "hard"))
+def test_opens_when_the_opening_reaches_the_limit(level):
+    rack = "R11 R12 R13 K10 Y10 B10 K1 Y3 B2 K5 Y8 B7 R3 K9 Y6"
+    state = make_state("fifty-one", [rack, None, None, None], indicator="Y1")
+    a = choose_action(state, 0, level)
+    assert a["type"] == "open"
+    assert sum(len(m) for m in a["melds"]) >= 6
+
+
+def test_takes_the_discard_that_opens():
+    rack = "R11 R12 K10 Y10 B10 K1 Y3 B2 K5 Y8 B7 R3 K9 Y6"
+    state = make_state("fifty-one", [rack, None, None, None], indicator="Y1", takeable="R13")
+    assert choose_action(state, 0, "medium")["type"] == "take"
+
+
+def test_arena_report_shape():
+    rep = arena("classic", "medium", "random", 2, "t")
+    assert rep["deals"] == 2 and rep["hands"] == 4
+    for key in ("mean_score_a", "mean_score_b", "advantage", "ci95", "endings", "decision_ms"):
+        assert key in rep
+    lo, hi = rep["ci95"]
+    assert lo <= rep["advantage"] <= hi
+    assert sum(rep["endings"].values()) == 4
+    assert set(rep["decision_ms"]) == {"medium", "random"}
+    # duplicate: the same deal is dealt to both halves
+    s1 = play_hand("classic", ["medium", "random"] * 2, "t/0", 0)
+    s2 = new_hand("classic", None, "t/0", 0)
+    assert s1.indicator == s2.indicator

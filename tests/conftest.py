@@ -99,6 +99,9 @@ def _server_env(tmp_dir: Path) -> dict[str, str]:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
+            # CPUs move quickly, and deals are predictable (tests only)
+            "OKEY_CPU_DELAY_MS": "60",
+            "OKEY_SEED_PREFIX": "e2e-",
         }
     )
     return env
@@ -164,13 +167,12 @@ def daphne_server(e2e_env):
         proc = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "daphne",
-                "-b",
+                "manage.py",
+                "serve",  # daphne + the CPU/clock sweeper, as `make run` starts it
+                "--host",
                 "127.0.0.1",
-                "-p",
+                "--port",
                 str(port),
-                "okeysite.asgi:application",
             ],
             cwd=ROOT,
             env=e2e_env,

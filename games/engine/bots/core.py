@@ -53,23 +53,56 @@ def arrangement(tiles, okey_kind: int, ace_high: bool, values=None, pairs: bool 
     return _arr_cached(tuple(sorted(tiles)), okey_kind, ace_high, values, pairs)
 
 
-@lru_cache(maxsize=200_000)
-def _left_kinds(key: tuple[int, ...], okey_kind: int, ace_high: bool, values, pairs: bool) -> int:
-    # key holds representative tile ids (kind*2 / 104 / okey ids): the evaluator
-    # only looks at kinds, so one representative per kind copy is enough
-    arr = best_arrangement(list(key), okey_kind, ace_high=ace_high, values=values, pairs=pairs)
+# Leftover counts only (no shapes): the bots call this thousands of times per
+# hard decision, so it works on the evaluator's packed rack (one int: 2 bits per
+# kind, okeys at bit 112) and skips building the arrangement. The result is
+# checked against ``best_arrangement`` by tests/engine/test_bots.py; if the
+# evaluator's internals change shape, ``_FAST`` is off and the public API is used.
+try:
+    from .. import evaluate as _ev
+
+    _INC = _ev._INC
+    _OK_SHIFT = _ev._OK_SHIFT
+    _SINGLE_BITS = _ev._SINGLE_BITS
+    _masks = _ev._masks
+    _search = _ev._search
+    _FAST = True
+except AttributeError:  # pragma: no cover - evaluator internals changed
+    _FAST = False
+
+_LEFT_MEMO: dict[tuple, int] = {}
+
+
+def pack(tiles, okey_kind: int) -> int:
+    inc = _INC[okey_kind]
+    return sum(inc[t] for t in tiles)
+
+
+def left_packed(V: int, mode: str, ace_high: bool, pairs: bool) -> int:
+    """Leftover tiles of the best arrangement of the packed rack ``V``."""
+    key = (V, mode, ace_high, pairs)
+    hit = _LEFT_MEMO.get(key)
+    if hit is not None:
+        return hit
+    j = V >> _OK_SHIFT
+    _vecs, masks, two, three = _masks(V)
+    found = _search(V, j, mode, ace_high, False, masks, two, three)
+    left = -(-found[0] // 1000)
+    if pairs:
+        singles = (V & ~(V >> 1) & _SINGLE_BITS).bit_count()
+        lp = singles - j if singles >= j else (j - singles) % 2
+        left = min(left, lp)
+    if len(_LEFT_MEMO) > 300_000:
+        _LEFT_MEMO.clear()
+    _LEFT_MEMO[key] = left
+    return left
+
+
+def left_count(tiles, okey_kind: int, ace_high: bool, values, pairs: bool) -> int:
+    if _FAST:
+        return left_packed(pack(tiles, okey_kind), values or "sum", ace_high, pairs)
+    arr = best_arrangement(list(tiles), okey_kind, ace_high=ace_high, values=values, pairs=pairs)
     return len(arr.leftover)
-
-
-def _rep_ids(kinds: list[int]) -> tuple[int, ...]:
-    """Distinct tile ids standing for a multiset of kinds (the evaluator reads kinds)."""
-    out = []
-    seen: dict[int, int] = {}
-    for k in sorted(kinds):
-        c = seen.get(k, 0)
-        seen[k] = c + 1
-        out.append((104 if k == FALSE_KIND else k * 2) + c)
-    return tuple(out)
 
 
 # -------------------------------------------------------------------- context
@@ -154,8 +187,7 @@ class Context:
         if pairs is None:
             pairs = self.whole
         vals = None if self.whole else self.values
-        kinds = [kind_of(t) for t in tiles]
-        return _left_kinds(_rep_ids(kinds), self.okey, self.ace_high, vals, pairs)
+        return left_count(tiles, self.okey, self.ace_high, vals, pairs)
 
     def arr(self, tiles, pairs: bool | None = None):
         if pairs is None:
@@ -480,28 +512,44 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
 
 
 def _outs(ctx: Context, d: int) -> float:
-    """Unseen tiles that would improve the rack kept after discarding ``d``."""
+    """Unseen tiles that would improve the rack kept after discarding ``d``:
+    Σ unseen copies × leftover tiles saved (a closing tile counts extra)."""
     keep = [t for t in ctx.rack if t != d]
-    base = ctx.left(keep)
     unseen = ctx.unseen()
-    total = 0.0
-    kinds = [kind_of(t) for t in keep]
     okey_kind = ctx.okey
-    for k in range(52):
+    vals = None if ctx.whole else ctx.values
+    if not _FAST:  # pragma: no cover
+        base = ctx.left(keep)
+        total = 0.0
+        for k in range(52):
+            if unseen[k] > 0:
+                real = (FALSE_KIND if k == okey_kind else k) * 2
+                real = 104 if k == okey_kind else real
+                if real in keep:
+                    real += 1
+                if real in keep:
+                    continue
+                gain = base + 1 - ctx.left([*keep, real])
+                total += unseen[k] * max(0, gain)
+        return total * 0.35
+    mode = vals or "sum"
+    pairs = ctx.whole
+    V = pack(keep, okey_kind)
+    base = left_packed(V, mode, ctx.ace_high, pairs)
+    inc = _INC[okey_kind]
+    kinds_here = {ctx.kind(t) for t in keep}
+    kinds_here.discard(-1)
+    near = _near_kinds(kinds_here, ctx.ace_high, pairs)
+    total = 0.0
+    for k in near:
         u = unseen[k]
         if u <= 0:
             continue
-        # the tile that plays kind k: a false joker when k is the okey's kind
-        real = FALSE_KIND if k == okey_kind else k
-        if kinds.count(real) >= 2:
+        tid = 104 if k == okey_kind else 2 * k
+        b = inc[tid]
+        if (V // b) & 3 >= 2:
             continue
-        after = _left_kinds(
-            _rep_ids([*kinds, real]),
-            okey_kind,
-            ctx.ace_high,
-            None if ctx.whole else ctx.values,
-            ctx.whole,
-        )
+        after = left_packed(V + b, mode, ctx.ace_high, pairs)
         gain = base + 1 - after  # leftover tiles saved (the new tile included)
         if gain <= 0:
             continue
@@ -509,6 +557,42 @@ def _outs(ctx: Context, d: int) -> float:
             gain += 4  # a closing tile
         total += u * gain
     return total * 0.35
+
+
+_NEAR_CACHE: dict[tuple, tuple[int, ...]] = {}
+
+
+def _near_kinds(kinds: set[int], ace_high: bool, pairs: bool) -> tuple[int, ...]:
+    """Kinds that share a colour within two numbers, or a number, with ``kinds``."""
+    key = (frozenset(kinds), ace_high, pairs)
+    hit = _NEAR_CACHE.get(key)
+    if hit is not None:
+        return hit
+    out: set[int] = set()
+    for k in kinds:
+        c, n = divmod(k, 13)
+        n += 1
+        for dn in (-2, -1, 1, 2):
+            m = n + dn
+            if ace_high:
+                if m == 14:
+                    m = 1
+                elif m == 0:
+                    m = 13 if dn == -1 else 0
+                elif m == -1:
+                    m = 12
+            if 1 <= m <= 13:
+                out.add(c * 13 + m - 1)
+        for cc in range(4):
+            if cc != c:
+                out.add(cc * 13 + n - 1)
+        if pairs:
+            out.add(k)
+    res = tuple(sorted(out))
+    if len(_NEAR_CACHE) > 50_000:
+        _NEAR_CACHE.clear()
+    _NEAR_CACHE[key] = res
+    return res
 
 
 def _feed_risk(ctx: Context, t: int) -> float:

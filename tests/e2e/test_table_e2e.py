@@ -48,7 +48,7 @@ def wait_my_turn_or_end(page: Page) -> bool:
     """True when it is our turn, False when the hand is over."""
     page.wait_for_function(
         """() => document.querySelector('#t-result.show') ||
-                 (document.querySelector('[data-testid=status]').textContent.includes('Your turn'))""",
+            document.querySelector('[data-testid=status]').textContent.includes('Your turn')""",
         timeout=60_000,
     )
     return page.locator("#t-result.show").count() == 0

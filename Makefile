@@ -12,12 +12,6 @@ PIP    := $(BIN)/pip install --quiet --quiet --disable-pip-version-check
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 I18N_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=tests
-# Command of the sweeper loop (turn clocks, CPU moves) that `make run` starts beside daphne;
-# empty = none. E.g. SWEEPER_CMD ?= $(MANAGE) sweep
-SWEEPER_CMD ?=
-ifneq ($(strip $(SWEEPER_CMD)),)
-START_SWEEPER = $(SWEEPER_CMD) & sweeper=$$!; trap 'kill $$sweeper 2>/dev/null || true' EXIT INT TERM;
-endif
 
 .PHONY: help run test venv deps dev-deps gettext chromium compilemessages messages migrate \
 	collectstatic lint format clean
@@ -81,7 +75,8 @@ run: deps compilemessages
 	@$(MANAGE) migrate --noinput -v 0
 	@$(MANAGE) collectstatic --noinput -v 0
 	@echo "Okey online on http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
-	@set -e; $(START_SWEEPER) $(BIN)/daphne -b $(HOST) -p $(PORT) okeysite.asgi:application
+	@# daphne with the CPU/turn-clock sweeper on its own event loop (games/management/commands/serve.py)
+	@$(MANAGE) serve --host $(HOST) --port $(PORT)
 
 test: dev-deps gettext chromium compilemessages
 	@echo "ruff check"

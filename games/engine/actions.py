@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .melds import GROUP, PAIR, RUN, classify
+from .melds import GROUP, PAIR, RUN, classify, plays_as
 from .refusals import Refusal
 from .rules import MELDS_OPENING, PAIRS_OPENING, LayDownRules, WholeRackRules
 from .state import DRAW, OVER, PLAY, HandState
@@ -813,28 +813,43 @@ def _add_swap_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[
     mine = state.opened[seat]
     if mine is None or (mine == PAIRS_OPENING and not r.pairs_opener_may_add):
         return []
+    from .table import open_slots
+
     rack = state.racks[seat]
+    okey_kind = state.okey_kind
+    # per meld, once: the open slots and the okeys that could be swapped out
+    slots: dict[int, list[tuple[int, str, int]]] = {}  # plays kind -> [(meld, end, kind)]
+    any_slots: list[tuple[int, str, int]] = []
+    swaps: dict[int, list[int]] = {}  # plays kind -> [meld ids]
+    for m in state.melds:
+        for end, kind in open_slots(m, r.ace_high):
+            if r.one_tile_per_end and (m.id, end) in state.turn_ends:
+                continue
+            slots.setdefault(kind, []).append((m.id, end, kind))
+            any_slots.append((m.id, end, kind))
+        for t, kind in zip(m.tiles, m.plays, strict=True):
+            if kind_of(t) != okey_kind:
+                continue
+            if r.swap_not_same_turn and t in state.turn_okeys:
+                continue
+            if r.swap_group_needs_four and m.kind == GROUP and len(m.tiles) < 4:
+                continue
+            swaps.setdefault(kind, []).append(m.id)
     out: list[dict] = []
     for tile in dict.fromkeys(rack):
         if state.taken == tile and r.take_new_meld_only:
             continue
-        okey = state.is_okey(tile)
-        for m in state.melds:
-            if len(rack) > 1:
-                for end, kind in placements(tile, m, state.okey_kind, r.ace_high):
-                    if r.one_tile_per_end and (m.id, end) in state.turn_ends:
-                        continue
-                    act = {"type": "add", "seat": seat, "tile": tile, "meld": m.id}
-                    if okey:
-                        act["as"] = kind
-                    out.append(act)
-            idx = swap_index(tile, m, state.okey_kind)
-            if idx is not None:
-                if r.swap_not_same_turn and m.tiles[idx] in state.turn_okeys:
-                    continue
-                if r.swap_group_needs_four and m.kind == GROUP and len(m.tiles) < 4:
-                    continue
-                out.append({"type": "swap", "seat": seat, "tile": tile, "meld": m.id})
+        p = plays_as(tile, okey_kind)
+        if len(rack) > 1:
+            if p is None:
+                for mid, _, kind in any_slots:
+                    out.append({"type": "add", "seat": seat, "tile": tile, "meld": mid, "as": kind})
+            else:
+                for mid, _, _ in slots.get(p, ()):
+                    out.append({"type": "add", "seat": seat, "tile": tile, "meld": mid})
+        if p is not None:
+            for mid in dict.fromkeys(swaps.get(p, ())):
+                out.append({"type": "swap", "seat": seat, "tile": tile, "meld": mid})
     return out
 
 

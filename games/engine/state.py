@@ -17,6 +17,7 @@ from .table import TableMeld
 from .tiles import deal, kind_of, okey_kind_for
 
 FORMAT = 1
+_RULES: dict = {}
 DRAW, PLAY, OVER = "draw", "play", "over"
 
 
@@ -71,9 +72,12 @@ class HandState:
 
     @property
     def rules(self):  # -> Rules (import cycle avoided)
-        from .rules import rules_for
+        r = _RULES.get(self.variant)
+        if r is None:
+            from .rules import rules_for
 
-        return rules_for(self.variant)
+            r = _RULES[self.variant] = rules_for(self.variant)
+        return r
 
     @property
     def over(self) -> bool:

@@ -1,6 +1,13 @@
 """The Okey rules engine (pure Python; no Django). See API.md."""
 
-from .actions import apply, is_penalty_tile, legal_actions, normalize_action, timeout_action
+from .actions import (
+    apply,
+    is_penalty_tile,
+    legal_actions,
+    normalize_action,
+    take_useful,
+    timeout_action,
+)
 from .game import Game, HandResult
 from .options import VARIANTS, validate_options
 from .refusals import REFUSALS, Refusal
@@ -37,6 +44,7 @@ __all__ = [
     "notation",
     "parse_tiles",
     "rules_for",
+    "take_useful",
     "timeout_action",
     "validate_options",
 ]

@@ -672,7 +672,16 @@ def is_penalty_tile(state: HandState, tile: int) -> bool:
     )
 
 
-__all__ = ["ACTION_FIELDS", "apply", "end_hand", "is_penalty_tile", "normalize_action"]
+__all__ = [
+    "ACTION_FIELDS",
+    "apply",
+    "end_hand",
+    "is_penalty_tile",
+    "legal_actions",
+    "normalize_action",
+    "take_useful",
+    "timeout_action",
+]
 
 
 # ------------------------------------------------------------ legal actions
@@ -853,6 +862,15 @@ def _add_swap_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[
     return out
 
 
+def take_useful(state: HandState, seat: int) -> bool:
+    """Can ``seat`` use the takeable discard this turn as its variant requires? (A
+    cheap, not exhaustive, check: whole-rack with a pile left → always; else a close,
+    an opening, a new meld or an add that holds the tile is found.)"""
+    if state.takeable is None:
+        return False
+    return _take_useful(state, seat)
+
+
 def _take_useful(state: HandState, seat: int) -> bool:
     tile = state.takeable
     r = state.rules
@@ -908,7 +926,7 @@ def legal_actions(state: HandState, seat: int) -> list[dict]:
             out.append({"type": "show", "seat": seat, "tile": twin})
     if state.phase == DRAW:
         out.append({"type": "draw", "seat": seat})
-        if state.takeable is not None and not state.undone and _take_useful(state, seat):
+        if state.takeable is not None and not state.undone:
             out.append({"type": "take", "seat": seat})
         return out
     if state.taken is not None:

@@ -12,7 +12,7 @@ import random
 import time
 from typing import Any
 
-from .actions import apply, is_penalty_tile, legal_actions
+from .actions import apply, is_penalty_tile, legal_actions, take_useful
 from .state import HandState, new_hand
 from .tiles import FALSE_KIND, kind_of
 
@@ -23,6 +23,8 @@ def choose(state: HandState, rng: random.Random) -> dict:
     """One biased-random legal action for the player to move."""
     seat = state.turn
     acts = [a for a in legal_actions(state, seat) if a["type"] != "flip"]
+    if any(a["type"] == "take" for a in acts) and not take_useful(state, seat):
+        acts = [a for a in acts if a["type"] != "take"]  # bias: no take that must be undone
     for kind in PREFERRED:
         best = [a for a in acts if a["type"] == kind]
         if best:

@@ -697,6 +697,14 @@ def _closing_tiles(state: HandState, seat: int) -> list[int]:
     if len(rack) != 15:
         return []
     cands = meld_close_candidates(rack, state.okey_kind, ace_high)
+    if cands != set() and (cands is None or len(cands) > 1):
+        # one search gates many: if the 15 tiles cannot be arranged leaving at most
+        # one tile, no choice of tile to put down leaves a runs-and-groups rack
+        from .evaluate import best_arrangement
+
+        arr = best_arrangement(list(rack), state.okey_kind, ace_high=ace_high, pairs=False)
+        if len(arr.leftover) > 1:
+            cands = set()
     # seven pairs after putting down one tile, from the counts of the 15
     okeys = 0
     count: dict[int, int] = {}

@@ -50,28 +50,35 @@ def choose(state: HandState, rng: random.Random) -> dict:
 
 
 def _links_all(rack: tuple[int, ...], okey_kind: int) -> dict[int, int]:
-    """For each rack tile: how many rack tiles could share a meld with it (okeys: 99)."""
-    kinds = []
+    """For each rack tile: how many rack tiles could share a meld with it (okeys: 99).
+
+    Neighbours in a run count 2 (one apart) or 1 (two apart), a twin 1 and each tile
+    of the same number in another colour 2."""
+    count = [0] * 56  # kind -> copies in the rack (+ padding)
+    kinds: list[int | None] = []
     for t in rack:
         k = kind_of(t)
-        kinds.append(None if k == okey_kind else (okey_kind if k == FALSE_KIND else k))
+        if k == okey_kind:
+            kinds.append(None)
+            continue
+        k = okey_kind if k == FALSE_KIND else k
+        kinds.append(k)
+        count[k] += 1
     out = {}
-    for i, t in enumerate(rack):
-        k = kinds[i]
+    for t, k in zip(rack, kinds, strict=True):
         if k is None:
             out[t] = 99
             continue
-        c, n = divmod(k, 13)
-        score = 0
-        for j, k2 in enumerate(kinds):
-            if j == i or k2 is None:
-                continue
-            c2, n2 = divmod(k2, 13)
-            if c2 == c:
-                d = abs(n2 - n)
-                score += 2 if d == 1 else (1 if d in (0, 2) else 0)
-            elif n2 == n:
-                score += 2
+        c, n0 = divmod(k, 13)
+        base = c * 13
+        score = count[k] - 1
+        for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
+            m = n0 + d
+            if 0 <= m < 13:
+                score += w * count[base + m]
+        for cc in range(4):
+            if cc != c:
+                score += 2 * count[cc * 13 + n0]
         out[t] = score
     return out
 

@@ -7,8 +7,7 @@ changes: copying costs a few dozen pointer copies, never a deep copy.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .options import validate_options
@@ -68,7 +67,11 @@ class HandState:
 
     # ------------------------------------------------------------------ helpers
     def clone(self) -> HandState:
-        return copy.copy(self)
+        """A shallow copy (every field is immutable or never mutated in place)."""
+        new = object.__new__(HandState)
+        for name in _FIELD_NAMES:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
 
     @property
     def rules(self):  # -> Rules (import cycle avoided)
@@ -146,6 +149,9 @@ class HandState:
         from .serial import state_from_json
 
         return state_from_json(data)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(HandState))
 
 
 def new_hand(

@@ -199,3 +199,66 @@ def test_garbage_actions_are_refused_cleanly(variant, kind, seat, fields, steps)
     else:
         _check_invariants(s2)
     assert s.to_json() == before
+
+
+# ------------------------------------------------ closing pre-checks are sound
+
+
+@st.composite
+def winning_racks(draw, ace_high=True):
+    """A 14-tile runs-and-groups rack (okeys substituted at random) and its okey kind."""
+    from games.engine.tiles import ids_of_kind, make_kind
+
+    okey_kind = draw(st.integers(0, 51))
+    used: dict[int, int] = {}
+    tiles: list[int] = []
+    sizes = draw(
+        st.sampled_from([(3, 3, 4, 4), (3, 3, 3, 5), (3, 4, 7), (4, 5, 5), (3, 3, 3, 3, 2)])
+    )
+    if sizes[-1] == 2:
+        sizes = (3, 3, 4, 4)
+    for size in sizes:
+        for _ in range(50):
+            if size <= 4 and draw(st.booleans()):
+                n = draw(st.integers(1, 13))
+                cols = draw(st.permutations(range(4)))[:size]
+                kinds = [make_kind(c, n) for c in cols]
+            else:
+                top = 14 if ace_high else 13
+                start = draw(st.integers(1, top - size + 1))
+                c = draw(st.integers(0, 3))
+                kinds = [make_kind(c, 1 if p == 14 else p) for p in range(start, start + size)]
+            if all(used.get(k, 0) < 2 for k in kinds) and all(
+                kinds.count(k) + used.get(k, 0) <= 2 for k in kinds
+            ):
+                break
+        else:
+            return None
+        for k in kinds:
+            tiles.append(ids_of_kind(k)[used.get(k, 0)])
+            used[k] = used.get(k, 0) + 1
+    # substitute free okeys for random tiles (they stay wild)
+    for o in ids_of_kind(okey_kind):
+        if o not in tiles and draw(st.booleans()):
+            tiles[draw(st.integers(0, len(tiles) - 1))] = o
+    return tiles, okey_kind
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=winning_racks(), extra=st.integers(0, 105))
+def test_close_enumeration_never_misses_a_winning_choice(data, extra):
+    """Whatever tile is added to a winning rack, putting it back down is listed as a close."""
+    from games.engine.actions import _closing_tiles
+    from games.engine.evaluate import is_winning
+    from games.engine.state import HandState
+
+    if data is None:
+        return
+    tiles, okey_kind = data
+    if extra in tiles or is_winning(tiles, okey_kind) is None:
+        return
+    s = new_hand("classic", None, "closing", 0)
+    s = HandState.clone(s)
+    s.okey_kind = okey_kind
+    s.racks = (tuple(tiles) + (extra,), *s.racks[1:])
+    assert extra in _closing_tiles(s, 0)

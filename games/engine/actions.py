@@ -781,14 +781,18 @@ def _opening_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[d
 
     rack = state.racks[seat]
     out = []
-    arr = best_arrangement(list(rack), state.okey_kind, ace_high=r.ace_high, values=r.values,
-                           pairs=False)  # fmt: skip
-    rg = [sh for sh in arr.melds if sh.kind != PAIR]
+    need = r.opening_min(state, MELDS_OPENING)
+    if r.values == "sum" and _sum_bound(rack, state.okey_kind, r.ace_high) < need:
+        rg = []  # even every tile that could sit in a meld would not reach the barrier
+    else:
+        arr = best_arrangement(list(rack), state.okey_kind, ace_high=r.ace_high,
+                               values=r.values, pairs=False)  # fmt: skip
+        rg = [sh for sh in arr.melds if sh.kind != PAIR]
     rg.sort(key=lambda sh: -r.meld_value(sh.kind, sh.plays))
     rg = _trim_to_keep(rg, len(rack))
     if rg:
         total = sum(r.meld_value(sh.kind, sh.plays) for sh in rg)
-        if total >= r.opening_min(state, MELDS_OPENING):
+        if total >= need:
             out.append(_shape_action("open", seat, rg, state))
     pairs = _pair_shapes(state, rack)
     pairs.sort(key=lambda sh: -r.meld_value(sh.kind, sh.plays))
@@ -800,6 +804,33 @@ def _opening_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[d
     if state.taken is not None:
         out = [o for o in out if any(state.taken in m for m in o["melds"])]
     return out
+
+
+def _sum_bound(rack: tuple[int, ...], okey_kind: int, ace_high: bool) -> int:
+    """An upper bound of a runs-and-groups opening's number total (fifty-one): without
+    okeys only tiles with a complete real meld around them count, with one okey only
+    tiles with a partner; each okey counts 13."""
+    from .table import _support
+
+    okeys = 0
+    kinds = []
+    for t in rack:
+        k = kind_of(t)
+        if k == okey_kind:
+            okeys += 1
+        else:
+            kinds.append(okey_kind if k == FALSE_KIND else k)
+    if okeys >= 2:
+        return 13 * len(rack)
+    none, partial = _support(kinds, ace_high)
+    drop = list(partial if okeys == 0 else none)
+    total = 0
+    for k in kinds:
+        if k in drop:
+            drop.remove(k)
+        else:
+            total += k % 13 + 1
+    return total + 13 * okeys
 
 
 def _lay_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[dict]:

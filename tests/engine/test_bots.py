@@ -196,3 +196,40 @@ def test_arena_report_shape():
     s1 = play_hand("classic", ["medium", "random"] * 2, "t/0", 0)
     s2 = new_hand("classic", None, "t/0", 0)
     assert s1.indicator == s2.indicator
+
+
+def test_take_usable_from_the_view_matches_the_engine():
+    """The bots judge a take from the view; the engine's take_useful(state) agrees."""
+    from games.engine import take_useful
+    from games.engine.bots.core import Context, take_usable
+
+    checked = 0
+    for variant in VARIANTS:
+        for i in range(3):
+            state = new_hand(variant, None, f"take-{i}", i)
+            while not state.over:
+                seat = state.turn
+                if state.phase == "draw" and state.takeable is not None and not state.undone:
+                    ctx = Context(view_for(state, seat), legal_actions(state, seat))
+                    assert take_usable(ctx) == take_useful(state, seat)
+                    checked += 1
+                state, _ = apply(state, choose_action(state, seat, "medium"))
+    assert checked > 50
+
+
+def test_fast_leftover_count_matches_best_arrangement():
+    """The bots' packed-rack leftover count agrees with evaluate.best_arrangement."""
+    import random
+
+    from games.engine.bots.core import _FAST, left_count
+    from games.engine.evaluate import best_arrangement
+
+    assert _FAST
+    rng = random.Random(5)
+    for _ in range(400):
+        rack = rng.sample(range(106), rng.choice([13, 14, 15]))
+        okey = rng.randrange(52)
+        for values, ace_high, pairs in ((None, True, True), ("sum", True, False),
+                                         ("seventeen", False, False)):  # fmt: skip
+            arr = best_arrangement(rack, okey, ace_high=ace_high, values=values, pairs=pairs)
+            assert left_count(rack, okey, ace_high, values, pairs) == len(arr.leftover)

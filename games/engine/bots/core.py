@@ -31,9 +31,9 @@ import random
 from functools import lru_cache
 
 from ..evaluate import best_arrangement
-from ..melds import PAIR
+from ..melds import PAIR, classify
 from ..rules import rules_for
-from ..table import TableMeld, is_usable, seven_pairs
+from ..table import TableMeld, find_pairs, is_usable, placements, seven_pairs
 from ..tiles import FALSE_KIND, kind_of, parse_kind
 
 LEVELS = ("random", "easy", "medium", "hard")
@@ -78,23 +78,31 @@ def pack(tiles, okey_kind: int) -> int:
     return sum(inc[t] for t in tiles)
 
 
-def left_packed(V: int, mode: str, ace_high: bool, pairs: bool) -> int:
-    """Leftover tiles of the best arrangement of the packed rack ``V``."""
-    key = (V, mode, ace_high, pairs)
+def search_packed(V: int, mode: str, ace_high: bool) -> tuple[int, int]:
+    """(leftover tiles, meld total) of the best runs-and-groups arrangement of ``V``."""
+    key = (V, mode, ace_high)
     hit = _LEFT_MEMO.get(key)
     if hit is not None:
         return hit
     j = V >> _OK_SHIFT
     _vecs, masks, two, three = _masks(V)
-    found = _search(V, j, mode, ace_high, False, masks, two, three)
-    left = -(-found[0] // 1000)
+    score = _search(V, j, mode, ace_high, False, masks, two, three)[0]
+    left = -(-score // 1000)
+    res = (left, left * 1000 - score)
+    if len(_LEFT_MEMO) > 300_000:
+        _LEFT_MEMO.clear()
+    _LEFT_MEMO[key] = res
+    return res
+
+
+def left_packed(V: int, mode: str, ace_high: bool, pairs: bool) -> int:
+    """Leftover tiles of the best arrangement of the packed rack ``V``."""
+    left = search_packed(V, mode, ace_high)[0]
     if pairs:
+        j = V >> _OK_SHIFT
         singles = (V & ~(V >> 1) & _SINGLE_BITS).bit_count()
         lp = singles - j if singles >= j else (j - singles) % 2
         left = min(left, lp)
-    if len(_LEFT_MEMO) > 300_000:
-        _LEFT_MEMO.clear()
-    _LEFT_MEMO[key] = left
     return left
 
 
@@ -339,7 +347,7 @@ def _whole_take(ctx: Context, level: str) -> bool:
     if t is None:
         return False
     if not ctx.view["pile_count"]:
-        return True  # the engine offers the take only when it closes [D4]
+        return take_usable(ctx)  # [D4] only to close at once
     if level == "easy":
         return ctx.left([*ctx.rack, t]) <= 1  # closes at once
     now = ctx.left(ctx.rack)
@@ -441,14 +449,76 @@ def _num(ctx: Context, t: int) -> int:
 
 
 def _lay_take(ctx: Context, level: str) -> bool:
-    """The engine offers ``take`` only when the tile can be used this turn."""
+    """Take the previous discard when it can be used this turn (lay-down rules)."""
     t = ctx.takeable
-    if t is None:
+    if t is None or not take_usable(ctx):
         return False
     if ctx.opened[ctx.seat] is None:
         return True  # opens with it
     # already opened: take it when it fits (it leaves the rack at once)
     return level != "easy"
+
+
+def take_usable(ctx: Context) -> bool:
+    """Can the takeable tile be used this turn (from the view alone)?
+
+    Whole-rack: with an empty pile only a close counts [D4]. Lay-down: in the
+    opening (which must reach the limit), on a table meld, or in a new meld
+    (pairs for a pairs opener)."""
+    t = ctx.takeable
+    if t is None:
+        return False
+    rack = ctx.rack
+    both = [*rack, t]
+    if ctx.whole:
+        if ctx.view["pile_count"]:
+            return True
+        for d in dict.fromkeys(rack):
+            keep = [x for x in both if x != d]
+            if seven_pairs(keep, ctx.okey) or ctx.left(keep, pairs=False) == 0:
+                return True
+        return False
+    r = ctx.rules
+    mine = ctx.opened[ctx.seat]
+    if (
+        mine is not None
+        and not r.take_new_meld_only
+        and (mine == "melds" or r.pairs_opener_may_add)
+    ):
+        for m in ctx.melds:
+            if placements(t, m, ctx.okey, ctx.ace_high):
+                return True
+    if mine is None:
+        need = ctx.view.get("opening_min") or {}
+        arr = ctx.arr(both, pairs=False)
+        rg = sorted(
+            (sh for sh in arr.melds if sh.kind != PAIR),
+            key=lambda sh: -r.meld_value(sh.kind, sh.plays),
+        )
+        while rg and sum(len(sh.tiles) for sh in rg) >= len(both):
+            rg.pop()
+        total = sum(r.meld_value(sh.kind, sh.plays) for sh in rg)
+        if rg and total >= need.get("melds", 0) and any(t in sh.tiles for sh in rg):
+            return True
+        pairs = find_pairs(both, ctx.okey)
+        vals = []
+        for a, b in pairs:
+            sh = classify([a, b], ctx.okey, allow=(PAIR,))
+            if sh is not None:
+                vals.append((r.meld_value(PAIR, sh.plays), sh))
+        vals.sort(key=lambda x: -x[0])
+        while vals and 2 * len(vals) >= len(both):
+            vals.pop()
+        return (
+            bool(vals)
+            and len(vals) >= r.pairs_opening_min_pairs
+            and sum(v for v, _ in vals) >= need.get("pairs", 0)
+            and any(t in sh.tiles for _, sh in vals)
+        )
+    if mine == "pairs":
+        return any(t in pr for pr in find_pairs(both, ctx.okey))
+    arr = ctx.arr(both, pairs=False)
+    return any(t in sh.tiles and len(sh.tiles) <= len(rack) for sh in arr.melds)
 
 
 # ------------------------------------------------------------------ discards
@@ -506,6 +576,8 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
         ties = [t for s, t in scored if s - best < 1e-9]
         return ties[0] if len(ties) == 1 else rng.choice(ties)
     # hard: look ahead over the best few candidates
+    if not ctx.whole and not opened and _FAST:
+        return _open_discard(ctx, cand)
     top = scored[: min(5, len(scored))]
     outs = {t: _outs(ctx, t) for _, t in top}
     return min(top, key=lambda x: (x[0] * 0.5 - outs[x[1]], x[1]))[1]
@@ -518,20 +590,8 @@ def _outs(ctx: Context, d: int) -> float:
     unseen = ctx.unseen()
     okey_kind = ctx.okey
     vals = None if ctx.whole else ctx.values
-    if not _FAST:  # pragma: no cover
-        base = ctx.left(keep)
-        total = 0.0
-        for k in range(52):
-            if unseen[k] > 0:
-                real = (FALSE_KIND if k == okey_kind else k) * 2
-                real = 104 if k == okey_kind else real
-                if real in keep:
-                    real += 1
-                if real in keep:
-                    continue
-                gain = base + 1 - ctx.left([*keep, real])
-                total += unseen[k] * max(0, gain)
-        return total * 0.35
+    if not _FAST:  # pragma: no cover - evaluator internals changed
+        return 0.0
     mode = vals or "sum"
     pairs = ctx.whole
     V = pack(keep, okey_kind)
@@ -557,6 +617,49 @@ def _outs(ctx: Context, d: int) -> float:
             gain += 4  # a closing tile
         total += u * gain
     return total * 0.35
+
+
+def _open_discard(ctx: Context, cand: list[int]) -> int:
+    """Hard, lay-down, not opened yet: keep the rack whose opening total is nearest
+    the limit, counting the unseen tiles that would bring it closer (or reach it)."""
+    need = (ctx.view.get("opening_min") or {}).get("melds") or 0
+    mode = ctx.values or "sum"
+    okey_kind = ctx.okey
+    inc = _INC[okey_kind]
+    unseen = ctx.unseen()
+    pool = max(1, sum(unseen))
+    rack = ctx.rack
+    by_kind: dict[int, int] = {}
+    for t in cand:
+        by_kind.setdefault(ctx.kind(t), t)
+    others = list(rack)
+    first = []
+    for k, t in by_kind.items():
+        V = pack([x for x in rack if x != t], okey_kind)
+        _left, total = search_packed(V, mode, ctx.ace_high)
+        first.append((-min(total, need), potential(ctx, t, others, True), k, t, V, total))
+    first.sort()
+    best = None
+    for _pre, pot, _k, t, V, total in first[:6]:
+        base = min(total, need)
+        kinds_here = {ctx.kind(x) for x in rack if x != t}
+        kinds_here.discard(-1)
+        gain = 0.0
+        for k in _near_kinds(kinds_here, ctx.ace_high, False):
+            u = unseen[k]
+            if u <= 0:
+                continue
+            b = inc[104 if k == okey_kind else 2 * k]
+            if (V // b) & 3 >= 2:
+                continue
+            t2 = search_packed(V + b, mode, ctx.ace_high)[1]
+            g = min(t2, need) - base
+            if g > 0:
+                gain += u * (g + (need * 0.5 if t2 >= need else 0))
+        score = base + 3.0 * gain / pool - 0.1 * pot
+        if best is None or score > best[0]:
+            best = (score, t)
+    return best[1]
 
 
 _NEAR_CACHE: dict[tuple, tuple[int, ...]] = {}

@@ -28,8 +28,9 @@ Tie-breaking (documented rule):
   on equal leftovers pairs win when ``values`` is None (whole-rack variants:
   seven pairs score more), runs and groups win when ``values`` is given (a
   lay-down opener with runs and groups stays free to lay and add).
-  The pairs arrangement puts every identical pair down, then each okey fills the
-  single of highest number, then two spare okeys pair together.
+  The pairs arrangement puts every identical pair down; the okeys then fill the
+  singles of highest number or pair together, whichever leaves fewer tiles
+  (then the higher total; on a full tie the two okeys pair together).
 * an arrangement with no meld at all has ``kind`` None.
 
 Method: a rack becomes one count vector per colour (2 bits a number) plus the
@@ -352,9 +353,10 @@ def _reject(
     """A necessary condition for a winning rack: every real tile can be in a meld.
 
     With no okey a tile needs two neighbours of its colour making a run with it,
-    or a group of three colours at its number; with okeys, a tile with no other
-    real tile within two numbers of its colour and no other colour at its
-    number needs both okeys.
+    or a group of three colours at its number. With j okeys, a tile with no other
+    real tile of its colour within j + 1 numbers and no other colour at its
+    number can only be in a meld with two okeys and no other real tile, so two
+    such tiles need four okeys.
     """
     need = 0
     for ci in range(4):
@@ -368,7 +370,10 @@ def _reject(
             if m & ~(cov | three):
                 return True
         else:
-            nb = ((mm << 1) | (mm << 2) | (mm >> 1) | (mm >> 2)) & mm
+            nb = (mm << 1) | (mm << 2) | (mm >> 1) | (mm >> 2)
+            if j == 2:  # R3 okey okey R6: two okeys bridge a gap of three
+                nb |= (mm << 3) | (mm >> 3)
+            nb &= mm
             nb = (nb | (nb >> 13)) & 0x1FFF
             lone = m & ~(nb | two)
             if lone:
@@ -644,12 +649,21 @@ def _pairs(tile_ids, okey_kind: int, mode: str | None):
         else:
             singles.append((k, ts[0]))
     singles.sort(key=lambda kt: (-number_of_kind(kt[0]), kt[0]))
-    leftover: list[int] = []
-    for k, t in singles:
-        if okeys:
-            shapes.append(Shape(PAIR, (t, okeys.pop(0)), (k, k)))
-        else:
-            leftover.append(t)
+    # f okeys fill the f highest singles; two spare okeys pair together
+    j = len(okeys)
+    choice = None
+    for f in range(min(j, len(singles)) + 1):
+        r = j - f
+        left = len(singles) - f + (r - 2 if r >= 2 else r)
+        val = sum(number_of_kind(k) for k, _ in singles[:f])
+        if r >= 2:
+            val += number_of_kind(okey_kind)
+        if choice is None or (left, -val) < choice[0]:
+            choice = ((left, -val), f)
+    f = choice[1]
+    leftover = [t for _, t in singles[f:]]
+    for k, t in singles[:f]:
+        shapes.append(Shape(PAIR, (t, okeys.pop(0)), (k, k)))
     if len(okeys) >= 2:
         shapes.append(Shape(PAIR, (okeys[0], okeys[1]), (okey_kind, okey_kind)))
         okeys = okeys[2:]

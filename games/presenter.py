@@ -122,7 +122,11 @@ def table_context(table: Table, seat: Seat | None, *, error: dict | None = None)
         ctx["legal"] = set(view.get("legal", []))
         ctx["my_turn"] = me is not None and view["turn"] == me and not view["over"]
         if view.get("rack") is not None and seat is not None:
-            by_id = {t["id"]: tile_ctx(t, table.variant) for t in view["rack"]}
+            penalty = set(view.get("penalty_tiles") or [])  # assisted tables only
+            by_id = {
+                t["id"]: {**tile_ctx(t, table.variant), "penalty": t["id"] in penalty}
+                for t in view["rack"]
+            }
             slots = arrange_slots(list(by_id), seat.rack_order or [])
             ctx["slots"] = [by_id.get(t) if t is not None else None for t in slots]
         ctx["result"] = view.get("result") if view["over"] else None

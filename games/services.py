@@ -397,9 +397,15 @@ def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[
     from games.engine import legal_actions
 
     tile, meld = action.get("tile"), action.get("meld")
-    for a in legal_actions(state, position):
-        if a["type"] == "swap" and a.get("tile") == tile and a.get("meld") == meld:
+    legal = legal_actions(state, position)
+    for a in legal:
+        if a["type"] == "swap" and a.get("tile") == tile and meld in (None, a.get("meld")):
             return a
+    if meld is None:  # assisted table: "put it where it fits" with one tap
+        for a in legal:
+            if a["type"] == "add" and a.get("tile") == tile:
+                return a
+        raise ActionRefused("no_place", "that tile fits no meld on the table")
     return {"type": "add", "tile": tile, "meld": meld}
 
 

@@ -1,0 +1,217 @@
+"""Evaluator and engine throughput figures (``python -m games.engine bench``).
+
+Not a timed test: it prints winning-rack checks per second and best
+arrangements per second on random 14/15-tile racks and on built winning racks
+with 0, 1 and 2 okeys, random-play hands per second per variant (through
+``games.engine.simulate`` when it exists) and the peak memory (RSS).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from .tiles import FALSE_KIND, N_KINDS, ids_of_kind
+
+# ------------------------------------------------------------ rack generators
+
+
+def _kind_copies(okey_kind: int) -> dict[int, list[int]]:
+    """Plain copies per played kind: the okey kind's plain copies are the false jokers."""
+    out = {k: list(ids_of_kind(k)) for k in range(N_KINDS) if k != okey_kind}
+    out[okey_kind] = list(ids_of_kind(FALSE_KIND))
+    return out
+
+
+def random_rack(rng: random.Random, size: int = 14) -> tuple[list[int], int]:
+    """A random rack of ``size`` distinct tiles and a random okey kind."""
+    return rng.sample(range(106), size), rng.randrange(N_KINDS)
+
+
+def winning_rack(
+    rng: random.Random, n_okeys: int = 0, *, ace_high: bool = True, okey_kind: int | None = None
+) -> tuple[list[int], int]:
+    """A 14-tile rack built from random runs and groups, ``n_okeys`` of whose
+    tiles are then replaced by real okeys (so it stays winning)."""
+    if okey_kind is None:
+        okey_kind = rng.randrange(N_KINDS)
+    while True:
+        copies = _kind_copies(okey_kind)
+        for v in copies.values():
+            rng.shuffle(v)
+        rack: list[int] = []
+        ok = True
+        while len(rack) < 14 and ok:
+            room = 14 - len(rack)
+            if room in (1, 2):
+                ok = False
+                break
+            size = rng.choice(
+                [s for s in (3, 3, 3, 4, 4, 5, 6) if s <= room and room - s != 1 and room - s != 2]
+                or [room]
+            )
+            meld = _random_meld(rng, copies, size, ace_high)
+            if meld is None:
+                ok = False
+                break
+            rack.extend(meld)
+        if not ok or len(rack) != 14:
+            continue
+        wild = list(ids_of_kind(okey_kind))
+        for i in rng.sample(range(14), n_okeys):
+            rack[i] = wild.pop()
+        rng.shuffle(rack)
+        return rack, okey_kind
+
+
+def _random_meld(rng: random.Random, copies: dict[int, list[int]], size: int, ace_high: bool):
+    for _ in range(30):
+        if size <= 4 and rng.random() < 0.35:
+            number = rng.randrange(13)
+            colours = rng.sample(range(4), size)
+            kinds = [c * 13 + number for c in colours]
+        else:
+            colour = rng.randrange(4)
+            top = 14 if ace_high else 13
+            if size > 13:
+                return None
+            start = rng.randrange(1, top - size + 2)
+            kinds = [colour * 13 + ((p - 1) % 13) for p in range(start, start + size)]
+        if all(copies[k] for k in kinds):
+            return [copies[k].pop() for k in kinds]
+    return None
+
+
+def near_winning_rack(rng: random.Random, n_okeys: int = 0) -> tuple[list[int], int]:
+    """A built winning rack with one tile swapped for a random other tile."""
+    rack, okey_kind = winning_rack(rng, n_okeys)
+    rest = [t for t in range(106) if t not in rack]
+    rack[rng.randrange(14)] = rng.choice(rest)
+    return rack, okey_kind
+
+
+# ------------------------------------------------------------------- timing
+
+
+def _rate(fn: Callable[[list[int], int], object], racks: list, seconds: float) -> float:
+    """Calls per second of fn over the racks (cycled) for about ``seconds``."""
+    n = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for rack, ok in racks:
+            fn(rack, ok)
+        n += len(racks)
+        now = time.process_time()
+        if now >= deadline:
+            return n / (now - start)
+
+
+# ------------------------------------------------------------------ figures
+
+
+def _peak_rss_mb() -> float | None:
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return None
+    import sys
+
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> dict:
+    """Measure and return the figures (rates are calls per CPU second, after one
+    warm-up pass over each rack set so the shared memo tables are filled)."""
+    from .evaluate import best_arrangement, is_winning
+
+    rng = random.Random(seed)
+    sets: list[tuple[str, list]] = [
+        ("random 14", [random_rack(rng, 14) for _ in range(n_racks)]),
+        ("random 15", [random_rack(rng, 15) for _ in range(n_racks)]),
+    ]
+    for j in range(3):
+        sets.append((f"winning, {j} okeys", [winning_rack(rng, j) for _ in range(n_racks)]))
+    for j in range(3):
+        sets.append(
+            (f"near-winning, {j} okeys", [near_winning_rack(rng, j) for _ in range(n_racks)])
+        )
+
+    def win(rack: list[int], ok: int) -> object:
+        return is_winning(rack, ok)
+
+    def best(rack: list[int], ok: int) -> object:
+        return best_arrangement(rack, ok)
+
+    def best_sum(rack: list[int], ok: int) -> object:
+        return best_arrangement(rack, ok, values="sum")
+
+    def best_17(rack: list[int], ok: int) -> object:
+        return best_arrangement(rack, ok, ace_high=False, values="seventeen")
+
+    t0 = time.process_time()
+    rows = []
+    for name, racks in sets:
+        row: dict = {"racks": name}
+        fns = [("is_winning", win)] if len(racks[0][0]) == 14 else []
+        fns += [("best", best), ("best_sum", best_sum), ("best_seventeen", best_17)]
+        for label, fn in fns:
+            for rack, ok in racks:  # warm-up pass
+                fn(rack, ok)
+            row[label] = round(_rate(fn, racks, seconds))
+        rows.append(row)
+    warm = time.process_time() - t0
+    hands = _hands_per_second(seconds)
+    return {
+        "evaluator": rows,
+        "hands_per_second": hands,
+        "peak_rss_mb": _peak_rss_mb(),
+        "seconds_per_figure": seconds,
+        "cpu_seconds_evaluator": round(warm, 2),
+        "note": "rates are calls per CPU second (time.process_time) on one core",
+    }
+
+
+def _hands_per_second(seconds: float) -> dict:
+    try:
+        from .simulate import simulate
+    except ImportError as e:  # another engineer's module: skip gracefully
+        return {"skipped": f"games.engine.simulate is not available ({e})"}
+    out: dict = {}
+    for variant in ("classic", "rummy", "fifty-one", "seventeen"):
+        try:
+            n, hands = 0, 1
+            start = time.process_time()
+            while True:
+                simulate(variant, hands, seed=f"bench/{n}")
+                n += hands
+                spent = time.process_time() - start
+                if spent >= seconds:
+                    break
+                hands = min(hands * 2, 64)
+            out[variant] = round(n / spent, 1)
+        except Exception as e:  # a failing simulator should not hide the other figures
+            out[variant] = f"error: {type(e).__name__}: {e}"
+    return out
+
+
+def format_table(figures: dict) -> str:
+    cols = ["is_winning", "best", "best_sum", "best_seventeen"]
+    lines = ["Evaluator (calls per CPU second)", ""]
+    head = f"{'racks':<24}" + "".join(f"{c:>16}" for c in cols)
+    lines += [head, "-" * len(head)]
+    for row in figures["evaluator"]:
+        cells = "".join(f"{row.get(c, '-'):>16}" for c in cols)
+        lines.append(f"{row['racks']:<24}{cells}")
+    lines += ["", "Random-play hands per CPU second (games.engine.simulate)", ""]
+    hands = figures["hands_per_second"]
+    if "skipped" in hands:
+        lines.append("  " + hands["skipped"])
+    else:
+        for variant, rate in hands.items():
+            lines.append(f"  {variant:<12}{rate:>12}")
+    rss = figures["peak_rss_mb"]
+    lines += ["", f"Peak RSS: {rss:.1f} MB" if rss is not None else "Peak RSS: n/a"]
+    return "\n".join(lines)

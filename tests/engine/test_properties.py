@@ -262,3 +262,32 @@ def test_close_enumeration_never_misses_a_winning_choice(data, extra):
     s.okey_kind = okey_kind
     s.racks = (tuple(tiles) + (extra,), *s.racks[1:])
     assert extra in _closing_tiles(s, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kinds=st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True),
+    okey_kind=st.integers(0, 51),
+    subs=st.lists(st.integers(0, 13), max_size=2),
+    extra=st.integers(0, 105),
+)
+def test_seven_pairs_close_is_always_found(kinds, okey_kind, subs, extra):
+    """Seven pairs (okeys standing in) plus any tile: putting that tile down is a close."""
+    from games.engine.actions import _closing_tiles
+    from games.engine.scoring import close_ending
+    from games.engine.state import HandState
+    from games.engine.tiles import ids_of_kind
+
+    tiles = [t for k in kinds for t in ids_of_kind(k)]
+    free_okeys = [o for o in ids_of_kind(okey_kind) if o not in tiles]
+    for i, j in zip(subs, free_okeys, strict=False):
+        tiles[i] = j
+    if extra in tiles or len(set(tiles)) != 14:
+        return
+    s = HandState.clone(new_hand("rummy", None, "pairs", 0))
+    s.okey_kind = okey_kind
+    s.racks = (tuple(tiles) + (extra,), *s.racks[1:])
+    assert extra in _closing_tiles(s, 0)
+    s2, _ = apply(s, {"type": "close", "seat": 0, "tile": extra})
+    okey = extra in ids_of_kind(okey_kind)
+    assert s2.result["ending"] == close_ending(True, okey)

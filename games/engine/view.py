@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .refusals import Refusal
 from .rules import LayDownRules, WholeRackRules
 from .state import DRAW, OVER, PLAY, HandState
 from .table import is_usable
@@ -74,7 +75,7 @@ def legal_types(state: HandState, seat: int | None) -> list[str]:
 def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of the hand for ``seat`` (int) or a spectator (None)."""
     if seat is not None and not (type(seat) is int and 0 <= seat < state.n_players):
-        raise ValueError("seat must be None or a seat number")
+        raise Refusal("bad_action", "seat must be None or a seat number")
     r = state.rules
     over = state.phase == OVER
     rack = None

@@ -146,3 +146,86 @@ def test_taking_the_fifth_pair_opens_with_pairs():
     st3, _ = apply(st2, {"type": "open", "seat": 0, "melds": melds})
     assert st3.opened[0] == "pairs" and st3.taken is None
     assert st3.hand_totals()[3] == 90
+
+
+def _table(rack: str, **kw):
+    return make_state(
+        "fifty-one",
+        [rack, None, None, None],
+        indicator="R12",  # okey R13
+        melds=[
+            {"owner": 0, "tiles": "Y5 Y6 Y7"},
+            {"owner": 1, "tiles": "B8 B9 B10"},
+            {"owner": 2, "tiles": "K4 R13 K6"},  # the okey plays K5
+        ],
+        turn=0,
+        phase="play",
+        **kw,
+    )
+
+
+def test_okey_added_to_a_rival_costs_10_times_what_it_plays():
+    st = _table("R13 K1 K2")
+    okey = tile(st, 0, "R13")
+    st2, _ = apply(st, {"type": "add", "seat": 0, "tile": okey, "meld": 2, "as": "B11"})
+    assert st2.hand_totals() == [0, 110, 0, 0]
+    st3, _ = apply(st, {"type": "add", "seat": 0, "tile": okey, "meld": 2, "as": "B7"})
+    assert st3.hand_totals() == [0, 70, 0, 0]
+    own, _ = apply(st, {"type": "add", "seat": 0, "tile": okey, "meld": 1})
+    assert own.hand_totals() == [0, 0, 0, 0] and own.melds[0].plays[-1] % 13 == 7  # Y8
+
+
+def test_swap_from_a_partners_meld_is_free():
+    st = _table("K5 K1 K2", options={"partners": True})
+    st2, _ = apply(st, {"type": "swap", "seat": 0, "tile": tile(st, 0, "K5"), "meld": 3})
+    assert st2.hand_totals() == [0, 0, 0, 0]
+    solo = _table("K5 K1 K2")
+    st3, _ = apply(solo, {"type": "swap", "seat": 0, "tile": tile(solo, 0, "K5"), "meld": 3})
+    assert st3.hand_totals() == [0, 0, 150, 0]
+    assert st3.scores[-1]["reason"] == "okey_swap"
+
+
+def test_okey_and_swap_target_discards_are_penalty_tiles():
+    st = _table("R13 K5 K1 Y2")
+    okey = tile(st, 0, "R13")
+    st2, _ = apply(st, {"type": "discard", "seat": 0, "tile": okey})
+    assert st2.hand_totals()[0] == 100  # an okey fits anywhere
+    st3, _ = apply(st, {"type": "discard", "seat": 0, "tile": tile(st, 0, "K5")})
+    assert st3.hand_totals()[0] == 100  # the real tile the table's okey stands for
+    st4, _ = apply(st, {"type": "discard", "seat": 0, "tile": tile(st, 0, "Y2")})
+    assert st4.hand_totals()[0] == 0
+
+
+def test_layoffs_and_swaps_by_unopened_players_are_refused():
+    from games.engine import Refusal
+
+    st = _table("K5 K1 K2", opened=[None, "melds", "melds", None])
+    for act in (
+        {"type": "swap", "seat": 0, "tile": tile(st, 0, "K5"), "meld": 3},
+        {"type": "add", "seat": 0, "tile": tile(st, 0, "K5"), "meld": 3},
+    ):
+        with pytest.raises(Refusal) as exc:
+            apply(st, act)
+        assert exc.value.code == "not_opened"
+
+
+def test_doubling_chain_raises_the_barrier():
+    from games.engine.testing import ids
+
+    st = make_state(
+        "fifty-one",
+        ["R11 R12 R13 K10 K11 K12 Y1", "B11 B12 B13 Y11 Y12 Y13 K13 Y2", None, None],
+        indicator="B4",
+        turn=0,
+        phase="play",
+    )
+    st2, ev = apply(
+        st,
+        {
+            "type": "open",
+            "seat": 0,
+            "melds": [ids(st, 0, "R11 R12 R13"), ids(st, 0, "K10 K11 K12")],
+        },
+    )
+    assert st2.limit == 69 and ev[-1]["type"] == "opened" and ev[-1]["total"] == 69
+    assert st2.rules.opening_min(st2, "melds") == 70

@@ -116,6 +116,10 @@ class Game:
             return self.options["rounds"]
         return None
 
+    def current_round(self) -> int:
+        """The round being played (1-based; the last round once the game is over)."""
+        return len(self.hands) if self.is_over() else len(self.hands) + 1
+
     def is_over(self) -> bool:
         if not self.hands:
             return False
@@ -152,6 +156,9 @@ class Game:
             "over": self.is_over(),
             "winners": self.winners(),
             "next_starter": self.next_starter(),
+            "round": self.current_round(),
+            "rounds": self.hands_to_play(),
+            "target": self.target(),
         }
 
     @classmethod

@@ -30,9 +30,10 @@ def test_fifty_one_one_or_three_hands_lowest_total_wins():
 
 def test_seventeen_seven_rounds():
     g = Game("seventeen")
+    assert g.current_round() == 1
     for _ in range(6):
         g.hands.append(_hand([10, 0, 20, 30]))
-    assert not g.is_over()
+    assert not g.is_over() and g.current_round() == 7 and g.to_json()["rounds"] == 7
     g.hands.append(_hand([0, 100, 0, 0]))
     assert g.is_over() and g.winners() == [0]
 

@@ -269,8 +269,9 @@ for _key in _SOLVERS:
 
 
 def _solve_colour(vec: int, mode: str, ace_high: bool) -> tuple[int, int, int, int]:
-    """Scores (okeys used 0, 1, 2; _INF when impossible) and a mask of the okey
-    counts that leave no tile, for a 13-position colour vector; caches the plans."""
+    """(score with no okey, extra score with 1 okey, with 2 okeys, mask of the okey
+    counts that leave no tile) for a 13-position colour vector (an impossible
+    okey count costs about _INF); caches the plans."""
     key = (mode, ace_high)
     rec = _SOLVERS[key]
     c1 = vec & 3
@@ -292,7 +293,7 @@ def _solve_colour(vec: int, mode: str, ace_high: bool) -> tuple[int, int, int, i
         _memo14[key].clear()
     sc = tuple(_INF if e is None else e[0] for e in r)
     feas = sum(1 << u for u in range(3) if sc[u] < _LEFT // 2)
-    out = (sc[0], sc[1], sc[2], feas)
+    out = (sc[0], sc[1] - sc[0], sc[2] - sc[0], feas)
     plans[vec] = r
     scores[vec] = out
     return out
@@ -438,11 +439,12 @@ def _search(V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, tw
             numbers.append(opts)
     n_numbers = len(numbers)
     best: list = [None]
-    inf = _INF
+    chosen: list = []
+    LEFT2 = 2 * _LEFT
 
     if need_all:
 
-        def leaf(R: int, left: int, gscore: int, chosen: tuple) -> bool:
+        def leaf(R: int, left: int, gscore: int) -> bool:
             v0 = R & _M26
             s0 = scores.get(v0) or _solve_colour(v0, mode, ace_high)
             if not s0[3]:
@@ -459,73 +461,81 @@ def _search(V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, tw
             s3 = scores.get(v3) or _solve_colour(v3, mode, ace_high)
             if not _CONV[_CONV[_CONV[s0[3]][s1[3]]][s2[3]]][s3[3]] >> left & 1:
                 return False
-            best[0] = (gscore, chosen, R, left)
+            best[0] = (gscore, tuple(chosen), R, left)
             return True
 
     else:
+        best_total = [_INF]
 
-        def leaf(R: int, left: int, gscore: int, chosen: tuple) -> bool:
-            v0 = R & _M26
-            v1 = R >> 28 & _M26
-            v2 = R >> 56 & _M26
-            v3 = R >> 84 & _M26
-            s0 = scores.get(v0) or _solve_colour(v0, mode, ace_high)
-            s1 = scores.get(v1) or _solve_colour(v1, mode, ace_high)
-            s2 = scores.get(v2) or _solve_colour(v2, mode, ace_high)
-            s3 = scores.get(v3) or _solve_colour(v3, mode, ace_high)
-            total = gscore + s0[0] + s1[0] + s2[0] + s3[0]
-            if left:
-                d0, d1, d2, d3 = s0[1] - s0[0], s1[1] - s1[0], s2[1] - s2[0], s3[1] - s3[0]
-                if left == 1:
-                    extra = min(_LEFT, d0, d1, d2, d3)
+        def leaf(R: int, left: int, gscore: int) -> bool:
+            v = R & _M26
+            a = scores.get(v) or _solve_colour(v, mode, ace_high)
+            v = R >> 28 & _M26
+            b = scores.get(v) or _solve_colour(v, mode, ace_high)
+            v = R >> 56 & _M26
+            c = scores.get(v) or _solve_colour(v, mode, ace_high)
+            v = R >> 84 & _M26
+            d = scores.get(v) or _solve_colour(v, mode, ace_high)
+            total = gscore + a[0] + b[0] + c[0] + d[0]
+            if left == 1:
+                total += min(_LEFT, a[1], b[1], c[1], d[1])
+            elif left == 2:
+                x1, x2, x3, x4 = a[1], b[1], c[1], d[1]
+                if x1 > x2:
+                    x1, x2 = x2, x1
+                if x3 > x4:
+                    x3, x4 = x4, x3
+                if x1 <= x3:
+                    m1, m2 = x1, (x2 if x2 < x3 else x3)
                 else:
-                    ds = sorted((d0, d1, d2, d3))
-                    extra = min(
-                        2 * _LEFT,
-                        _LEFT + ds[0],
-                        ds[0] + ds[1],
-                        s0[2] - s0[0],
-                        s1[2] - s1[0],
-                        s2[2] - s2[0],
-                        s3[2] - s3[0],
-                    )
-                total += extra
-            if total < inf and (best[0] is None or total < best[0][0]):
-                best[0] = (total, chosen, R, left)
+                    m1, m2 = x3, (x1 if x1 < x4 else x4)
+                total += min(LEFT2, _LEFT + m1, m1 + m2, a[2], b[2], c[2], d[2])
+            if total < best_total[0]:
+                best_total[0] = total
+                best[0] = (total, tuple(chosen), R, left)
             return False
 
-    def rec(i: int, R: int, left: int, gscore: int, chosen: tuple) -> bool:
+    def rec(i: int, R: int, left: int, gscore: int) -> bool:
         if i == n_numbers:
-            return leaf(R, left, gscore, chosen)
-        if rec(i + 1, R, left, gscore, chosen):
+            return leaf(R, left, gscore)
+        if rec(i + 1, R, left, gscore):
             return True
         for o, score, delta, tag in numbers[i]:
             if o > left:
                 break
-            if rec(i + 1, R - delta, left - o, gscore + score, chosen + (tag,)):
+            chosen.append(tag)
+            if rec(i + 1, R - delta, left - o, gscore + score):
                 return True
+            chosen.pop()
         return False
 
-    rec(0, V & ~(3 << _OK_SHIFT), j, 0, ())
+    R0 = V & ~(3 << _OK_SHIFT)
+    if n_numbers == 0:
+        leaf(R0, j, 0)
+    else:
+        rec(0, R0, j, 0)
     return best[0]
 
 
 def _okey_split(R: int, left: int, mode: str, ace_high: bool, need_all: bool) -> list[int]:
     """How many okeys each colour's runs use in the best completion of R."""
     scores = _scores13[(mode, ace_high)]
-    s = [scores.get(R >> (28 * c) & _M26) for c in range(4)]
+    s = [scores[R >> (28 * c) & _M26] for c in range(4)]
     best = None
-    for uses in product(range(left + 1), repeat=4):
-        k = sum(uses)
-        if k > left:
-            continue
-        if need_all:
-            if k != left or any(not s[c][3] >> uses[c] & 1 for c in range(4)):
-                continue
-            return list(uses)
-        total = sum(s[c][uses[c]] for c in range(4)) + (left - k) * _LEFT
-        if best is None or total < best[0]:
-            best = (total, list(uses))
+    for u0 in range(left + 1):
+        for u1 in range(left - u0 + 1):
+            for u2 in range(left - u0 - u1 + 1):
+                for u3 in range(left - u0 - u1 - u2 + 1):
+                    uses = (u0, u1, u2, u3)
+                    k = u0 + u1 + u2 + u3
+                    if need_all:
+                        if k == left and all(s[c][3] >> uses[c] & 1 for c in range(4)):
+                            return list(uses)
+                        continue
+                    total = sum(s[c][0] + (0 if u == 0 else s[c][u]) for c, u in enumerate(uses))
+                    total += (left - k) * _LEFT
+                    if best is None or total < best[0]:
+                        best = (total, list(uses))
     return best[1] if best else [0, 0, 0, 0]
 
 
@@ -740,15 +750,27 @@ def best_arrangement(
     j = V >> _OK_SHIFT
     _vecs, masks, two, three = _masks(V)
     found = _search(V, j, mode, ace_high, False, masks, two, three)
+    n = len(tile_ids)
+    melds_left = (found[0] + _LEFT - 1) // _LEFT
+    if pairs:
+        # the pairs arrangement's leftover count, straight from the counts
+        singles = (V & ~(V >> 1) & _SINGLE_BITS).bit_count()
+        doubles = (V >> 1 & _SINGLE_BITS).bit_count()
+        pairs_left, n_pairs = n, 0
+        for f in range(min(j, singles) + 1):
+            r = j - f
+            left = singles - f + (r - 2 if r >= 2 else r)
+            if left < pairs_left:
+                pairs_left, n_pairs = left, doubles + f + (1 if r >= 2 else 0)
+        if n_pairs and (
+            pairs_left < melds_left
+            or (pairs_left == melds_left and (values is None or melds_left == n))
+        ):
+            ps, pl, pt = _pairs(tile_ids, okey_kind, values)
+            return Arrangement(PAIRS, ps, pl, pt if values is not None else None)
     shapes, leftover = _build(found, tile_ids, okey_kind, mode, ace_high, False)
     total = None
     if values is not None:
         total = (len(leftover) * _LEFT - found[0]) if shapes else 0
     best = Arrangement(MELDS if shapes else None, shapes, leftover, total)
-    if pairs:
-        ps, pl, pt = _pairs(tile_ids, okey_kind, values)
-        if ps and (
-            len(pl) < len(leftover) or (len(pl) == len(leftover) and (values is None or not shapes))
-        ):
-            best = Arrangement(PAIRS, ps, pl, pt if values is not None else None)
     return best

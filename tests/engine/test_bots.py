@@ -233,3 +233,16 @@ def test_fast_leftover_count_matches_best_arrangement():
                                          ("seventeen", False, False)):  # fmt: skip
             arr = best_arrangement(rack, okey, ace_high=ace_high, values=values, pairs=pairs)
             assert left_count(rack, okey, ace_high, values, pairs) == len(arr.leftover)
+
+
+def test_arena_ranges_merge_and_workers_agree():
+    from games.engine.bots.arena import merge
+
+    whole = arena("rummy", "easy", "random", 4, "m")
+    parts = [arena("rummy", "easy", "random", 2, "m", first=f) for f in (0, 2)]
+    merged = merge(parts)
+    assert merged["advantage"] == whole["advantage"]
+    assert merged["ci95"] == whole["ci95"]
+    assert merged["endings"] == whole["endings"]
+    par = arena("rummy", "easy", "random", 4, "m", workers=2)
+    assert par["sums"]["edges"] == whole["sums"]["edges"]

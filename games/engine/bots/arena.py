@@ -62,20 +62,9 @@ def _pct(xs: list[float], q: float) -> float:
     return round(xs[min(len(xs) - 1, int(q * len(xs)))], 3)
 
 
-def arena(
-    variant: str,
-    a: str,
-    b: str,
-    deals: int,
-    seed: Any = 0,
-    *,
-    options: dict | None = None,
-) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals of level ``a`` against level ``b``; return the report."""
-    for lv in (a, b):
-        if lv not in LEVELS:
-            raise ValueError(f"unknown level {lv!r} (choose from {LEVELS})")
-    opts = validate_options(variant, options)
+def _play_deals(job: tuple) -> dict[str, Any]:
+    """Play deals ``first .. first+count-1``; return raw sums (mergeable)."""
+    variant, a, b, first, count, seed, opts = job
     n = opts["players"]
     sign = 1 if HIGHER_IS_BETTER[variant] else -1
     side_a = [s for s in range(n) if s % 2 == 0]
@@ -84,9 +73,7 @@ def arena(
     endings: dict[str, int] = {}
     sum_a = sum_b = 0.0
     edges: list[float] = []
-    hands = 0
-    t_start = time.perf_counter()
-    for i in range(deals):
+    for i in range(first, first + count):
         deal_seed = f"{seed}/{i}"
         starter = i % n
         edge = 0.0
@@ -103,16 +90,69 @@ def arena(
             edge += sign * (sa - sb) / 2
             ending = state.result["ending"] if state.over else "unfinished"
             endings[ending] = endings.get(ending, 0) + 1
-            hands += 1
         edges.append(edge)
+    return {"sum_a": sum_a, "sum_b": sum_b, "edges": edges, "endings": endings,
+            "timings": timings}  # fmt: skip
+
+
+def arena(
+    variant: str,
+    a: str,
+    b: str,
+    deals: int,
+    seed: Any = 0,
+    *,
+    options: dict | None = None,
+    first: int = 0,
+    workers: int = 1,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals of level ``a`` against level ``b``; return the report.
+
+    Deal i (``first <= i < first + deals``) uses the seed ``f"{seed}/{i}"``, so
+    reports over disjoint ranges of the same seed add up (``merge``).
+    ``workers`` > 1 plays the deals in that many processes (same results).
+    """
+    for lv in (a, b):
+        if lv not in LEVELS:
+            raise ValueError(f"unknown level {lv!r} (choose from {LEVELS})")
+    opts = validate_options(variant, options)
+    t_start = time.perf_counter()
+    workers = max(1, min(workers, deals or 1))
+    if workers == 1:
+        parts = [_play_deals((variant, a, b, first, deals, seed, opts))]
+    else:
+        import multiprocessing
+
+        size = -(-deals // (workers * 4))
+        jobs = [(variant, a, b, i, min(size, first + deals - i), seed, opts)
+                for i in range(first, first + deals, size)]  # fmt: skip
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_play_deals, jobs)
+    return _report(variant, a, b, seed, first, parts, time.perf_counter() - t_start)
+
+
+def _report(variant, a, b, seed, first, parts, seconds) -> dict[str, Any]:
+    edges = [e for p in parts for e in p["edges"]]
+    timings: dict[str, list[float]] = {}
+    endings: dict[str, int] = {}
+    for p in parts:
+        for lv, xs in p["timings"].items():
+            timings.setdefault(lv, []).extend(xs)
+        for k, v in p["endings"].items():
+            endings[k] = endings.get(k, 0) + v
+    hands = 2 * len(edges)
     mean = statistics.fmean(edges) if edges else 0.0
-    half = 1.96 * statistics.stdev(edges) / math.sqrt(len(edges)) if len(edges) > 1 else 0.0
+    sd = statistics.stdev(edges) if len(edges) > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(len(edges)) if len(edges) > 1 else 0.0
+    sum_a = sum(p["sum_a"] for p in parts)
+    sum_b = sum(p["sum_b"] for p in parts)
     return {
         "variant": variant,
         "a": a,
         "b": b,
-        "deals": deals,
+        "deals": len(edges),
         "seed": seed,
+        "first": first,
         "hands": hands,
         "higher_is_better": HIGHER_IS_BETTER[variant],
         "mean_score_a": round(sum_a / hands, 4) if hands else 0.0,
@@ -124,8 +164,32 @@ def arena(
             lv: {"p50": _pct(xs, 0.5), "p99": _pct(xs, 0.99), "n": len(xs)}
             for lv, xs in sorted(timings.items())
         },
-        "seconds": round(time.perf_counter() - t_start, 1),
+        "seconds": round(seconds, 1),
+        "sums": {"sum_a": sum_a, "sum_b": sum_b, "edges": [round(e, 6) for e in edges]},
     }
+
+
+def merge(reports: list[dict]) -> dict[str, Any]:
+    """One report from reports of disjoint deal ranges (same variant, levels, seed)."""
+    r0 = reports[0]
+    parts = []
+    for r in reports:
+        if (r["variant"], r["a"], r["b"]) != (r0["variant"], r0["a"], r0["b"]):
+            raise ValueError("reports of different matches")
+        parts.append({**r["sums"], "endings": r["endings"], "timings": {}})
+    out = _report(r0["variant"], r0["a"], r0["b"], r0["seed"], min(r["first"] for r in reports),
+                  parts, sum(r["seconds"] for r in reports))  # fmt: skip
+    # decision times: keep the per-run percentiles (the raw samples are not kept)
+    out["decision_ms"] = {
+        lv: {
+            "p50": statistics.median(r["decision_ms"][lv]["p50"] for r in reports
+                                     if lv in r["decision_ms"]),
+            "p99": max(r["decision_ms"][lv]["p99"] for r in reports if lv in r["decision_ms"]),
+            "n": sum(r["decision_ms"][lv]["n"] for r in reports if lv in r["decision_ms"]),
+        }
+        for lv in sorted({lv for r in reports for lv in r["decision_ms"]})
+    }  # fmt: skip
+    return out
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -134,10 +198,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--b", required=True, choices=LEVELS)
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", default="0")
+    p.add_argument("--first", type=int, default=0, help="index of the first deal")
+    p.add_argument("--workers", type=int, default=1, help="processes (same results)")
+    p.add_argument("--sums", action="store_true", help="keep per-deal edges (for merging)")
 
 
 def run(args: argparse.Namespace) -> int:
-    report = arena(args.variant, args.a, args.b, args.deals, args.seed)
+    first, workers = getattr(args, "first", 0), getattr(args, "workers", 1)
+    report = arena(args.variant, args.a, args.b, args.deals, args.seed,
+                   first=first, workers=workers)  # fmt: skip
+    if not getattr(args, "sums", False):
+        report.pop("sums")
     print(json.dumps(report, indent=2))
     return 0
 

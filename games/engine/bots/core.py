@@ -578,9 +578,38 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
     # hard: look ahead over the best few candidates
     if not ctx.whole and not opened and _FAST:
         return _open_discard(ctx, cand)
+    if ctx.whole and _FAST and HARD_WIDE:
+        return _whole_discard(ctx, cand, others)
     top = scored[: min(5, len(scored))]
     outs = {t: _outs(ctx, t) for _, t in top}
     return min(top, key=lambda x: (x[0] * 0.5 - outs[x[1]], x[1]))[1]
+
+
+HARD_WIDE = True
+
+
+def _whole_discard(ctx: Context, cand: list[int], others: list[int]) -> int:
+    """Hard, whole-rack: among the tiles whose discard keeps the fewest leftovers,
+    the one that leaves the most unseen improving tiles."""
+    okey_kind = ctx.okey
+    inc = _INC[okey_kind]
+    V = pack(ctx.rack, okey_kind)
+    by_kind: dict[int, int] = {}
+    for t in cand:
+        by_kind.setdefault(ctx.kind(t), t)
+    scored = []
+    for t in by_kind.values():
+        scored.append((left_packed(V - inc[t], "sum", ctx.ace_high, True), t))
+    low = min(x for x, _ in scored)
+    best_t = [t for x, t in scored if x == low]
+    if len(best_t) == 1:
+        return best_t[0]
+    ranked = sorted(best_t, key=lambda t: (potential(ctx, t, others, True), t))[:4]
+    return max(
+        ranked,
+        key=lambda t: (_outs(ctx, t) - 0.5 * potential(ctx, t, others, True)
+                       - _feed_risk(ctx, t), -t),
+    )  # fmt: skip
 
 
 def _outs(ctx: Context, d: int) -> float:

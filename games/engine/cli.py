@@ -35,6 +35,9 @@ Commands
 ``bench [--seconds S] [--json]``
     Throughput figures (see ``bench.py``).
 
+``arena --variant V --a hard --b medium --deals N --seed S [--workers W]``
+    Duplicate-deal match between two bot levels (``bots/arena.py``).
+
 Invalid input exits with status 2 and prints ``{"error": code, "message": text}``.
 
 Adding a command: write ``def _my_args(p)`` and a handler ``def _my(args) -> dict``
@@ -281,6 +284,28 @@ def cmd_bench(args: argparse.Namespace) -> dict | str:
         raise CliError("bad_arguments", "--seconds must be positive")
     figures = run_bench(args.seconds)
     return figures if args.json else format_table(figures)
+
+
+# ------------------------------------------------------------------ arena
+
+
+def _arena_args(p: argparse.ArgumentParser) -> None:
+    from .bots.arena import add_arguments
+
+    add_arguments(p)
+
+
+@command("arena", "duplicate-deal bot match (games.engine.bots.arena)", _arena_args)
+def cmd_arena(args: argparse.Namespace) -> dict:
+    if args.deals < 1:
+        raise CliError("bad_arguments", "--deals must be at least 1")
+    from .bots.arena import arena
+
+    report = arena(args.variant, args.a, args.b, args.deals, args.seed,
+                   first=args.first, workers=args.workers)  # fmt: skip
+    if not args.sums:
+        report.pop("sums")
+    return report
 
 
 # ------------------------------------------------------------------- main

@@ -128,7 +128,9 @@ def _int(v: Any, lo: int, hi: int, what: str) -> int:
     return out
 
 
-def _build(d: dict) -> HandState:
+def _build(d: dict, nested: bool = False) -> HandState:
+    if not isinstance(d, dict):
+        raise ValueError("expected an object")
     missing = [f for f in _STATE_FIELDS if f not in d]
     if missing:
         raise ValueError(f"missing fields {missing}")
@@ -188,21 +190,42 @@ def _build(d: dict) -> HandState:
     for ln in d["scores"]:
         if (
             not isinstance(ln, dict)
+            or not isinstance(ln.get("detail"), dict)
             or type(ln.get("points")) is not int
             or type(ln.get("seat")) is not int
             or not 0 <= ln["seat"] < n
             or not isinstance(ln.get("reason"), str)
         ):
             raise ValueError("bad score line")
-    if d["result"] is not None and not isinstance(d["result"], dict):
-        raise ValueError("result: expected an object or null")
+    res = d["result"]
+    if (res is None) != (phase != OVER):
+        raise ValueError("result: an object exactly when the hand is over")
+    if res is not None and (
+        not isinstance(res, dict)
+        or not isinstance(res.get("ending"), str)
+        or not (res.get("finisher") is None or type(res.get("finisher")) is int)
+        or not isinstance(res.get("lines"), list)
+        or not isinstance(res.get("detail"), dict)
+        or not isinstance(res.get("totals"), list)
+        or len(res["totals"]) != n
+        or any(type(x) is not int for x in res["totals"])
+        or any(
+            not isinstance(x, dict) or not isinstance(x.get("detail"), dict) for x in res["lines"]
+        )
+    ):
+        raise ValueError("result: damaged")
+    ct = res.get("closed_tile") if res else None
+    if ct is not None and (type(ct) is not int or not 0 <= ct < N_TILES):
+        raise ValueError("result: bad closed tile")
     if not isinstance(d["context"], dict):
         raise ValueError("context: expected an object")
     if any(not isinstance(a, dict) for a in d["actions"]):
         raise ValueError("actions: expected objects")
     if type(d["undone"]) is not bool:
         raise ValueError("undone: expected a bool")
-    snapshot = _build(d["snapshot"]) if d["snapshot"] is not None else None
+    if nested and d["snapshot"] is not None:
+        raise ValueError("a snapshot holds no snapshot")
+    snapshot = _build(d["snapshot"], nested=True) if d["snapshot"] is not None else None
     state = HandState(
         variant=variant,
         options=options,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
@@ -147,3 +148,67 @@ def test_action_json_round_trip_and_errors():
         with pytest.raises(Refusal) as exc:
             action_from_json(bad)
         assert exc.value.code in ("bad_json", "bad_action")
+
+
+_SAVED: dict[bool, str] = {}
+
+
+def _saved_once(over: bool = False):
+    if over not in _SAVED:
+        s = play_hand("seventeen", None, "mutate", max_actions=2000 if over else 80)
+        _SAVED[over] = json.dumps(s.to_json())
+    return json.loads(_SAVED[over])
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, (*prefix, i))
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 200),
+    st.text(max_size=4),
+    st.lists(st.integers(-1, 110), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_any_mutation_of_a_saved_state_loads_or_is_refused(data):
+    d = _saved_once(data.draw(st.booleans()))
+    paths = list(_paths(d))[1:]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        parent = d
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            if data.draw(st.booleans()) and isinstance(parent, dict):
+                parent.pop(path[-1], None)
+            else:
+                parent[path[-1]] = data.draw(_VALUES)
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:
+        state = state_from_json(d)
+    except Refusal as exc:
+        assert exc.code in ("bad_state", "bad_format", "bad_json", "bad_variant")
+    else:
+        assert sorted(state.all_tiles()) == list(range(106))
+        from games.engine import legal_actions, timeout_action, view_for
+
+        for seat in (None, 0, 1, 2, 3):
+            json.dumps(view_for(state, seat))
+        for a in legal_actions(state, state.turn)[:20] + [timeout_action(state)]:
+            if a is None:
+                continue
+            with contextlib.suppress(Refusal):
+                apply(state, a)

@@ -104,3 +104,33 @@ def test_simulate_report(variant):
     assert sum(r["endings"].values()) == 3
     assert len(r["mean_scores"]) == 4 and r["hands_per_second"] > 0
     assert simulate(variant, 3, seed=4)["endings"] == r["endings"]  # deterministic
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", {"start_points": 10}),
+        ("rummy", {"players": 3, "length": "short"}),
+        ("fifty-one", {"hands": 3, "partners": True}),
+        ("seventeen", {}),
+    ],
+)
+def test_whole_games_of_random_play_end_with_winners(variant, options):
+    g = Game(variant, options)
+    rng = random.Random(variant)
+    n = 0
+    while not g.is_over():
+        st = g.new_hand(f"{variant}-{n}")
+        assert st.starter == n % g.n_players
+        while not st.over:
+            st, _ = apply(st, choose(st, rng))
+        g.record_hand(st)
+        n += 1
+        assert n < 80
+    assert g.winners()
+    if variant == "fifty-one":
+        assert n == 3 and set(g.winners()) in ({0, 2}, {1, 3}, {0, 1, 2, 3})
+    if variant == "seventeen":
+        assert n == 7
+    if variant == "classic":
+        assert min(g.totals()) <= 0

@@ -665,6 +665,25 @@ def apply(state: HandState, action: dict) -> tuple[HandState, list[dict]]:
     return s, events
 
 
+def penalty_tiles(state: HandState, tiles: Any) -> set[int]:
+    """Which of ``tiles`` would be penalised if discarded now (not as the finishing
+    discard): usable tiles, and okeys in seventeen."""
+    from .table import _fits
+
+    if not state.melds:
+        kinds: frozenset[int] = frozenset()
+        any_slot = False
+    else:
+        kinds, any_slot = _fits(state.melds, state.okey_kind, state.rules.ace_high)
+    okey_bad = state.variant == "seventeen"
+    out = set()
+    for t in tiles:
+        p = plays_as(t, state.okey_kind)
+        if (p is None and (any_slot or okey_bad)) or (p is not None and p in kinds):
+            out.add(t)
+    return out
+
+
 def is_penalty_tile(state: HandState, tile: int) -> bool:
     """Would discarding ``tile`` now (not as the finishing discard) be penalised?"""
     return is_usable(tile, state.melds, state.okey_kind, state.rules.ace_high) or (
@@ -679,6 +698,7 @@ __all__ = [
     "is_penalty_tile",
     "legal_actions",
     "normalize_action",
+    "penalty_tiles",
     "take_useful",
     "timeout_action",
 ]
@@ -766,13 +786,18 @@ def _trim_to_keep(shapes: list[Any], rack_len: int) -> list[Any]:
 
 
 def _pair_shapes(state: HandState, tiles: Any) -> list[Any]:
+    from .melds import Shape
     from .table import find_pairs
 
     out = []
-    for a, b in find_pairs(tiles, state.okey_kind):
-        sh = classify([a, b], state.okey_kind, allow=(PAIR,))
-        if sh is not None:
-            out.append(sh)
+    okey_kind = state.okey_kind
+    for a, b in find_pairs(tiles, okey_kind):
+        k = plays_as(a, okey_kind)
+        if k is None:
+            k = plays_as(b, okey_kind)
+        if k is None:
+            k = okey_kind  # the two okeys together are a pair of identical tiles
+        out.append(Shape(PAIR, (a, b), (k, k)))
     return out
 
 

@@ -12,7 +12,7 @@ import random
 import time
 from typing import Any
 
-from .actions import apply, is_penalty_tile, legal_actions, take_useful
+from .actions import apply, legal_actions, penalty_tiles, take_useful
 from .state import HandState, new_hand
 from .tiles import FALSE_KIND, kind_of
 
@@ -23,8 +23,13 @@ def choose(state: HandState, rng: random.Random) -> dict:
     """One biased-random legal action for the player to move."""
     seat = state.turn
     acts = [a for a in legal_actions(state, seat) if a["type"] != "flip"]
-    if any(a["type"] == "take" for a in acts) and not take_useful(state, seat):
-        acts = [a for a in acts if a["type"] != "take"]  # bias: no take that must be undone
+    take = [a for a in acts if a["type"] == "take"]
+    if take:
+        # draw or take, one chance in two; a take that cannot be used is never chosen
+        # (checked only when the coin says "take": the check costs a search)
+        if rng.random() < 0.5 and take_useful(state, seat):
+            return take[0]
+        acts = [a for a in acts if a["type"] != "take"]
     for kind in PREFERRED:
         best = [a for a in acts if a["type"] == kind]
         if best:
@@ -37,7 +42,8 @@ def choose(state: HandState, rng: random.Random) -> dict:
     discards = [a for a in acts if a["type"] == "discard"]
     if discards:
         if not state.rules.whole_rack:
-            clean = [a for a in discards if not is_penalty_tile(state, a["tile"])]
+            bad = penalty_tiles(state, [a["tile"] for a in discards])
+            clean = [a for a in discards if a["tile"] not in bad]
             discards = clean or discards
         # bias: throw one of the least connected tiles (so racks improve and hands end)
         rack = state.racks[seat]

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Refusal, apply, legal_actions, new_hand, view_for
+from games.engine.actions import is_penalty_tile, penalty_tiles
 from games.engine.simulate import choose
 from games.engine.state import DRAW, OVER, PLAY
 
@@ -107,6 +108,8 @@ def test_every_offered_action_is_accepted_and_input_never_mutated(variant, seed)
         if s.over:
             break
         before = json.dumps(s.to_json(), sort_keys=True)
+        rack = s.racks[s.turn]
+        assert penalty_tiles(s, rack) == {t for t in rack if is_penalty_tile(s, t)}
         acts = legal_actions(s, s.turn)
         for a in rng.sample(acts, min(4, len(acts))):
             apply(s, a)  # must not raise

@@ -39,6 +39,7 @@ needs_rules = pytest.mark.usefixtures("_rules_md_present")
 def _rules_md_present() -> None:
     assert RULES_MD is not None, "../shared/rules.md not found beside the repository"
 
+
 # The section of rules.md for each variant.
 SECTION_HEADINGS = {
     "classic": "## 2. `classic`",

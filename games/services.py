@@ -27,6 +27,7 @@ from games.engine import options as engine_options
 from games.engine import state as engine_state
 from games.engine.refusals import Refusal
 from games.models import Hand, HandAction, ScoreLine, Seat, Table
+from games.signals import game_finished
 
 
 def _secure_seed(table: Table, number: int) -> str:
@@ -299,6 +300,8 @@ def _finish_hand(table: Table, hand: Hand, state: engine_state.HandState, at: da
     if game.is_over():
         table.status = Table.Status.FINISHED
         table.finished_at = at
+        table.save()
+        game_finished.send(sender=Table, table=table, game=game)
 
 
 # ------------------------------------------------------------ CPU and clocks

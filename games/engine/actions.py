@@ -591,7 +591,7 @@ def _discard(s: HandState, a: dict, ev: list[dict], force: bool = False) -> Hand
 
 
 def _flip(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    if s.variant != "seventeen":
+    if not s.rules.okeys_flip:
         raise Refusal("not_allowed_in_variant")
     seat, tile = a["seat"], a["tile"]
     _need_in_rack(s, seat, [tile])
@@ -675,7 +675,7 @@ def penalty_tiles(state: HandState, tiles: Any) -> set[int]:
         any_slot = False
     else:
         kinds, any_slot = _fits(state.melds, state.okey_kind, state.rules.ace_high)
-    okey_bad = state.variant == "seventeen"
+    okey_bad = state.rules.okey_discard_penalised
     out = set()
     for t in tiles:
         p = plays_as(t, state.okey_kind)
@@ -687,7 +687,7 @@ def penalty_tiles(state: HandState, tiles: Any) -> set[int]:
 def is_penalty_tile(state: HandState, tile: int) -> bool:
     """Would discarding ``tile`` now (not as the finishing discard) be penalised?"""
     return is_usable(tile, state.melds, state.okey_kind, state.rules.ace_high) or (
-        state.variant == "seventeen" and state.is_okey(tile)
+        state.rules.okey_discard_penalised and state.is_okey(tile)
     )
 
 
@@ -977,7 +977,7 @@ def legal_actions(state: HandState, seat: int) -> list[dict]:
         return []
     r = state.rules
     out: list[dict] = []
-    if state.variant == "seventeen":
+    if r.okeys_flip:
         for t in state.racks[seat]:
             if state.is_okey(t):
                 out.append({"type": "flip", "seat": seat, "tile": t})

@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .options import rummy_target, validate_options
+from .options import validate_options
 from .refusals import Refusal
+from .rules import Rules, rules_for
 from .state import HandState, new_hand
 
 
@@ -58,6 +59,10 @@ class Game:
     def n_players(self) -> int:
         return self.options["players"]
 
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.variant)
+
     # ------------------------------------------------------------ hands
     def next_starter(self) -> int:
         """[D2] seat 0 starts the first hand; the starter moves one seat each hand."""
@@ -66,7 +71,7 @@ class Game:
     def new_hand(self, seed: int | str) -> HandState:
         if self.is_over():
             raise Refusal("hand_over", "The game is over.")
-        context = {"totals": self.totals()} if self.variant == "rummy" else None
+        context = self.rules.game_context(self.totals())
         return new_hand(self.variant, self.options, seed, self.next_starter(), context=context)
 
     def record_hand(self, state: HandState) -> HandResult:
@@ -89,7 +94,7 @@ class Game:
 
     # ------------------------------------------------------------ scores
     def start_points(self) -> int:
-        return self.options.get("start_points", 0) if self.variant == "classic" else 0
+        return self.rules.game_start(self.options)
 
     def totals(self) -> list[int]:
         """Per-seat game totals (classic: points left of the countdown)."""
@@ -101,48 +106,38 @@ class Game:
 
     def team_totals(self) -> list[int] | None:
         """fifty-one with partners: [seats 0+2, seats 1+3]; otherwise None."""
-        if self.variant == "fifty-one" and self.options.get("partners"):
-            t = self.totals()
-            return [t[0] + t[2], t[1] + t[3]]
-        return None
+        teams = self.rules.teams(self.options)
+        if teams is None:
+            return None
+        t = self.totals()
+        return [sum(t[s] for s in team) for team in teams]
 
     def target(self) -> int | None:
-        return rummy_target(self.options) if self.variant == "rummy" else None
+        return self.rules.game_target(self.options)
 
     def hands_to_play(self) -> int | None:
-        if self.variant == "fifty-one":
-            return self.options["hands"]
-        if self.variant == "seventeen":
-            return self.options["rounds"]
-        return None
+        return self.rules.game_hands(self.options)
 
     def current_round(self) -> int:
         """The round being played (1-based; the last round once the game is over)."""
         return len(self.hands) if self.is_over() else len(self.hands) + 1
 
     def is_over(self) -> bool:
-        if not self.hands:
-            return False
-        t = self.totals()
-        if self.variant == "classic":
-            return min(t) <= 0
-        if self.variant == "rummy":
-            return max(t) >= rummy_target(self.options)
-        return len(self.hands) >= (self.hands_to_play() or 0)
+        return self.rules.game_over(self.totals(), len(self.hands), self.options)
 
     def winners(self) -> list[int]:
-        """Winning seats (both partners in 2v2); empty while the game goes on."""
+        """Winning seats (both partners in 2v2); empty while the game goes on.
+        [D6] equal best totals share the win."""
         if not self.is_over():
             return []
-        t = self.totals()
-        if self.variant in ("classic", "rummy"):
-            best = max(t)  # [D6] equal highest scores share the win
-            return [s for s, v in enumerate(t) if v == best]
-        teams = self.team_totals()
+        pick = max if self.rules.higher_wins else min
+        teams = self.rules.teams(self.options)
         if teams is not None:
-            best = min(teams)
-            return [s for s in range(4) if teams[s % 2] == best]
-        best = min(t)
+            tt = self.team_totals() or []
+            best = pick(tt)
+            return sorted(s for team, v in zip(teams, tt, strict=True) if v == best for s in team)
+        t = self.totals()
+        best = pick(t)
         return [s for s, v in enumerate(t) if v == best]
 
     def to_json(self) -> dict:

@@ -39,8 +39,36 @@ class Rules:
     swap_not_same_turn = False
     discard_returns = False  # seventeen: penalised discards go back to the rack
     rg_opener_gives_pairs = False  # seventeen [D18]
+    okeys_flip = False  # seventeen: an okey can be turned face down (display only)
+    okey_discard_penalised = False  # seventeen: an okey discarded before the end costs
+    # game level
+    higher_wins = False  # classic/rummy: the highest total wins; else the lowest
 
     def partner(self, state: HandState, seat: int) -> int | None:
+        return None
+
+    # ------------------------------------------------------------- game level
+    def game_start(self, options: dict) -> int:
+        """Each seat's total before the first hand."""
+        return 0
+
+    def game_context(self, totals: list[int]) -> dict | None:
+        """Game facts a new hand needs (``new_hand(context=…)``)."""
+        return None
+
+    def game_hands(self, options: dict) -> int | None:
+        """A fixed number of hands, or None."""
+        return None
+
+    def game_target(self, options: dict) -> int | None:
+        return None
+
+    def game_over(self, totals: list[int], n_hands: int, options: dict) -> bool:
+        hands = self.game_hands(options)
+        return hands is not None and n_hands >= hands
+
+    def teams(self, options: dict) -> list[list[int]] | None:
+        """Seats playing together (their totals are summed), or None for solo."""
         return None
 
     def same_side(self, state: HandState, a: int, b: int) -> bool:
@@ -73,6 +101,13 @@ class ClassicRules(WholeRackRules):
     """classic (seed 001): countdown 2/4/4/8 [D5]; show during your first turn."""
 
     name = "classic"
+    higher_wins = True
+
+    def game_start(self, options: dict) -> int:
+        return options["start_points"]  # [D5]
+
+    def game_over(self, totals: list[int], n_hands: int, options: dict) -> bool:
+        return n_hands > 0 and min(totals) <= 0  # [D6]
 
     def show_allowed(self, state: HandState, seat: int) -> bool:
         # any point of the first turn, before that turn's discard
@@ -89,6 +124,16 @@ class RummyRules(WholeRackRules):
     """rummy (seed 003): the closer scores 3/6; show before your first draw [D24]."""
 
     name = "rummy"
+    higher_wins = True
+
+    def game_context(self, totals: list[int]) -> dict | None:
+        return {"totals": list(totals)}
+
+    def game_target(self, options: dict) -> int | None:
+        return rummy_target(options)  # [D7]
+
+    def game_over(self, totals: list[int], n_hands: int, options: dict) -> bool:
+        return n_hands > 0 and max(totals) >= rummy_target(options)
 
     def show_allowed(self, state: HandState, seat: int) -> bool:
         if state.turns_done[seat] != 0:
@@ -165,6 +210,12 @@ class FiftyOneRules(LayDownRules):
     name = "fifty-one"
     values = "sum"
     pairs_opening_min_pairs = 5
+
+    def game_hands(self, options: dict) -> int | None:
+        return options["hands"]
+
+    def teams(self, options: dict) -> list[list[int]] | None:
+        return [[0, 2], [1, 3]] if options.get("partners") else None  # [D14]
 
     def partner(self, state: HandState, seat: int) -> int | None:
         if state.options.get("partners"):
@@ -254,6 +305,11 @@ class SeventeenRules(LayDownRules):
     swap_not_same_turn = True
     discard_returns = True
     rg_opener_gives_pairs = True
+    okeys_flip = True
+    okey_discard_penalised = True
+
+    def game_hands(self, options: dict) -> int | None:
+        return options["rounds"]
 
     def meld_value(self, kind: str, plays: tuple[int, ...]) -> int:
         return seventeen_value(kind, plays)

@@ -14,6 +14,7 @@ from typing import Any
 from .melds import classify
 from .options import validate_options
 from .refusals import Refusal
+from .rules import rules_for
 from .state import DRAW, FORMAT, OVER, PLAY, HandState, new_hand
 from .table import TableMeld
 from .tiles import N_TILES, kind_of, okey_kind_for
@@ -155,7 +156,7 @@ def _build(d: dict, nested: bool = False) -> HandState:
     melds = []
     if not isinstance(d["melds"], list):
         raise ValueError("melds: expected a list")
-    ace_high = variant != "seventeen"
+    ace_high = rules_for(variant).ace_high
     for m in d["melds"]:
         if not isinstance(m, dict):
             raise ValueError("meld: expected an object")

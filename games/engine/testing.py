@@ -14,6 +14,7 @@ from typing import Any
 
 from .melds import PAIR, classify
 from .options import validate_options
+from .rules import rules_for
 from .state import DRAW, PLAY, HandState
 from .table import TableMeld
 from .tiles import N_TILES, NotationError, ids_of_kind, kind_of, okey_kind_for, parse_kind
@@ -75,7 +76,7 @@ def make_state(
     okey_kind = okey_kind_for(kind_of(ind))
     rack_ids = [al.many(r) if r is not None else () for r in racks]
     table: list[TableMeld] = []
-    ace_high = variant != "seventeen"
+    ace_high = rules_for(variant).ace_high
     for i, m in enumerate(melds or []):
         tiles = al.many(m["tiles"])
         if "plays" in m:

@@ -40,7 +40,7 @@ def legal_types(state: HandState, seat: int | None) -> list[str]:
     r = state.rules
     out: list[str] = ["arrange"]
     rack = state.racks[seat]
-    if state.variant == "seventeen" and any(state.is_okey(t) for t in rack):
+    if r.okeys_flip and any(state.is_okey(t) for t in rack):
         out.append("flip")
     if seat != state.turn:
         return out

@@ -348,10 +348,13 @@ def _pack(tile_ids, okey_kind: int) -> int:
     return sum(map(inc.__getitem__, tile_ids))
 
 
-def _reject(
+def _forced(
     masks: list[int], vecs: list[int], j: int, ace_high: bool, three: int, two: int
-) -> bool:
-    """A necessary condition for a winning rack: every real tile can be in a meld.
+) -> list[int] | None:
+    """None when a rack cannot be winning, else per colour the mask of numbers whose
+    tiles cannot be in a run (so they must all be in groups).
+
+    A necessary condition for a winning rack: every real tile can be in a meld.
 
     With no okey a tile needs two neighbours of its colour making a run with it,
     or a group of three colours at its number. With j okeys, a tile with no other
@@ -360,6 +363,7 @@ def _reject(
     such tiles need four okeys.
     """
     need = 0
+    forced = [0, 0, 0, 0]
     for ci in range(4):
         m = masks[ci]
         if not m:
@@ -369,13 +373,16 @@ def _reject(
             cov = (((mm << 1) & (mm << 2)) | ((mm << 1) & (mm >> 1)) | ((mm >> 1) & (mm >> 2))) & mm
             cov = (cov | (cov >> 13)) & 0x1FFF
             if m & ~(cov | three):
-                return True
+                return None
+            forced[ci] = m & ~cov
         else:
             nb = (mm << 1) | (mm << 2) | (mm >> 1) | (mm >> 2)
             if j == 2:  # R3 okey okey R6: two okeys bridge a gap of three
                 nb |= (mm << 3) | (mm >> 3)
             nb &= mm
             nb = (nb | (nb >> 13)) & 0x1FFF
+            if j == 1:  # a run with at most one okey has another real tile within 2
+                forced[ci] = m & ~nb
             lone = m & ~(nb | two)
             if lone:
                 v = vecs[ci]
@@ -384,8 +391,8 @@ def _reject(
                     need += 2 * (v >> (2 * (low.bit_length() - 1)) & 3)
                     lone ^= low
                 if need > j:
-                    return True
-    return False
+                    return None
+    return forced
 
 
 _NOPTS: dict[tuple, list] = {}
@@ -413,7 +420,9 @@ def _number_options(mode: str, ace_high: bool, n: int, c4: tuple, j: int, lone: 
     return opts
 
 
-def _search(V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, two, three):
+def _search(
+    V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, two, three, forced=None
+):
     """Best (score, group choices, packed rest) or None.
 
     ``need_all`` (is_winning): stop at the first arrangement leaving nothing and
@@ -435,8 +444,16 @@ def _search(V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, tw
         b = 2 * (low.bit_length() - 1)
         c4 = (V >> b & 3, V >> (28 + b) & 3, V >> (56 + b) & 3, V >> (84 + b) & 3)
         opts = _number_options(mode, ace_high, b // 2 + 1, c4, j, lone)
+        must = False
+        if forced is not None:
+            fc = [c for c in range(4) if forced[c] & low]
+            if fc:  # these tiles cannot be in runs: every copy goes into a group
+                must = True
+                opts = [e for e in opts if all(e[3][1][c] == c4[c] for c in fc)]
+                if not opts:
+                    return None
         if opts:
-            numbers.append(opts)
+            numbers.append((opts, must))
     n_numbers = len(numbers)
     best: list = [None]
     chosen: list = []
@@ -459,10 +476,19 @@ def _search(V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, tw
                 return False
             v3 = R >> 84 & _M26
             s3 = scores.get(v3) or _solve_colour(v3, mode, ace_high)
-            if not _CONV[_CONV[_CONV[s0[3]][s1[3]]][s2[3]]][s3[3]] >> left & 1:
+            f0, f1, f2, f3 = s0[3], s1[3], s2[3], s3[3]
+            if not _CONV[_CONV[_CONV[f0][f1]][f2]][f3] >> left & 1:
                 return False
-            best[0] = (gscore, tuple(chosen), R, left)
-            return True
+            for u0 in range(left + 1):
+                if f0 >> u0 & 1:
+                    for u1 in range(left - u0 + 1):
+                        if f1 >> u1 & 1:
+                            for u2 in range(left - u0 - u1 + 1):
+                                u3 = left - u0 - u1 - u2
+                                if f2 >> u2 & 1 and f3 >> u3 & 1:
+                                    best[0] = (gscore, tuple(chosen), R, left, (u0, u1, u2, u3))
+                                    return True
+            return False  # not reached: the sum mask said a split exists
 
     else:
         best_total = [_INF]
@@ -498,9 +524,10 @@ def _search(V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, tw
     def rec(i: int, R: int, left: int, gscore: int) -> bool:
         if i == n_numbers:
             return leaf(R, left, gscore)
-        if rec(i + 1, R, left, gscore):
+        opts, must = numbers[i]
+        if not must and rec(i + 1, R, left, gscore):
             return True
-        for o, score, delta, tag in numbers[i]:
+        for o, score, delta, tag in opts:
             if o > left:
                 break
             chosen.append(tag)
@@ -591,31 +618,42 @@ def _shape(kind: str, tiles: tuple[int, ...], plays: tuple[int, ...]) -> Shape:
     return Shape(kind, tiles, plays)
 
 
+# _PLAIN[okey_kind][tile id] = the kind the tile plays as a plain tile, -1 for an okey
+_PLAIN = [
+    [-1 if (t >> 1 == ok and t < 104) else (ok if t >= 104 else t >> 1) for t in range(106)]
+    for ok in range(52)
+]
+
+
 def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all: bool):
     """Shapes and leftover ids from a search result."""
-    _score, chosen, R, left = found[-4:]
-    rest = set(tile_ids)
-    okeys = [t for t in (2 * okey_kind, 2 * okey_kind + 1) if t in rest]
-    rest.difference_update(okeys)
-    fj = 104 - 2 * okey_kind  # kind k's first id is 2k; the okey kind's plain copies are F
-    remove = rest.remove
+    _score, chosen, R, left = found[:4]
+    plain = _PLAIN[okey_kind]
+    pool: dict[int, list[int]] = {}
+    okeys: list[int] = []
+    for t in sorted(tile_ids, reverse=True):  # pop() then gives the lower id first
+        k = plain[t]
+        if k < 0:
+            okeys.append(t)
+        else:
+            lst = pool.get(k)
+            if lst is None:
+                pool[k] = [t]
+            else:
+                lst.append(t)
     shapes: list[Shape] = []
     for number, u4, o in chosen:
         for layout in _GROUP_LAYOUT[(u4, o)]:
             tiles, plays = [], []
             for c, wild in layout:
                 k = c * 13 + number - 1
-                if wild:
-                    tiles.append(okeys.pop(0))
-                else:
-                    a = 2 * k + (fj if k == okey_kind else 0)
-                    if a not in rest:
-                        a += 1
-                    remove(a)
-                    tiles.append(a)
+                tiles.append(okeys.pop() if wild else pool[k].pop())
                 plays.append(k)
             shapes.append(_shape(GROUP, tuple(tiles), tuple(plays)))
-    uses = _okey_split(R, left, mode, ace_high, need_all) if left else (0, 0, 0, 0)
+    if len(found) > 4:
+        uses = found[4]
+    else:
+        uses = _okey_split(R, left, mode, ace_high, need_all) if left else (0, 0, 0, 0)
     plans = _plans13[(mode, ace_high)]
     for colour in range(4):
         vec = R >> (28 * colour) & _M26
@@ -631,19 +669,14 @@ def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all:
         while plan is not None:
             (s, e, okp), plan = plan
             plays = kinds[s : e + 1]
-            tiles = []
-            for q in range(s, e + 1):
-                if q in okp:
-                    tiles.append(okeys.pop(0))
-                else:
-                    k = kinds[q]
-                    a = 2 * k + (fj if k == okey_kind else 0)
-                    if a not in rest:
-                        a += 1
-                    remove(a)
-                    tiles.append(a)
-            shapes.append(_shape(RUN, tuple(tiles), plays))
-    return shapes, sorted([*rest, *okeys])
+            if okp:
+                tiles = tuple(
+                    [okeys.pop() if q in okp else pool[kinds[q]].pop() for q in range(s, e + 1)]
+                )
+            else:
+                tiles = tuple([pool[k].pop() for k in plays])
+            shapes.append(_shape(RUN, tiles, plays))
+    return shapes, sorted([t for ts in pool.values() for t in ts] + okeys)
 
 
 def _pairs(tile_ids, okey_kind: int, mode: str | None):
@@ -717,9 +750,10 @@ def is_winning(
         shapes, _left, _ = _pairs(tile_ids, okey_kind, None)
         return Arrangement(PAIRS, shapes, [], None)
     vecs, masks, two, three = _masks(V)
-    if _reject(masks, vecs, j, ace_high, three, two):
+    forced = _forced(masks, vecs, j, ace_high, three, two)
+    if forced is None:
         return None
-    found = _search(V, j, "sum", ace_high, True, masks, two, three)
+    found = _search(V, j, "sum", ace_high, True, masks, two, three, forced)
     if found is None:
         return None
     shapes, leftover = _build(found, tile_ids, okey_kind, "sum", ace_high, True)

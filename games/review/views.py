@@ -1,0 +1,1 @@
+"""Review pages: my games, replays, commentary, export/import, share links."""

@@ -84,6 +84,8 @@ class Seat(models.Model):
     # (gaps), two rows of slots like a real istaka.
     rack_order = models.JSONField(default=list, blank=True)
     away_since = models.DateTimeField(null=True, blank=True)
+    # Open websockets of this seat's owner (several tabs count once each).
+    connections = models.IntegerField(default=0)
 
     class Meta:
         ordering = ["position"]

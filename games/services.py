@@ -307,24 +307,42 @@ def _finish_hand(table: Table, hand: Hand, state: engine_state.HandState, at: da
 # ------------------------------------------------------------ CPU and clocks
 
 
+def grace() -> timedelta:
+    """How long a dropped player's seat waits before its CPU plays for it."""
+    return timedelta(seconds=getattr(settings, "OKEY_AWAY_GRACE_S", 15))
+
+
+def cpu_delay() -> timedelta:
+    return timedelta(milliseconds=getattr(settings, "OKEY_CPU_DELAY_MS", 700))
+
+
 def _schedule(table: Table, state: engine_state.HandState, at: datetime) -> None:
-    """Set when the next CPU move and the turn clock fall due."""
+    """Set when the next CPU move and the turn clock fall due.
+
+    A CPU seat moves after a short visible delay; a human seat that is away
+    (no open connection) is played by its CPU once the grace period since it
+    left has passed; a present human gets the table's turn clock, if any.
+    """
     table.cpu_due_at = None
     table.turn_deadline = None
     if state.over or table.status != Table.Status.PLAYING:
         return
     seat = table.seats.get(position=state.turn)
     if seat.is_cpu:
-        table.cpu_due_at = at + timedelta(milliseconds=getattr(settings, "OKEY_CPU_DELAY_MS", 700))
+        table.cpu_due_at = at + cpu_delay()
         return
+    if seat.away_since is not None:
+        table.cpu_due_at = max(seat.away_since + grace(), at + cpu_delay())
     clock = int(table.options.get("clock") or 0)
     if clock:
         table.turn_deadline = at + timedelta(seconds=clock)
 
 
 def play_due(table_id: int, *, at: datetime | None = None) -> bool:
-    """Play one due CPU move or expired clock of a table. Idempotent: returns
-    False (and changes nothing) when nothing is due any more."""
+    """Play one due CPU move (a CPU seat, or an away player's seat after the
+    grace period) or an expired turn clock. Idempotent: the table row is
+    locked and the due time re-checked, so several sweepers (processes) never
+    play a move twice; returns False, changing nothing, when nothing is due."""
     at = at or now()
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
@@ -339,8 +357,13 @@ def play_due(table_id: int, *, at: datetime | None = None) -> bool:
             return False
         state = load_state(hand)
         seat = table.seats.get(position=state.turn)
+        if cpu_due and not clock_due and not seat.is_cpu and seat.away_since is None:
+            # the player came back before the grace period ended
+            _schedule(table, state, at)
+            table.save()
+            return False
         action = cpu.choose(state, state.turn, seat.cpu_level, timeout=clock_due and not cpu_due)
-    submit_action(table.pk, state.turn, action, table.version, by_cpu=True, at=at)
+        submit_action(table.pk, state.turn, action, table.version, by_cpu=True, at=at)
     return True
 
 
@@ -412,7 +435,42 @@ def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[
     return {"type": "add", "tile": tile, "meld": meld}
 
 
-def set_presence(seat_id: int | None, connected: bool) -> None:
+def set_presence(seat_id: int | None, connected: bool, *, at: datetime | None = None) -> None:
+    """Count a seat owner's open connections; the seat is away when none is
+    left. Leaving during one's turn starts the grace period after which the
+    seat's CPU plays; coming back hands the seat back at once."""
     if seat_id is None:
         return
-    Seat.objects.filter(pk=seat_id).update(away_since=None if connected else now())
+    at = at or now()
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().select_related("table").get(pk=seat_id)
+        table = Table.objects.select_for_update().get(pk=seat.table_id)
+        was_away = seat.away_since is not None
+        if connected:
+            seat.connections = max(seat.connections, 0) + 1
+            seat.away_since = None
+        else:
+            seat.connections = max(seat.connections - 1, 0)
+            if seat.connections == 0:
+                seat.away_since = at
+        seat.save(update_fields=["connections", "away_since"])
+        now_away = seat.away_since is not None
+        if was_away == now_away or table.status != Table.Status.PLAYING:
+            return
+        hand = table.current_hand
+        if hand is None or hand.result is not None:
+            return
+        state = load_state(hand)
+        if state.turn == seat.position:
+            deadline = table.turn_deadline
+            _schedule(table, state, at)
+            if deadline is not None:
+                table.turn_deadline = deadline  # the clock keeps running
+        table.version += 1  # everyone sees who is away
+        table.save()
+        _on_commit_broadcast(table)
+
+
+def reset_presence() -> None:
+    """At the start of a single server process: nobody is connected yet."""
+    Seat.objects.filter(connections__gt=0).update(connections=0, away_since=now())

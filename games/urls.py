@@ -1,5 +1,7 @@
 from django.urls import path
 
+from games.solo import views as solo_views
+
 from . import views
 
 app_name = "games"
@@ -9,6 +11,7 @@ urlpatterns = [
     path("t/<str:code>/", views.table_page, name="table"),
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/sheet/", views.score_sheet, name="sheet"),
+    path("t/<str:code>/sheet.csv", solo_views.sheet_csv, name="sheet_csv"),
     path("rules/", views.rules, name="rules"),
     path("rules/<slug:slug>", views.rules, name="rules_page"),
 ]

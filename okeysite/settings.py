@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.review.apps.ReviewConfig",
+    "games.solo.apps.SoloConfig",
 ]
 
 MIDDLEWARE = [
@@ -206,6 +207,8 @@ LOGGING = {
 # for due CPU moves and clocks this often (seconds).
 OKEY_CPU_DELAY_MS = int(os.environ.get("OKEY_CPU_DELAY_MS", "700"))
 OKEY_SWEEP_INTERVAL = float(os.environ.get("OKEY_SWEEP_INTERVAL", "0.2"))
+# A dropped player's seat is played by its CPU after this many seconds.
+OKEY_AWAY_GRACE_S = float(os.environ.get("OKEY_AWAY_GRACE_S", "15"))
 # Tests and demos only: predictable deal seeds (prefix + table id + hand number).
 # Never set in production: seeds come from the OS's secure random source.
 OKEY_SEED_PREFIX = os.environ.get("OKEY_SEED_PREFIX", "")

@@ -171,8 +171,32 @@
   setInterval(tickClocks, 250);
 
   document.addEventListener("htmx:wsAfterMessage", function () { initRack(); renderStaging(); tickClocks(); });
-  document.addEventListener("htmx:wsOpen", function () { document.body.classList.add("ws-open"); document.body.classList.remove("ws-closed"); });
-  document.addEventListener("htmx:wsClose", function () { document.body.classList.remove("ws-open"); document.body.classList.add("ws-closed"); });
+  /* Reconnection in every case a player meets. The htmx ws extension retries
+   * by itself only after close codes 1006, 1012 and 1013; after any other code
+   * (a server restart's 1001, an idle timeout's 1000, an error's 1011) and when
+   * its own retries take too long, reload the page: the server sends the full
+   * current view on every connect. Also when the tab wakes up or the network
+   * comes back with the socket still closed (laptop sleep, network drop). */
+  var reloadTimer = null;
+  function scheduleReload(ms) {
+    if (reloadTimer) return;
+    reloadTimer = setTimeout(function () { window.location.reload(); }, ms + Math.random() * 1000);
+  }
+  function socketClosed() { return document.body.classList.contains("ws-closed"); }
+  document.addEventListener("htmx:wsOpen", function () {
+    document.body.classList.add("ws-open"); document.body.classList.remove("ws-closed");
+    if (reloadTimer) { clearTimeout(reloadTimer); reloadTimer = null; }
+  });
+  document.addEventListener("htmx:wsClose", function (e) {
+    document.body.classList.remove("ws-open"); document.body.classList.add("ws-closed");
+    var code = e.detail && e.detail.event ? e.detail.event.code : 0;
+    var retried = code === 1006 || code === 1012 || code === 1013;
+    scheduleReload(retried ? 8000 : 1500);
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && socketClosed()) scheduleReload(200);
+  });
+  window.addEventListener("online", function () { if (socketClosed()) scheduleReload(200); });
   document.addEventListener("DOMContentLoaded", function () { initRack(); tickClocks(); });
   window.okeyTable = { send: send, selected: selected };
 })();

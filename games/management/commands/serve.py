@@ -24,10 +24,16 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         from daphne.endpoints import build_endpoint_description_strings
         from daphne.server import Server  # installs the asyncio reactor
+        from django.conf import settings
         from twisted.internet import reactor
 
-        from games import sweeper
+        from games import services, sweeper
         from okeysite.asgi import application
+
+        if not getattr(settings, "REDIS_URL", ""):
+            # One process serves every socket: nobody is connected before it starts.
+            # (With Redis and several processes, counts are kept across restarts.)
+            services.reset_presence()
 
         if not opts["no_sweeper"]:
 

@@ -10,4 +10,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
     path("", include("games.review.urls")),
+    path("", include("games.solo.urls")),
 ]

@@ -1,0 +1,63 @@
+"""Finished solo games: one row per solo table that reached its end.
+
+Rows are written only by ``records.on_game_finished`` (the ``game_finished``
+signal, inside the transaction that ends the game), so an unfinished or
+abandoned game never has one. Guests get a row with ``user=None`` and never
+appear in records or on the board.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import CPU_LEVELS, VARIANT_CHOICES, Table
+
+RECORD_VARIANT = "seventeen"  # the only variant with records and a public board
+
+
+class SoloResultQuerySet(models.QuerySet):
+    def records(self) -> SoloResultQuerySet:
+        """Results that count for records: signed-in players, complete seventeen games."""
+        return self.filter(user__isnull=False, variant=RECORD_VARIANT, rounds=7)
+
+    def public(self) -> SoloResultQuerySet:
+        """Record rows of players who opted in (checked at query time: opting out hides
+        their rows at once)."""
+        return self.records().filter(user__profile__public_records=True)
+
+
+class SoloResult(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="solo_results",
+        verbose_name=_("player"),
+    )
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="solo_result", verbose_name=_("table")
+    )
+    variant = models.CharField(_("rule set"), max_length=16, choices=VARIANT_CHOICES)
+    level = models.CharField(_("CPU level"), max_length=8, choices=CPU_LEVELS)
+    total = models.IntegerField(_("total"))
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    won = models.BooleanField(_("won"), default=False)
+    finished_at = models.DateTimeField(_("finished at"), db_index=True)
+
+    objects = SoloResultQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-finished_at", "-id"]
+        verbose_name = _("solo result")
+        verbose_name_plural = _("solo results")
+        indexes = [models.Index(fields=["variant", "level", "total"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} {self.level}: {self.total}"
+
+    @property
+    def counts_for_records(self) -> bool:
+        return self.user_id is not None and self.variant == RECORD_VARIANT and self.rounds == 7

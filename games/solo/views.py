@@ -1,0 +1,302 @@
+"""Solo challenge pages: solo home, start, result, public record board, verify, CSV."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib import messages as flash
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from games import cpu, services
+from games.engine.tiles import deal, kind_notation, notation
+from games.messages import refusal_text
+from games.models import CPU_LEVELS, VARIANT_CHOICES, Table
+from games.presenter import tile_ctx
+from games.solo import records, sheets
+from games.solo.models import RECORD_VARIANT, SoloResult
+from games.views import guest_key, my_seat
+
+SOLO_VARIANTS = [v for v, _label in VARIANT_CHOICES]  # seventeen first in the form
+SOLO_OPTIONS: dict[str, Any] = {"clock": 0}  # no turn clock: a solo game waits for you
+SESSION_LEVEL = "solo_level"
+SESSION_VARIANT = "solo_variant"
+BOARD_PAGE_SIZE = 25
+PERIODS = [
+    ("all", gettext_lazy("All time")),
+    ("month", gettext_lazy("This month")),
+    ("week", gettext_lazy("This week")),
+]
+
+
+def remembered(request: HttpRequest) -> tuple[str, str]:
+    """The CPU level and rule set this visitor chose last time."""
+    level = request.session.get(SESSION_LEVEL, "medium")
+    variant = request.session.get(SESSION_VARIANT, RECORD_VARIANT)
+    return (
+        level if level in cpu.LEVELS else "medium",
+        variant if variant in SOLO_VARIANTS else RECORD_VARIANT,
+    )
+
+
+def start_form_context(request: HttpRequest) -> dict[str, Any]:
+    level, variant = remembered(request)
+    variants = [(RECORD_VARIANT, dict(VARIANT_CHOICES)[RECORD_VARIANT])] + [
+        (v, label) for v, label in VARIANT_CHOICES if v != RECORD_VARIANT
+    ]
+    return {"levels": CPU_LEVELS, "level": level, "variants": variants, "variant": variant}
+
+
+def _my_solo_tables(request: HttpRequest):
+    tables = Table.objects.filter(kind=Table.Kind.SOLO)
+    if request.user.is_authenticated:
+        return tables.filter(seats__user=request.user).distinct()
+    return tables.filter(seats__guest_key=guest_key(request), seats__user__isnull=True).distinct()
+
+
+# ----------------------------------------------------------------- solo home
+
+
+def solo_home(request: HttpRequest) -> HttpResponse:
+    mine = _my_solo_tables(request)
+    resumable = mine.filter(status__in=[Table.Status.PLAYING, Table.Status.WAITING]).order_by(
+        "-updated_at"
+    )[:20]
+    if request.user.is_authenticated:
+        history = SoloResult.objects.filter(user=request.user)
+    else:
+        history = SoloResult.objects.filter(table__in=mine)
+    history_page = Paginator(history.select_related("table"), 20).get_page(request.GET.get("page"))
+    bests = records.personal_bests(request.user)
+    return render(
+        request,
+        "solo/home.html",
+        {
+            **start_form_context(request),
+            "resumable": resumable,
+            "history": history_page,
+            "bests": [(code, label, bests.get(code)) for code, label in CPU_LEVELS],
+            "record_variant_name": dict(VARIANT_CHOICES)[RECORD_VARIANT],
+        },
+    )
+
+
+@require_POST
+def start(request: HttpRequest) -> HttpResponse:
+    level = request.POST.get("level", "medium")
+    variant = request.POST.get("variant", RECORD_VARIANT)
+    if level not in cpu.LEVELS or variant not in SOLO_VARIANTS:
+        flash.error(request, refusal_text("bad_option", "That table option is not allowed."))
+        return redirect("solo:home")
+    request.session[SESSION_LEVEL] = level
+    request.session[SESSION_VARIANT] = variant
+    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", level)] * 3
+    try:
+        table = services.create_table(
+            variant=variant,
+            options=dict(SOLO_OPTIONS),
+            seats=seats,
+            user=request.user,
+            guest_key=guest_key(request),
+            kind=Table.Kind.SOLO,
+        )
+    except services.ActionRefused as e:
+        flash.error(request, refusal_text(e.code, e.message))
+        return redirect("solo:home")
+    return redirect("games:table", code=table.code)
+
+
+@require_POST
+def abandon(request: HttpRequest, code: str) -> HttpResponse:
+    """Give up an unfinished solo game: it leaves the resume list and never counts."""
+    with transaction.atomic():
+        table = get_object_or_404(Table.objects.select_for_update(), code=code)
+        if table.kind != Table.Kind.SOLO or my_seat(request, table) is None:
+            raise Http404("not your solo game")
+        if table.status in (Table.Status.PLAYING, Table.Status.WAITING):
+            table.status = Table.Status.ABANDONED
+            table.cpu_due_at = None
+            table.turn_deadline = None
+            table.version += 1
+            table.save()
+    flash.info(request, _("The game was abandoned; it does not count."))
+    return redirect("solo:home")
+
+
+# --------------------------------------------------------------------- result
+
+
+def result(request: HttpRequest, code: str) -> HttpResponse:
+    table = get_object_or_404(Table, code=code, kind=Table.Kind.SOLO)
+    row = SoloResult.objects.filter(table=table).select_related("user__profile").first()
+    players, lines, totals = sheets.sheet_lines(table)
+    hands: dict[int, list[list[dict[str, Any]]]] = {}
+    for h in table.hands.filter(result__isnull=False).order_by("number"):
+        hands[h.number + 1] = [[] for _p in players]
+    for line in lines:
+        hands.setdefault(line["hand"], [[] for _p in players])[line["seat"]].append(line)
+    seat = records.human_seat(table)
+    best = None
+    if row is not None and row.counts_for_records:
+        best = records.personal_bests(row.user).get(row.level)
+    return render(
+        request,
+        "solo/result.html",
+        {
+            "table": table,
+            "result": row,
+            "finished": table.status == Table.Status.FINISHED and row is not None,
+            "players": players,
+            "hands": sorted(hands.items()),
+            "totals": totals,
+            "me": seat.position if seat is not None else None,
+            "new_record": row is not None and records.is_new_record(row),
+            "best": best,
+            "level_name": cpu.describe(records.cpu_level(table)),
+            "variant_name": table.get_variant_display(),
+            "is_record_variant": table.variant == RECORD_VARIANT,
+        },
+    )
+
+
+# ---------------------------------------------------------------------- board
+
+
+def period_start(period: str, now: datetime | None = None) -> datetime | None:
+    """Start of this week (Monday 00:00) or this month, in the site's time zone."""
+    now = timezone.localtime(now or timezone.now())
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "week":
+        return midnight - timedelta(days=midnight.weekday())
+    if period == "month":
+        return midnight.replace(day=1)
+    return None
+
+
+def board_queryset(level: str = "", period: str = "all", now: datetime | None = None):
+    """Each opted-in player's best seventeen result (per CPU level) in the period, best
+    first. The opt-in is read at query time, so opting out removes the rows at once."""
+    rows = SoloResult.objects.public()
+    if level:
+        rows = rows.filter(level=level)
+    since = period_start(period, now)
+    if since is not None:
+        rows = rows.filter(finished_at__gte=since)
+    rows = rows.annotate(
+        nth=Window(
+            RowNumber(),
+            partition_by=[F("user_id"), F("level")],
+            order_by=[F("total").asc(), F("finished_at").asc(), F("id").asc()],
+        )
+    ).filter(nth=1)
+    return rows.select_related("user__profile", "table").order_by("total", "finished_at", "id")
+
+
+def board(request: HttpRequest) -> HttpResponse:
+    level = request.GET.get("level", "")
+    level = level if level in cpu.LEVELS else ""
+    period = request.GET.get("period", "all")
+    period = period if period in dict(PERIODS) else "all"
+    page = Paginator(board_queryset(level, period), BOARD_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    rows = [
+        {"rank": page.start_index() + i, "result": r, "name": r.user.profile.name}
+        for i, r in enumerate(page.object_list)
+    ]
+    opted_in = bool(
+        request.user.is_authenticated
+        and getattr(getattr(request.user, "profile", None), "public_records", False)
+    )
+    return render(
+        request,
+        "solo/board.html",
+        {
+            "page": page,
+            "rows": rows,
+            "level": level,
+            "period": period,
+            "levels": CPU_LEVELS,
+            "periods": PERIODS,
+            "opted_in": opted_in,
+            "query": f"level={level}&period={period}",
+        },
+    )
+
+
+# --------------------------------------------------------------------- verify
+
+
+def verify_deal(seed: str, players: int = 4, starter: int = 0) -> dict[str, Any]:
+    """Everything the verify page shows for a seed: the deal and the seed's SHA-256."""
+    d = deal(seed, players, starter)
+
+    def tiles(ids) -> list[dict[str, Any]]:
+        return [tile_ctx({"id": t, "t": notation(t)}, "seventeen") for t in ids]
+
+    return {
+        "sha256": hashlib.sha256(seed.encode()).hexdigest(),
+        "racks": [
+            {"seat": i, "tiles": tiles(r), "text": " ".join(notation(t) for t in r)}
+            for i, r in enumerate(d.racks)
+        ],
+        "indicator": tiles([d.indicator])[0],
+        "okey": kind_notation(d.okey_kind),
+        # pile[-1] is the top of the pile (drawn first): show it first
+        "pile": tiles(reversed(d.pile)),
+        "pile_text": " ".join(notation(t) for t in reversed(d.pile)),
+    }
+
+
+def verify(request: HttpRequest) -> HttpResponse:
+    seed = request.GET.get("seed", "")[:128]
+    commitment = request.GET.get("commitment", "").strip().lower()[:64]
+    try:
+        players = int(request.GET.get("players", "4"))
+        starter = int(request.GET.get("starter", "0"))
+    except ValueError:
+        players, starter = 4, 0
+    error = ""
+    if players not in (2, 3, 4):
+        players, error = 4, _("A table has 2, 3 or 4 players.")
+    if not 0 <= starter < players:
+        starter, error = 0, _("The starter must be a seat of the table (0 to players − 1).")
+    outcome = verify_deal(seed, players, starter) if seed and not error else None
+    return render(
+        request,
+        "solo/verify.html",
+        {
+            "seed": seed,
+            "players": players,
+            "starter": starter,
+            "commitment": commitment,
+            "matches": outcome is not None and commitment and commitment == outcome["sha256"],
+            "outcome": outcome,
+            "error": error,
+            "player_choices": [2, 3, 4],
+            "starter_choices": list(range(players)),
+        },
+    )
+
+
+# ------------------------------------------------------------------------ CSV
+
+
+def sheet_csv(request: HttpRequest, code: str) -> HttpResponse:
+    """``/t/<code>/sheet.csv``: the score sheet's lines, then one total row per player."""
+    table = get_object_or_404(Table, code=code)
+    response = HttpResponse(
+        sheets.sheet_csv(table, total_label=_("total")), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="okey-{table.code}.csv"'
+    return response

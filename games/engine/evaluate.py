@@ -31,13 +31,18 @@ Tie-breaking (documented rule):
   The pairs arrangement puts every identical pair down; the okeys then fill the
   singles of highest number or pair together, whichever leaves fewer tiles
   (then the higher total; on a full tie the two okeys pair together).
+* after the total, fewer melds win (R1 … R13 is one run, not four); the choice
+  among arrangements that still tie is deterministic but unspecified.
 * an arrangement with no meld at all has ``kind`` None.
 
 Method: a rack becomes one count vector per colour (2 bits a number) plus the
 number of okeys. Groups are enumerated number by number (precomputed option
 tables); what is left of each colour goes to a memoised per-colour run solver
-that returns, for 0, 1 and 2 okeys used, the best score (1000 per leftover tile
-minus the meld value) and a plan. The memo is shared between calls (bounded).
+that returns, for 0, 1 and 2 okeys used, the best score (a million per leftover
+tile, minus a thousand per point of meld value, plus one per meld) and a plan.
+The memo is shared between calls (bounded). ``is_winning`` first rejects racks
+with a tile that no meld can hold, and forces into groups the tiles that no run
+can hold; it stops at the first complete arrangement.
 """
 
 from __future__ import annotations
@@ -50,7 +55,10 @@ from .tiles import FALSE_KIND, make_kind, number_of_kind
 
 MELDS, PAIRS = "melds", "pairs"
 VALUES = (None, "sum", "seventeen")
-_LEFT = 1000  # score of one leftover tile (meld values stay far below this)
+# Scores (lower is better): _LEFT per leftover tile, minus _VAL per point of meld
+# value, plus 1 per meld (so equal totals prefer fewer, longer melds).
+_LEFT = 1_000_000
+_VAL = 1000
 _CACHE_LIMIT = 400_000
 
 
@@ -199,7 +207,7 @@ for _c4, _opts in _GROUP_OPTS.items():
 # at bit 28c, the number of real okeys at bit 112.
 #
 # The solver gives, for 0, 1 and 2 okeys used in the colour's runs, the best
-# (score, plan) or None, where score = 1000 per leftover real tile - the value
+# (score, plan) or None, where score = _LEFT per leftover real tile - _VAL × the value
 # of the runs, plan = (run, plan) cons list or None, run = (s, e, okey positions).
 
 _M26 = (1 << 26) - 1
@@ -239,7 +247,7 @@ def _solver(mode: str, ace_high: bool):
                 length = q - s
                 if length >= 3:
                     sub = rec(vec - removed)
-                    v = vals[(s, q - 1)]
+                    v = vals[(s, q - 1)] * _VAL - 1
                     run = (s, q - 1, okp)
                     for u in range(3 - k):
                         e = sub[u]
@@ -413,7 +421,8 @@ def _number_options(mode: str, ace_high: bool, n: int, c4: tuple, j: int, lone: 
     for o, packed, u4, total, m, n4 in entries:
         if o > j:
             continue
-        score = -((17 if n == 13 else n) * m + n4) if seventeen else -n * total
+        value = (17 if n == 13 else n) * m + n4 if seventeen else n * total
+        score = m - value * _VAL
         opts.append((o, score, packed << b, (n, u4, o)))
     opts.sort(key=lambda e: e[0])
     _NOPTS[key] = opts
@@ -805,6 +814,6 @@ def best_arrangement(
     shapes, leftover = _build(found, tile_ids, okey_kind, mode, ace_high, False)
     total = None
     if values is not None:
-        total = (len(leftover) * _LEFT - found[0]) if shapes else 0
+        total = -((found[0] - len(leftover) * _LEFT) // _VAL) if shapes else 0
     best = Arrangement(MELDS if shapes else None, shapes, leftover, total)
     return best

@@ -828,7 +828,90 @@ def _opening_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[d
             out.append(_shape_action("open", seat, pairs, state))
     if state.taken is not None:
         out = [o for o in out if any(state.taken in m for m in o["melds"])]
+        if not any(o["melds"] and len(o["melds"][0]) > 2 for o in out):
+            built = _opening_around(state, seat, r, state.taken, need)
+            if built:
+                out.insert(0, _shape_action("open", seat, built, state))
     return out
+
+
+def _melds_with(state: HandState, tile: int, rack: tuple[int, ...], r: LayDownRules) -> list:
+    """Runs (3 to 5 tiles) and groups holding ``tile``, from ``rack`` and its okeys."""
+    from itertools import combinations
+
+    okey_kind = state.okey_kind
+    p = plays_as(tile, okey_kind)
+    if p is None:
+        return []
+    okeys = [t for t in rack if t != tile and plays_as(t, okey_kind) is None]
+    by_kind: dict[int, int] = {}
+    for t in rack:
+        q = plays_as(t, okey_kind)
+        if t != tile and q is not None:
+            by_kind.setdefault(q, t)
+    c, n0 = divmod(p, 13)
+    out = []
+
+    def build(kinds: list[int | None], allow: tuple[str, ...]) -> None:
+        tiles, assign, used = [], {}, 0
+        for k in kinds:
+            if k is None:
+                tiles.append(tile)
+                continue
+            t = by_kind.get(k)
+            if t is None:
+                if used >= len(okeys):
+                    return
+                t = okeys[used]
+                used += 1
+                assign[t] = k
+            tiles.append(t)
+        sh = classify(tiles, okey_kind, ace_high=r.ace_high, allow=allow, assign=assign)
+        if sh is not None:
+            out.append(sh)
+
+    others = [cc for cc in range(4) if cc != c]
+    for size in (2, 3):
+        for combo in combinations(others, size):
+            build([None, *(cc * 13 + n0 for cc in combo)], (GROUP,))
+    pos_list = [1, 14] if (n0 == 0 and r.ace_high) else [n0 + 1]
+    top = 14 if r.ace_high else 13
+    for pos in pos_list:
+        for start in range(max(1, pos - 4), pos + 1):
+            for end in range(max(pos, start + 2), min(top, start + 4) + 1):
+                build(
+                    [
+                        None if q == pos else c * 13 + (0 if q == 14 else q - 1)
+                        for q in range(start, end + 1)
+                    ],
+                    (RUN,),
+                )
+    return out
+
+
+def _opening_around(
+    state: HandState, seat: int, r: LayDownRules, tile: int, need: int
+) -> list | None:
+    """A runs-and-groups opening that holds ``tile`` (the taken discard) and reaches
+    ``need``: each meld holding it, plus the best arrangement of the rest."""
+    from .evaluate import best_arrangement
+
+    rack = state.racks[seat]
+    cands = _melds_with(state, tile, rack, r)
+    cands.sort(key=lambda sh: -r.meld_value(sh.kind, sh.plays))
+    for m in cands[:24]:
+        rest = [t for t in rack if t not in m.tiles]
+        arr = best_arrangement(
+            rest, state.okey_kind, ace_high=r.ace_high, values=r.values, pairs=False
+        )
+        more = [sh for sh in arr.melds if sh.kind != PAIR]
+        more.sort(key=lambda sh: -r.meld_value(sh.kind, sh.plays))
+        melds = [m, *_trim_to_keep(more, len(rack) - len(m.tiles))]
+        if len(rack) - sum(len(sh.tiles) for sh in melds) < 1:
+            continue
+        if sum(r.meld_value(sh.kind, sh.plays) for sh in melds) >= need:
+            return melds
+    return None
 
 
 def _sum_bound(rack: tuple[int, ...], okey_kind: int, ace_high: bool) -> int:

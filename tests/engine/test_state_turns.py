@@ -121,3 +121,39 @@ def test_play_is_deterministic_for_a_seed():
         return s
 
     assert run() == run()
+
+
+def test_opening_suggestion_after_a_take_holds_the_taken_tile():
+    """After taking a discard, legal_actions offers an opening that uses it when one exists."""
+    st = make_state(
+        "fifty-one",
+        ["R11 R12 R13 K11 K12 K13 Y4 Y6 B2 B9", None, None, None],
+        indicator="B4",  # okey B5
+        takeable="Y5",
+        turn=0,
+        phase="draw",
+    )
+    st2, _ = apply(st, {"type": "take", "seat": 0})
+    opens = [a for a in legal_actions(st2, 0) if a["type"] == "open"]
+    assert opens and all(any(st2.taken in m for m in a["melds"]) for a in opens)
+    st3, _ = apply(st2, opens[0])
+    assert st3.taken is None and st3.opened[0] == "melds" and st3.limit >= 51
+
+
+def test_opening_around_a_tile_builds_melds_holding_it():
+    from games.engine.actions import _opening_around
+    from games.engine.rules import rules_for
+
+    st = make_state(
+        "fifty-one",
+        ["R11 R12 R13 K11 K12 K13 Y4 B5 Y9 B2 Y5", None, None, None],
+        indicator="B4",  # okey B5: Y4 okey Y5 … or Y4 Y5 okey
+        turn=0,
+        phase="play",
+    )
+    y5 = next(t for t in st.racks[0] if t // 2 == 13 + 4)  # Y5
+    melds = _opening_around(st, 0, rules_for("fifty-one"), y5, 51)
+    assert melds and any(y5 in m.tiles for m in melds)
+    r = rules_for("fifty-one")
+    assert sum(r.meld_value(m.kind, m.plays) for m in melds) >= 51
+    assert _opening_around(st, 0, r, y5, 500) is None

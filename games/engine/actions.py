@@ -313,18 +313,31 @@ def _close(s: HandState, a: dict, ev: list[dict]) -> HandState:
         if len(kinds) > 1:
             raise Refusal("mixed_opening", "Pairs and melds never mix in a winning rack.")
     pairs = seven_pairs(keep, s.okey_kind)
-    if not pairs:
+    if pairs:
+        shown = [list(sh.tiles) for sh in _pair_shapes(s, keep)]
+    else:
         from .evaluate import is_winning
 
-        if is_winning(list(keep), s.okey_kind, ace_high=r.ace_high) is None:
+        arr = is_winning(list(keep), s.okey_kind, ace_high=r.ace_high)
+        if arr is None:
             raise Refusal("not_winning")
+        shown = [list(sh.tiles) for sh in arr.melds]
+    if "melds" in a and not pairs:
+        shown = [list(m) for m in a["melds"]]  # the player's own arrangement
     from .scoring import close_ending
 
     ending = close_ending(pairs, s.is_okey(tile))
     s.racks = _set(s.racks, seat, keep)
     ev.append({"type": "closed", "seat": seat, "ending": ending})
     return end_hand(
-        s, ending, seat, r.close_lines(s, seat, ending), ev, closed_tile=tile, pairs=pairs
+        s,
+        ending,
+        seat,
+        r.close_lines(s, seat, ending),
+        ev,
+        closed_tile=tile,
+        pairs=pairs,
+        arrangement=shown,
     )
 
 

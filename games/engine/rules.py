@@ -2,6 +2,24 @@
 
 ``rules_for(variant)`` returns the (stateless, shared) rules object. The state
 machine in ``actions.py`` asks it what the variant allows and what things cost.
+
+Decisions taken here where rules.md is silent (also listed in API.md):
+
+* whole-rack closes score the most favourable reading (a rack that is both seven
+  pairs and runs/groups scores as pairs);
+* classic/rummy with an empty pile: a taken discard must close this turn or be given
+  back (``undo``); ``draw`` then ends the hand [D4];
+* fifty-one: a pairs opener never swaps okeys either (a swap adds a tile to a meld);
+  a runs-and-groups opener lays runs and groups only; a taken okey costs the
+  discarder 10 × its printed number; an okey is a penalty tile only while some table
+  meld can still take it;
+* seventeen: the finishing discard is exempt from the usable-tile penalty (as in
+  fifty-one); a penalised discard (usable tile, okey) goes back to the rack only when
+  a penalty-free discard exists, otherwise it goes through, penalty paid; "one tile
+  per meld end per turn" gives a run two ends and a group one slot; a direct close
+  [D21] is a finish by a player who opened in that same turn while nobody else had;
+  a taken discard inside a provisional opening that falls short refuses the discard
+  (``must_use_taken_discard``: undo the take).
 """
 
 from __future__ import annotations

@@ -234,6 +234,9 @@ def test_seed003_rack_is_complete_and_r11_closes_for_3():
     assert st3.over and st3.result["ending"] == "close"
     assert st3.hand_totals() == [3, 0, 0, 0]
     assert st3.result["closed_tile"] == r11
+    shown = st3.result["detail"]["arrangement"]
+    assert sorted(t for m in shown for t in m) == sorted(st3.racks[0])
+    assert sorted(len(m) for m in shown) == [3, 3, 4, 4]  # R3-R6, 9s, Y10-Y13, K6 K7 B5
 
 
 def test_seed003_take_k8_put_down_okey_closes_for_6():

@@ -33,7 +33,15 @@ from functools import lru_cache
 from ..evaluate import best_arrangement
 from ..melds import PAIR, classify
 from ..rules import rules_for
-from ..table import TableMeld, find_pairs, is_usable, placements, seven_pairs
+from ..table import (
+    TableMeld,
+    find_pairs,
+    is_usable,
+    open_slots,
+    placements,
+    run_positions,
+    seven_pairs,
+)
 from ..tiles import FALSE_KIND, kind_of, parse_kind
 
 LEVELS = ("random", "easy", "medium", "hard")
@@ -629,10 +637,18 @@ def _outs(ctx: Context, d: int) -> float:
     kinds_here = {ctx.kind(t) for t in keep}
     kinds_here.discard(-1)
     near = _near_kinds(kinds_here, ctx.ace_high, pairs)
+    slots = _table_slots(ctx) if TABLE_AWARE else {}
     total = 0.0
-    for k in near:
+    for k in set(near) | set(slots):
         u = unseen[k]
         if u <= 0:
+            continue
+        nxt = slots.get(k)
+        if nxt is not None:
+            # fits a table meld: it leaves the rack at once, and so may the
+            # rack tiles it opens the way for (R8 onto a run ending R7, then R9)
+            gain = 1 + sum(1 for x in nxt if x in kinds_here)
+            total += u * gain
             continue
         tid = 104 if k == okey_kind else 2 * k
         b = inc[tid]
@@ -646,6 +662,34 @@ def _outs(ctx: Context, d: int) -> float:
             gain += 4  # a closing tile
         total += u * gain
     return total * 0.35
+
+
+TABLE_AWARE = True
+NEXT_OPEN_RISK = True
+
+
+def _table_slots(ctx: Context) -> dict[int, set[int]]:
+    """Lay-down, opened (and allowed to add): kinds that fit a table meld now,
+    each with the kinds that would fit next beyond it (runs only)."""
+    if ctx.whole or not ctx.melds:
+        return {}
+    mine = ctx.opened[ctx.seat]
+    if mine is None or (mine == "pairs" and not ctx.rules.pairs_opener_may_add):
+        return {}
+    out: dict[int, set[int]] = {}
+    top = 14 if ctx.ace_high else 13
+    for m in ctx.melds:
+        for end, kind in open_slots(m, ctx.ace_high):
+            nxt = out.setdefault(kind, set())
+            if m.kind == "run":
+                pos = run_positions(m.plays)
+                colour = m.plays[0] // 13
+                step = -1 if end == "low" else 1
+                p = (pos[0] if end == "low" else pos[-1]) + 2 * step
+                while 1 <= p <= top and len(nxt) < 3:
+                    nxt.add(colour * 13 + (0 if p == 14 else p - 1))
+                    p += step
+    return out
 
 
 def _open_discard(ctx: Context, cand: list[int]) -> int:
@@ -736,6 +780,10 @@ def _feed_risk(ctx: Context, t: int) -> float:
     n += 1
     risk = 0.0
     nxt = ctx.next_seat
+    if NEXT_OPEN_RISK and not ctx.whole and ctx.opened[nxt] is None:
+        # an unopened next player may take it into an opening: high tiles help
+        # openings most (and a taken discard costs its number × 10 in fifty-one)
+        risk += 0.35 * n
     # tiles the next player threw away: it does not collect those
     for x in ctx.view["discards"][nxt][-4:]:
         kx = ctx.kind(x["id"])

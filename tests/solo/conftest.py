@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from games import cpu, services
+from games.models import Table
+
+
+@pytest.fixture(autouse=True)
+def _fast_cpus(settings):
+    settings.OKEY_CPU_DELAY_MS = 0
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch):
+    """Deterministic deals: seeds solo-0, solo-1, … in order."""
+    counter = itertools.count()
+    monkeypatch.setattr(services, "seed_source", lambda table, number: f"solo-{next(counter)}")
+
+
+def solo_table(variant="seventeen", user=None, guest_key="guest-1", level="easy", **options):
+    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", level)] * 3
+    return services.create_table(
+        variant=variant,
+        options={"clock": 0, **options},
+        seats=seats,
+        user=user,
+        guest_key=guest_key,
+        kind=Table.Kind.SOLO,
+    )
+
+
+def play_hand(table: Table, *, max_moves: int = 2000) -> None:
+    """Play the current hand to its end; the human seat plays like an easy CPU."""
+    for _ in range(max_moves):
+        table.refresh_from_db()
+        hand = table.current_hand
+        if hand.result is not None:
+            return
+        state = services.load_state(hand)
+        seat = table.seats.get(position=state.turn)
+        action = cpu.choose(state, state.turn, "easy")
+        services.submit_action(table.pk, state.turn, action, table.version, by_cpu=seat.is_cpu)
+    raise AssertionError("the hand did not end")
+
+
+def play_game(table: Table, *, hands: int | None = None) -> Table:
+    """Play hands (all of them by default) until the game is over."""
+    played = 0
+    while True:
+        play_hand(table)
+        played += 1
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED or (hands is not None and played >= hands):
+            return table
+        services.next_hand(table.pk, table.version)

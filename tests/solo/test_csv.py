@@ -1,0 +1,76 @@
+"""The score sheet's CSV export equals the sheet: one row per score line, then the totals."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.messages import reason_label
+from games.models import ScoreLine
+from tests.solo.conftest import play_game, play_hand, solo_table
+
+pytestmark = pytest.mark.django_db
+
+
+def read_csv(client, code):
+    r = client.get(reverse("games:sheet_csv", args=[code]))
+    assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
+    assert f'filename="okey-{code}.csv"' in r["Content-Disposition"]
+    return list(csv.reader(io.StringIO(r.content.decode())))
+
+
+def sheet_totals(client, code):
+    page = client.get(reverse("games:sheet", args=[code])).content.decode()
+    return [int(x) for x in re.findall(r'data-testid="sheet-total"><b>(-?\d+)</b>', page)]
+
+
+def test_csv_equals_the_sheet_lines_and_totals(client):
+    table = play_game(solo_table(), hands=2)
+    names = [s.display_name() for s in table.seats.all()]
+    rows = read_csv(client, table.code)
+    assert rows[0] == ["hand", "player", "points", "reason", "code"]
+    lines = ScoreLine.objects.filter(hand__table=table).order_by("hand__number", "id")
+    assert lines.count() > 0
+    expected = [
+        [
+            str(x.hand.number + 1),
+            names[x.seat],
+            str(x.points),
+            str(reason_label(x.reason)),
+            x.reason,
+        ]
+        for x in lines
+    ]
+    assert rows[1 : 1 + len(expected)] == expected
+    totals = rows[1 + len(expected) :]
+    assert totals == [
+        ["total", name, str(t), "", ""]
+        for name, t in zip(names, sheet_totals(client, table.code), strict=True)
+    ]
+    assert [int(t[2]) for t in totals] == services.game_for(table).totals()
+    # per player, the lines add up to the total (seventeen starts from 0)
+    for name, total in zip(names, sheet_totals(client, table.code), strict=True):
+        assert sum(int(r[2]) for r in rows[1 : 1 + len(expected)] if r[1] == name) == total
+
+
+def test_csv_of_a_fresh_table_has_only_totals(client):
+    table = solo_table(variant="classic")
+    rows = read_csv(client, table.code)
+    assert rows[0][0] == "hand" and [r[0] for r in rows[1:]] == ["total"] * 4
+    assert [int(r[2]) for r in rows[1:]] == [20] * 4  # classic counts down from 20
+
+
+def test_csv_of_an_unknown_table_is_404(client):
+    assert client.get("/t/nope/sheet.csv").status_code == 404
+
+
+def test_result_page_links_the_csv(client):
+    table = solo_table()
+    play_hand(table)
+    page = client.get(reverse("solo:result", args=[table.code])).content.decode()
+    assert reverse("games:sheet_csv", args=[table.code]) in page

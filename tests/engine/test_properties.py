@@ -19,6 +19,7 @@ from games.engine import Refusal, apply, legal_actions, new_hand, view_for
 from games.engine.actions import is_penalty_tile, penalty_tiles
 from games.engine.simulate import choose
 from games.engine.state import DRAW, OVER, PLAY
+from games.engine.table import is_usable, placements, swap_index
 
 VARIANTS = ["classic", "rummy", "fifty-one", "seventeen"]
 OPTIONS = {
@@ -110,6 +111,14 @@ def test_every_offered_action_is_accepted_and_input_never_mutated(variant, seed)
         before = json.dumps(s.to_json(), sort_keys=True)
         rack = s.racks[s.turn]
         assert penalty_tiles(s, rack) == {t for t in rack if is_penalty_tile(s, t)}
+        brute = {
+            t
+            for t in rack
+            for m in s.melds
+            if placements(t, m, s.okey_kind, s.rules.ace_high)
+            or swap_index(t, m, s.okey_kind) is not None
+        }
+        assert {t for t in rack if is_usable(t, s.melds, s.okey_kind, s.rules.ace_high)} == brute
         acts = legal_actions(s, s.turn)
         for a in rng.sample(acts, min(4, len(acts))):
             apply(s, a)  # must not raise

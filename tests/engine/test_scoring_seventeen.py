@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.engine import apply
 from games.engine.testing import make_state, tile
 
@@ -103,3 +105,43 @@ def test_opened_with_pairs_must_still_end_with_a_discard_after_last_pile_tile():
     assert st3.turn == 1 and not st3.over
     over, _ = apply(st3, {"type": "draw", "seat": 1})
     assert over.result["ending"] == "exhausted"
+
+
+def test_pairs_opener_adds_single_tiles_to_runs_and_lays_pairs_but_no_runs():
+    from games.engine import Refusal
+    from games.engine.testing import ids
+
+    st = make_state(
+        "seventeen",
+        ["Y8 R3 R3 K1 K2 K3 B12", None, None, None],
+        indicator="B4",
+        melds=[{"owner": 0, "tiles": "R9 R9"}, {"owner": 1, "tiles": "Y5 Y6 Y7"}],
+        turn=0,
+        phase="play",
+    )
+    assert st.opened[0] == "pairs"
+    st2, _ = apply(st, {"type": "add", "seat": 0, "tile": tile(st, 0, "Y8"), "meld": 2})
+    assert st2.hand_totals() == [0, 0, 0, 0]  # a plain tile on a rival's run is free [D23]
+    st3, _ = apply(st2, {"type": "lay", "seat": 0, "melds": [ids(st, 0, "R3 R3")]})
+    assert st3.melds[-1].kind == "pair" and st3.melds[-1].owner == 0
+    with pytest.raises(Refusal) as exc:
+        apply(st, {"type": "lay", "seat": 0, "melds": [ids(st, 0, "K1 K2 K3")]})
+    assert exc.value.code == "wrong_meld_type"
+
+
+def test_a_runs_opener_cannot_give_a_pair_to_a_runs_opener():
+    from games.engine import Refusal
+    from games.engine.testing import ids
+
+    st = make_state(
+        "seventeen",
+        ["R3 R3 K1", None, None, None],
+        indicator="B4",
+        melds=[{"owner": 0, "tiles": "K5 K6 K7"}, {"owner": 1, "tiles": "Y5 Y6 Y7"}],
+        turn=0,
+        phase="play",
+    )
+    for to in (0, 1):
+        with pytest.raises(Refusal) as exc:
+            apply(st, {"type": "lay", "seat": 0, "melds": [ids(st, 0, "R3 R3")], "to": to})
+        assert exc.value.code == "bad_receiver"

@@ -1,1 +1,611 @@
-"""Review pages: my games, replays, commentary, export/import, share links."""
+"""Review pages: my games, replays, CPU commentary, export/import and share links.
+
+Privacy: a hand is reviewable only once it is over (``Hand.result`` set), and only by the
+players of its game (a seat with their user, or their guest session), by anyone holding a
+share link of a finished game that was not revoked, or, for imported files, by their
+importer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from django.contrib import messages as flash
+from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.engine.tiles import N_TILES, kind_notation, kind_of, notation
+from games.messages import reason_label
+from games.models import Hand, Seat, Table
+from games.presenter import relative_positions, tile_ctx
+from games.views import guest_key
+
+from . import commentary, records
+from .forms import FilterForm, ImportForm
+from .models import HandCommentary, ImportedRecord, ShareLink
+from .replay import build_replay, record_for_hand
+
+PER_PAGE = 10
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def denied(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    return render(request, "review/denied.html", {"message": message}, status=status)
+
+
+def not_yours(request: HttpRequest) -> HttpResponse:
+    return denied(
+        request,
+        404,
+        _(
+            "There is no such game among yours. You can review the games you played and the ones "
+            "shared with you by a link."
+        ),
+    )
+
+
+def in_progress(request: HttpRequest) -> HttpResponse:
+    return denied(
+        request,
+        403,
+        _("This hand is still being played. Replays, exports and commentary open when it is over."),
+    )
+
+
+def my_seat(request: HttpRequest, table: Table) -> Seat | None:
+    return services.seat_of(list(table.seats.all()), request.user, guest_key(request))
+
+
+def my_tables(request: HttpRequest):
+    if request.user.is_authenticated:
+        qs = Table.objects.filter(seats__user=request.user)
+    else:
+        qs = Table.objects.filter(seats__guest_key=guest_key(request), seats__user__isnull=True)
+    return qs.distinct()
+
+
+def players_of(table: Table) -> list[dict[str, Any]]:
+    return [
+        {"seat": s.position, "name": s.display_name(), "cpu": s.cpu_level if s.is_cpu else None}
+        for s in table.seats.select_related("user__profile").order_by("position")
+    ]
+
+
+def _owner_filter(request: HttpRequest) -> dict[str, Any]:
+    if request.user.is_authenticated:
+        return {"owner": request.user}
+    return {"owner__isnull": True, "guest_key": guest_key(request)}
+
+
+def _json_download(data: dict, filename: str) -> HttpResponse:
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _result_lines(result: dict | None, names: list[str]) -> list[dict[str, Any]]:
+    lines = []
+    for ln in (result or {}).get("lines", []):
+        seat = ln.get("seat")
+        lines.append(
+            {
+                "name": names[seat] if isinstance(seat, int) and seat < len(names) else "?",
+                "points": ln.get("points"),
+                "label": reason_label(str(ln.get("reason"))),
+            }
+        )
+    return lines
+
+
+def replay_context(
+    *,
+    record: dict,
+    players: list[dict],
+    variant: str,
+    variant_name: str,
+    title: str,
+    me: int | None,
+    commentary_url: str | None,
+    commentary_seat: int | None,
+    export_url: str | None,
+    back_url: str,
+    nav: dict[str, str | None],
+) -> dict[str, Any]:
+    names = [p["name"] for p in players]
+    r = build_replay(record, names)
+    n = r["n_players"]
+    okey_kind = r["okey_kind"]
+    tiles = [
+        tile_ctx({"id": i, "t": notation(i), "okey": kind_of(i) == okey_kind}, variant)
+        for i in range(N_TILES)
+    ]
+    places = relative_positions(n, me if me is not None else 0, variant)
+    seats = [
+        {
+            "position": s,
+            "name": names[s] if s < len(names) else "?",
+            "cpu": players[s].get("cpu") if s < len(players) else None,
+            "place": places.get(s, "top"),
+            "is_me": s == me,
+        }
+        for s in range(n)
+    ]
+    final = r["final"]
+    data = {
+        "frames": r["frames"],
+        "events": [{"seat": e["seat"], "tile": e["tile"]} for e in r["timeline"]],
+        "n": n,
+    }
+    return {
+        "title": title,
+        "variant": variant,
+        "variant_name": variant_name,
+        "seats": seats,
+        "me": me,
+        "tiles": tiles,
+        "indicator": tiles[r["indicator"]],
+        "okey": kind_notation(okey_kind),
+        "timeline": r["timeline"],
+        "steps": len(r["timeline"]),
+        "data": data,
+        "result": final.result,
+        "result_lines": _result_lines(final.result, names),
+        "result_totals": [
+            {"name": names[s], "points": p} for s, p in enumerate(final.result["totals"])
+        ]
+        if final.result
+        else [],
+        "commentary_url": commentary_url,
+        "commentary_seat": commentary_seat,
+        "export_url": export_url,
+        "back_url": back_url,
+        "nav": nav,
+    }
+
+
+def _commentary_response(
+    request: HttpRequest, data: dict, players: list[dict], url: str
+) -> HttpResponse:
+    return render(
+        request,
+        "review/_commentary.html",
+        {
+            "c": commentary.present(data),
+            "name": players[data["seat"]]["name"] if data["seat"] < len(players) else "?",
+            "players": players,
+            "url": url,
+        },
+    )
+
+
+def _seat_param(request: HttpRequest, n: int, default: int | None) -> int | None:
+    raw = request.GET.get("seat")
+    if raw is not None and raw.isdigit() and int(raw) < n:
+        return int(raw)
+    return default
+
+
+def _first_human(players: list[dict]) -> int:
+    return next((p["seat"] for p in players if not p.get("cpu")), 0)
+
+
+# ------------------------------------------------------------------ my games
+
+
+def my_games(request: HttpRequest) -> HttpResponse:
+    """Every game of the user (or guest session) with finished hands; filters; pages."""
+    form = FilterForm(request.GET or None)
+    qs = my_tables(request).filter(hands__result__isnull=False).distinct()
+    result_filter = ""
+    if form.is_valid():
+        cd = form.cleaned_data
+        if cd.get("variant"):
+            qs = qs.filter(variant=cd["variant"])
+        if cd.get("date_from"):
+            qs = qs.filter(created_at__date__gte=cd["date_from"])
+        if cd.get("date_to"):
+            qs = qs.filter(created_at__date__lte=cd["date_to"])
+        result_filter = cd.get("result") or ""
+    games = []
+    for table in qs.order_by("-created_at").prefetch_related("seats__user__profile"):
+        seat = services.seat_of(list(table.seats.all()), request.user, guest_key(request))
+        if seat is None:
+            continue
+        game = services.game_for(table)
+        finished = table.status == Table.Status.FINISHED
+        outcome = ""
+        if finished:
+            outcome = "won" if seat.position in game.winners() else "lost"
+        if result_filter and outcome != result_filter:
+            continue
+        games.append({"table": table, "seat": seat, "outcome": outcome, "finished": finished})
+    page = Paginator(games, PER_PAGE).get_page(request.GET.get("page"))
+    for g in page.object_list:
+        table, seat = g["table"], g["seat"]
+        names = [s.display_name() for s in table.seats.all()]
+        g["players"] = names
+        g["totals"] = services.game_for(table).totals()
+        g["hands"] = [
+            {
+                "hand": h,
+                "number": h.number + 1,
+                "ending": (h.result or {}).get("ending", ""),
+                "points": ((h.result or {}).get("totals") or [0] * len(names))[seat.position],
+                "finisher": (h.result or {}).get("finisher"),
+            }
+            for h in table.hands.filter(result__isnull=False).order_by("number")
+        ]
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "review/my_games.html",
+        {"form": form, "page": page, "query": query.urlencode()},
+    )
+
+
+def game_detail(request: HttpRequest, code: str) -> HttpResponse:
+    table = Table.objects.filter(code=code).first()
+    seat = my_seat(request, table) if table is not None else None
+    if table is None or seat is None:
+        return not_yours(request)
+    players = players_of(table)
+    hands = list(table.hands.order_by("number"))
+    links = [
+        {
+            "link": link,
+            "url": request.build_absolute_uri(reverse("review:shared", args=[link.token])),
+        }
+        for link in table.share_links.all()
+    ]
+    return render(
+        request,
+        "review/game.html",
+        {
+            "table": table,
+            "seat": seat,
+            "players": players,
+            "hands": hands,
+            "finished": table.status == Table.Status.FINISHED,
+            "totals": services.game_for(table).totals(),
+            "links": links,
+        },
+    )
+
+
+# ------------------------------------------------------------------ replays
+
+
+def _own_finished_hand(request: HttpRequest, hand_id: int):
+    hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
+    if hand is None:
+        return None, None, not_yours(request)
+    seat = my_seat(request, hand.table)
+    if seat is None:
+        return None, None, not_yours(request)
+    if hand.result is None:
+        return None, None, in_progress(request)
+    return hand, seat, None
+
+
+def _hand_nav(hand: Hand, url_for) -> dict[str, str | None]:
+    numbers = list(
+        hand.table.hands.filter(result__isnull=False).order_by("number").values_list("number", "pk")
+    )
+    prev = next_ = None
+    for i, (number, _pk) in enumerate(numbers):
+        if number == hand.number:
+            prev = url_for(numbers[i - 1]) if i > 0 else None
+            next_ = url_for(numbers[i + 1]) if i + 1 < len(numbers) else None
+    return {"prev": prev, "next": next_}
+
+
+def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand, seat, refusal = _own_finished_hand(request, hand_id)
+    if refusal is not None:
+        return refusal
+    table = hand.table
+    ctx = replay_context(
+        record=record_for_hand(hand),
+        players=players_of(table),
+        variant=table.variant,
+        variant_name=table.get_variant_display(),
+        title=_("Hand %(n)s") % {"n": hand.number + 1},
+        me=seat.position,
+        commentary_url=reverse("review:hand_commentary", args=[hand.pk]),
+        commentary_seat=seat.position,
+        export_url=reverse("review:hand_export", args=[hand.pk]),
+        back_url=reverse("review:game", args=[table.code]),
+        nav=_hand_nav(hand, lambda x: reverse("review:hand", args=[x[1]])),
+    )
+    return render(request, "review/replay.html", ctx)
+
+
+def _stored_commentary(hand: Hand, seat: int) -> dict:
+    cached = HandCommentary.objects.filter(hand=hand, seat=seat).first()
+    if cached is not None:
+        return cached.data
+    data = commentary.compute(record_for_hand(hand), seat)
+    with contextlib.suppress(IntegrityError), transaction.atomic():
+        HandCommentary.objects.create(hand=hand, seat=seat, data=data)  # first one wins
+    return data
+
+
+def hand_commentary(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand, seat, refusal = _own_finished_hand(request, hand_id)
+    if refusal is not None:
+        return refusal
+    players = players_of(hand.table)
+    which = _seat_param(request, len(players), seat.position)
+    data = _stored_commentary(hand, which)
+    return _commentary_response(
+        request, data, players, reverse("review:hand_commentary", args=[hand.pk])
+    )
+
+
+def hand_export(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand, _seat, refusal = _own_finished_hand(request, hand_id)
+    if refusal is not None:
+        return refusal
+    table = hand.table
+    doc = records.document(
+        table.variant,
+        table.options,
+        players_of(table),
+        [records.hand_export(record_for_hand(hand), hand.result, hand.number + 1)],
+    )
+    return _json_download(doc, f"okey-{table.code}-hand-{hand.number + 1}.json")
+
+
+def _game_document(table: Table) -> dict:
+    hands = [
+        records.hand_export(record_for_hand(h), h.result, h.number + 1)
+        for h in table.hands.filter(result__isnull=False).order_by("number")
+    ]
+    return records.document(table.variant, table.options, players_of(table), hands)
+
+
+def game_export(request: HttpRequest, code: str) -> HttpResponse:
+    table = Table.objects.filter(code=code).first()
+    if table is None or my_seat(request, table) is None:
+        return not_yours(request)
+    if not table.hands.filter(result__isnull=False).exists():
+        return in_progress(request)
+    return _json_download(_game_document(table), f"okey-{table.code}.json")
+
+
+# ------------------------------------------------------------------ sharing
+
+
+@require_POST
+def share_create(request: HttpRequest, code: str) -> HttpResponse:
+    table = Table.objects.filter(code=code).first()
+    if table is None or my_seat(request, table) is None:
+        return not_yours(request)
+    if table.status != Table.Status.FINISHED:
+        return denied(request, 403, _("Only a finished game can be shared: finish the game first."))
+    ShareLink.objects.create(
+        table=table,
+        created_by=request.user if request.user.is_authenticated else None,
+        guest_key="" if request.user.is_authenticated else guest_key(request),
+    )
+    flash.success(request, _("Share link created: anyone with it can watch the replays."))
+    return redirect("review:game", code=table.code)
+
+
+@require_POST
+def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    link = ShareLink.objects.select_related("table").filter(pk=pk).first()
+    if link is None or my_seat(request, link.table) is None:
+        return not_yours(request)
+    if link.revoked_at is None:
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+    flash.success(request, _("The share link was revoked: it shows nothing any more."))
+    return redirect("review:game", code=link.table.code)
+
+
+def _live_link(request: HttpRequest, token: str):
+    link = ShareLink.objects.select_related("table").filter(token=token).first()
+    if link is None:
+        return None, denied(request, 404, _("This share link does not exist."))
+    if link.revoked_at is not None:
+        return None, denied(request, 404, _("This share link was revoked by a player."))
+    if link.table.status != Table.Status.FINISHED:
+        return None, in_progress(request)
+    return link, None
+
+
+def shared_game(request: HttpRequest, token: str) -> HttpResponse:
+    link, refusal = _live_link(request, token)
+    if refusal is not None:
+        return refusal
+    table = link.table
+    return render(
+        request,
+        "review/shared.html",
+        {
+            "link": link,
+            "table": table,
+            "players": players_of(table),
+            "hands": list(table.hands.filter(result__isnull=False).order_by("number")),
+            "totals": services.game_for(table).totals(),
+        },
+    )
+
+
+def _shared_hand(link: ShareLink, number: int) -> Hand | None:
+    return link.table.hands.filter(number=number - 1, result__isnull=False).first()
+
+
+def shared_hand(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    link, refusal = _live_link(request, token)
+    if refusal is not None:
+        return refusal
+    hand = _shared_hand(link, number)
+    if hand is None:
+        return denied(request, 404, _("This game has no such finished hand."))
+    table = link.table
+    players = players_of(table)
+    ctx = replay_context(
+        record=record_for_hand(hand),
+        players=players,
+        variant=table.variant,
+        variant_name=table.get_variant_display(),
+        title=_("Hand %(n)s") % {"n": number},
+        me=None,
+        commentary_url=reverse("review:shared_commentary", args=[token, number]),
+        commentary_seat=_first_human(players),
+        export_url=reverse("review:shared_export", args=[token]),
+        back_url=reverse("review:shared", args=[token]),
+        nav=_hand_nav(hand, lambda x: reverse("review:shared_hand", args=[token, x[0] + 1])),
+    )
+    return render(request, "review/replay.html", ctx)
+
+
+def shared_commentary(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    link, refusal = _live_link(request, token)
+    if refusal is not None:
+        return refusal
+    hand = _shared_hand(link, number)
+    if hand is None:
+        return denied(request, 404, _("This game has no such finished hand."))
+    players = players_of(link.table)
+    which = _seat_param(request, len(players), _first_human(players))
+    data = _stored_commentary(hand, which)
+    return _commentary_response(
+        request, data, players, reverse("review:shared_commentary", args=[token, number])
+    )
+
+
+def shared_export(request: HttpRequest, token: str) -> HttpResponse:
+    link, refusal = _live_link(request, token)
+    if refusal is not None:
+        return refusal
+    return _json_download(_game_document(link.table), f"okey-{link.table.code}.json")
+
+
+# ------------------------------------------------------------------ import
+
+
+def import_page(request: HttpRequest) -> HttpResponse:
+    error = None
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        if not form.is_valid():
+            error = {"code": "no_file", "message": _("Choose a file to import.")}
+        else:
+            upload = form.cleaned_data["file"]
+            try:
+                if upload.size > records.MAX_BYTES:
+                    raise records.ImportRefused(
+                        "too_large",
+                        _("The file is too large (%(size)s bytes; at most %(max)s).")
+                        % {"size": upload.size, "max": records.MAX_BYTES},
+                    )
+                loaded = records.load_document(upload.read(records.MAX_BYTES + 1))
+            except records.ImportRefused as exc:
+                error = {"code": exc.code, "message": exc.message}
+            else:
+                rec = ImportedRecord.objects.create(
+                    owner=request.user if request.user.is_authenticated else None,
+                    guest_key="" if request.user.is_authenticated else guest_key(request),
+                    variant=loaded["variant"],
+                    title=str(upload.name)[:120],
+                    data=loaded["document"],
+                )
+                return redirect("review:imported_hand", pk=rec.pk, number=1)
+    mine = ImportedRecord.objects.filter(**_owner_filter(request))[:20]
+    return render(
+        request,
+        "review/import.html",
+        {"form": form, "error": error, "imports": mine, "max_bytes": records.MAX_BYTES},
+        status=400 if error else 200,
+    )
+
+
+def _own_import(request: HttpRequest, pk: int):
+    rec = ImportedRecord.objects.filter(pk=pk, **_owner_filter(request)).first()
+    if rec is None:
+        return None, None, denied(request, 404, _("There is no such import among yours."))
+    loaded = records.load_document(json.dumps(rec.data))
+    return rec, loaded, None
+
+
+def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    rec, loaded, refusal = _own_import(request, pk)
+    if refusal is not None:
+        return refusal
+    hands = loaded["hands"]
+    if not 1 <= number <= len(hands):
+        return denied(request, 404, _("This file has no such hand."))
+    hd = hands[number - 1]
+    players = loaded["players"]
+    variant = loaded["variant"]
+    ctx = replay_context(
+        record=hd.record(variant, loaded["options"]),
+        players=players,
+        variant=variant,
+        variant_name=dict(records_variant_names()).get(variant, variant),
+        title=_("Imported: %(title)s · hand %(n)s") % {"title": rec, "n": number},
+        me=None,
+        commentary_url=reverse("review:imported_commentary", args=[pk, number]),
+        commentary_seat=_first_human(players),
+        export_url=reverse("review:imported_export", args=[pk]),
+        back_url=reverse("review:import"),
+        nav={
+            "prev": reverse("review:imported_hand", args=[pk, number - 1]) if number > 1 else None,
+            "next": reverse("review:imported_hand", args=[pk, number + 1])
+            if number < len(hands)
+            else None,
+        },
+    )
+    return render(request, "review/replay.html", ctx)
+
+
+def records_variant_names():
+    from games.models import VARIANT_CHOICES
+
+    return [(k, str(v)) for k, v in VARIANT_CHOICES]
+
+
+def imported_commentary(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    rec, loaded, refusal = _own_import(request, pk)
+    if refusal is not None:
+        return refusal
+    hands = loaded["hands"]
+    if not 1 <= number <= len(hands):
+        return denied(request, 404, _("This file has no such hand."))
+    players = loaded["players"]
+    which = _seat_param(request, len(players), _first_human(players))
+    key = f"{number}:{which}"
+    data = rec.commentary.get(key)
+    if data is None:
+        data = commentary.compute(
+            hands[number - 1].record(loaded["variant"], loaded["options"]), which
+        )
+        rec.commentary = {**rec.commentary, key: data}
+        rec.save(update_fields=["commentary"])
+    return _commentary_response(
+        request, data, players, reverse("review:imported_commentary", args=[pk, number])
+    )
+
+
+def imported_export(request: HttpRequest, pk: int) -> HttpResponse:
+    rec = ImportedRecord.objects.filter(pk=pk, **_owner_filter(request)).first()
+    if rec is None:
+        return denied(request, 404, _("There is no such import among yours."))
+    return _json_download(rec.data, f"okey-import-{rec.pk}.json")

@@ -1,0 +1,24 @@
+from django.contrib import admin
+
+from .models import HandCommentary, ImportedRecord, ShareLink
+
+
+@admin.register(HandCommentary)
+class HandCommentaryAdmin(admin.ModelAdmin):
+    list_display = ("hand", "seat", "created")
+    raw_id_fields = ("hand",)
+
+
+@admin.register(ShareLink)
+class ShareLinkAdmin(admin.ModelAdmin):
+    list_display = ("table", "token", "created_by", "created", "revoked_at")
+    list_filter = ("revoked_at",)
+    raw_id_fields = ("table", "created_by")
+    search_fields = ("token",)
+
+
+@admin.register(ImportedRecord)
+class ImportedRecordAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "variant", "owner", "created")
+    list_filter = ("variant",)
+    raw_id_fields = ("owner",)

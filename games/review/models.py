@@ -1,0 +1,84 @@
+"""Review data: cached CPU commentary, share links and imported records."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Hand, Table
+
+
+def new_token() -> str:
+    """An unguessable share token (128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
+class HandCommentary(models.Model):
+    """The hard CPU's choices beside one seat's decisions in a finished hand (a cache)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="commentaries")
+    seat = models.PositiveSmallIntegerField()
+    data = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hand commentary")
+        verbose_name_plural = _("hand commentaries")
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seat"], name="one_commentary_per_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat}"
+
+
+class ShareLink(models.Model):
+    """A link that shows a finished game's replays to anyone, until revoked."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="share_links")
+    token = models.CharField(max_length=32, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    guest_key = models.CharField(max_length=64, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("share link")
+        verbose_name_plural = _("share links")
+
+    def __str__(self) -> str:
+        return f"{self.table} share {self.token[:6]}…"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+class ImportedRecord(models.Model):
+    """An uploaded ``okey-review/1`` file, verified by replay, owned by its importer.
+
+    Never a played game: it only feeds the replay viewer of its owner."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    guest_key = models.CharField(max_length=64, blank=True, default="")
+    variant = models.CharField(max_length=16)
+    title = models.CharField(max_length=120, blank=True, default="")
+    data = models.JSONField()  # the normalised exchange document
+    commentary = models.JSONField(default=dict, blank=True)  # "hand:seat" -> data
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("imported record")
+        verbose_name_plural = _("imported records")
+
+    def __str__(self) -> str:
+        return self.title or f"{self.variant} import #{self.pk}"

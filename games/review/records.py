@@ -1,0 +1,351 @@
+"""The review exchange format ``okey-review/1``: export, import and verification.
+
+A file holds one hand or a whole game::
+
+    {"format": "okey-review/1", "variant": "classic", "options": {...},
+     "players": [{"seat": 0, "name": "Ayşe", "cpu": null}, ...],
+     "hands": [{"number": 1, "seed": "…", "starter": 0, "context": {...}?,
+                "actions": [{"seat": 0, "type": "discard", "tile": "R7"}, ...],
+                "result": {"ending", "finisher", "totals", "lines": [...], "closed_tile"}}]}
+
+Events use the tile notation of rules.md (``R7``, ``K13``, ``F``), never the engine's
+tile ids: on import every tile is resolved against the acting seat's rack at that moment
+(the lower copy first when both copies are held). Importing replays every hand from its
+seed with the engine; an action the engine refuses, a hand that stops before its end or a
+result that differs from the replay is refused with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import Refusal, apply, new_hand
+from games.engine.refusals import REFUSALS
+from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notation, parse_kind
+from games.messages import refusal_text
+
+FORMAT = "okey-review/1"
+MAX_BYTES = 1_000_000  # 1 MB
+MAX_HANDS = 60
+MAX_ACTIONS = 2000  # per hand
+VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
+
+
+# ----------------------------------------------------------------- actions
+
+
+def action_to_events(action: dict) -> dict:
+    """An engine action (tile ids) as an exchange event (notation)."""
+    out: dict[str, Any] = {"seat": action["seat"], "type": action["type"]}
+    for key, value in action.items():
+        if key in ("seat", "type"):
+            continue
+        if key == "tile":
+            out["tile"] = notation(value)
+        elif key == "tiles":
+            out["tiles"] = [notation(t) for t in value]
+        elif key == "melds":
+            out["melds"] = [[notation(t) for t in m] for m in value]
+        elif key == "assign":
+            out["assign"] = [
+                [notation(int(tid)), kind_notation(kind)] for tid, kind in value.items()
+            ]
+        elif key == "as":
+            out["as"] = kind_notation(value) if isinstance(value, int) else value
+        else:  # meld (a table meld id), to (a seat)
+            out[key] = value
+    return out
+
+
+class _Pool:
+    """Resolves notation to tile ids held by a seat: each id at most once per action."""
+
+    def __init__(self, held: tuple[int, ...] | list[int]):
+        self.held = list(held)
+        self.used: set[int] = set()
+
+    def take(self, text: Any) -> int:
+        if not isinstance(text, str):
+            raise Refusal("bad_action", f"{text!r} is not a tile in notation (R7, K13, F)")
+        try:
+            kind = parse_kind(text)
+        except NotationError as exc:
+            raise Refusal("bad_action", exc.message) from None
+        for tid in sorted(ids_of_kind(kind)):
+            if tid in self.held and tid not in self.used:
+                self.used.add(tid)
+                return tid
+        # not held: the lower copy, so that the engine names the refusal
+        tid = next((t for t in ids_of_kind(kind) if t not in self.used), ids_of_kind(kind)[0])
+        self.used.add(tid)
+        return tid
+
+
+def event_to_action(event: Any, state) -> dict:
+    """An exchange event as an engine action, its tiles resolved against ``state``."""
+    if not isinstance(event, dict):
+        raise Refusal("bad_action", "an event is an object with a seat and a type")
+    seat = event.get("seat")
+    if type(seat) is not int or not 0 <= seat < state.n_players:
+        raise Refusal("bad_action", f"seat {seat!r} is not a seat of this table")
+    held = list(state.racks[seat])
+    if event.get("type") == "flip":  # an okey anywhere (rack or table)
+        held += [t for m in state.melds for t in m.tiles]
+    pool = _Pool(held)
+    out: dict[str, Any] = {}
+    for key, value in event.items():
+        if key == "tile":
+            out["tile"] = pool.take(value)
+        elif key == "tiles":
+            if not isinstance(value, list):
+                raise Refusal("bad_action", "tiles must be a list")
+            out["tiles"] = [pool.take(t) for t in value]
+        elif key == "melds":
+            if not isinstance(value, list) or not all(isinstance(m, list) for m in value):
+                raise Refusal("bad_action", "melds must be a list of tile lists")
+            out["melds"] = [[pool.take(t) for t in m] for m in value]
+        else:
+            out[key] = value
+    if "assign" in out:
+        assign = out["assign"]
+        if not isinstance(assign, list) or not all(
+            isinstance(p, list) and len(p) == 2 for p in assign
+        ):
+            raise Refusal("bad_action", "assign is a list of [okey, stands for] pairs")
+        meld_ids = [t for m in out.get("melds", []) for t in m]
+        okeys = _Pool(meld_ids)
+        out["assign"] = {str(okeys.take(p[0])): p[1] for p in assign}
+    return out
+
+
+# ------------------------------------------------------------------ results
+
+
+def result_summary(result: dict | None) -> dict | None:
+    """The comparable, notation-only part of a hand result."""
+    if not result:
+        return None
+    closed = result.get("closed_tile")
+    return {
+        "ending": result.get("ending"),
+        "finisher": result.get("finisher"),
+        "totals": list(result.get("totals") or []),
+        "lines": [
+            {"seat": ln.get("seat"), "points": ln.get("points"), "reason": ln.get("reason")}
+            for ln in result.get("lines") or []
+        ],
+        "closed_tile": notation(closed) if isinstance(closed, int) else closed,
+    }
+
+
+# ------------------------------------------------------------------- export
+
+
+def hand_export(record: dict, result: dict | None, number: int) -> dict:
+    """One hand of the exchange format from an engine record (``state.record()``)."""
+    out: dict[str, Any] = {"number": number, "seed": record["seed"], "starter": record["starter"]}
+    if record.get("context"):
+        out["context"] = dict(record["context"])
+    out["actions"] = [action_to_events(a) for a in record["actions"]]
+    out["result"] = result_summary(result)
+    return out
+
+
+def document(variant: str, options: dict, players: list[dict], hands: list[dict]) -> dict:
+    return {
+        "format": FORMAT,
+        "variant": variant,
+        "options": dict(options),
+        "players": players,
+        "hands": hands,
+    }
+
+
+# ------------------------------------------------------------------- import
+
+
+@dataclass
+class ImportRefused(Exception):
+    """A file the import refuses: a stable code and a message for the person."""
+
+    code: str
+    message: str
+    detail: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@dataclass
+class ImportedHand:
+    number: int
+    seed: Any
+    starter: int
+    context: dict
+    actions: list[dict]  # engine form (tile ids)
+    result: dict  # engine result of the replay
+
+    def record(self, variant: str, options: dict) -> dict:
+        rec = {
+            "format": 1,
+            "variant": variant,
+            "options": dict(options),
+            "seed": self.seed,
+            "starter": self.starter,
+            "actions": [dict(a) for a in self.actions],
+        }
+        if self.context:
+            rec["context"] = dict(self.context)
+        return rec
+
+
+def _engine_reason(exc: Refusal) -> str:
+    text = refusal_text(exc.code, REFUSALS.get(exc.code, exc.message))
+    if exc.message and exc.message != text and exc.message != REFUSALS.get(exc.code):
+        return f"{text} ({exc.message})"
+    return text
+
+
+def _players(data: Any, n: int) -> list[dict]:
+    if data is None:
+        return [{"seat": s, "name": _("Seat %(n)s") % {"n": s + 1}, "cpu": None} for s in range(n)]
+    if not isinstance(data, list) or len(data) != n:
+        raise ImportRefused("bad_record", _("The file must list one player per seat."))
+    out = []
+    for s, p in enumerate(data):
+        if not isinstance(p, dict):
+            raise ImportRefused("bad_record", _("Each player is an object with a name."))
+        name = str(p.get("name") or _("Seat %(n)s") % {"n": s + 1})[:60]
+        cpu = p.get("cpu")
+        out.append({"seat": s, "name": name, "cpu": cpu if isinstance(cpu, str) else None})
+    return out
+
+
+def load_document(raw: bytes | str) -> dict:
+    """Parse and verify an exchange file. Returns ``{"variant", "options", "players",
+    "hands": [ImportedHand…], "document"}``; raises ``ImportRefused`` with the reason."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > MAX_BYTES:
+        raise ImportRefused(
+            "too_large",
+            _("The file is too large (%(size)s bytes; at most %(max)s).")
+            % {"size": size, "max": MAX_BYTES},
+        )
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ImportRefused(
+            "bad_json", _("This is not valid JSON: %(error)s") % {"error": exc}
+        ) from None
+    if not isinstance(data, dict):
+        raise ImportRefused("bad_json", _("The file must hold one JSON object."))
+    if data.get("format") != FORMAT:
+        raise ImportRefused(
+            "bad_format",
+            _("Unsupported format %(found)r: this site reads %(expected)s.")
+            % {"found": data.get("format"), "expected": FORMAT},
+        )
+    variant = data.get("variant")
+    if variant not in VARIANTS:
+        raise ImportRefused("bad_variant", _("Unknown variant %(v)r.") % {"v": variant})
+    options = data.get("options") or {}
+    hands = data.get("hands")
+    if not isinstance(hands, list) or not hands:
+        raise ImportRefused("bad_record", _("The file holds no hands."))
+    if len(hands) > MAX_HANDS:
+        raise ImportRefused(
+            "too_large", _("Too many hands (at most %(max)s).") % {"max": MAX_HANDS}
+        )
+    out_hands: list[ImportedHand] = []
+    n_players = None
+    for h_index, h in enumerate(hands):
+        label = _("Hand %(n)s") % {"n": h_index + 1}
+        if not isinstance(h, dict) or not isinstance(h.get("actions"), list):
+            raise ImportRefused("bad_record", _("%(hand)s: no list of actions.") % {"hand": label})
+        if len(h["actions"]) > MAX_ACTIONS:
+            raise ImportRefused("too_large", _("%(hand)s: too many actions.") % {"hand": label})
+        seed, starter, context = h.get("seed"), h.get("starter"), h.get("context") or {}
+        if (
+            type(seed) not in (int, str)
+            or type(starter) is not int
+            or not isinstance(context, dict)
+        ):
+            raise ImportRefused(
+                "bad_record",
+                _("%(hand)s: the seed, the starter or the context is damaged.") % {"hand": label},
+            )
+        try:
+            state = new_hand(variant, options, seed, starter, context=context)
+        except Refusal as exc:
+            raise ImportRefused(
+                exc.code, _("%(hand)s: %(reason)s") % {"hand": label, "reason": _engine_reason(exc)}
+            ) from None
+        except (ValueError, TypeError) as exc:
+            raise ImportRefused(
+                "bad_record", _("%(hand)s: %(reason)s") % {"hand": label, "reason": exc}
+            ) from None
+        n_players = state.n_players
+        actions: list[dict] = []
+        for i, event in enumerate(h["actions"]):
+            try:
+                action = event_to_action(event, state)
+                state, _events = apply(state, action)
+            except Refusal as exc:
+                raise ImportRefused(
+                    exc.code,
+                    _("%(hand)s, move %(move)s (%(event)s) was refused: %(reason)s")
+                    % {
+                        "hand": label,
+                        "move": i + 1,
+                        "event": _short(event),
+                        "reason": _engine_reason(exc),
+                    },
+                    {"hand": h_index, "index": i},
+                ) from None
+            actions.append(state.actions[-1])
+        if not state.over:
+            raise ImportRefused(
+                "incomplete",
+                _("%(hand)s: the moves stop before the hand is over.") % {"hand": label},
+                {"hand": h_index},
+            )
+        claimed = h.get("result")
+        if claimed is not None and claimed != result_summary(state.result):
+            raise ImportRefused(
+                "result_mismatch",
+                _("%(hand)s: the result in the file is not the result of its moves.")
+                % {"hand": label},
+                {"hand": h_index},
+            )
+        number = h.get("number") if type(h.get("number")) is int else h_index + 1
+        out_hands.append(
+            ImportedHand(number, seed, starter, dict(context), actions, dict(state.result))
+        )
+    players = _players(data.get("players"), n_players or 4)
+    normal = document(
+        variant,
+        state.options,
+        players,
+        [hand_export(hd.record(variant, state.options), hd.result, hd.number) for hd in out_hands],
+    )
+    return {
+        "variant": variant,
+        "options": dict(state.options),
+        "players": players,
+        "hands": out_hands,
+        "document": normal,
+    }
+
+
+def _short(event: Any) -> str:
+    if not isinstance(event, dict):
+        return repr(event)[:40]
+    parts = [str(event.get("type"))]
+    for key in ("tile", "melds", "tiles"):
+        if key in event:
+            parts.append(json.dumps(event[key], ensure_ascii=False)[:60])
+    return " ".join(parts)

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from games import cpu, services
+from games.models import Table
+
+
+@pytest.fixture(autouse=True)
+def _fast_cpus(settings):
+    settings.OKEY_CPU_DELAY_MS = 0
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch):
+    counter = itertools.count()
+    monkeypatch.setattr(services, "seed_source", lambda table, number: f"review-{next(counter)}")
+
+
+def cpu_table(variant: str = "classic", user=None, guest_key: str = "", **options) -> Table:
+    n = options.get("players", 4)
+    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", "medium")] * (n - 1)
+    return services.create_table(
+        variant=variant, options=options, seats=seats, user=user, guest_key=guest_key
+    )
+
+
+def play_out_hand(table: Table, human: int = 0, limit: int = 3000) -> Table:
+    """Play the current hand to its end through the services (the human plays like a CPU)."""
+    for _ in range(limit):
+        table.refresh_from_db()
+        hand = table.current_hand
+        if hand.result is not None:
+            return table
+        state = services.load_state(hand)
+        if state.turn == human:
+            action = cpu.choose(state, human, "easy")
+            services.submit_action(table.pk, human, action, table.version)
+        else:
+            assert services.sweep() >= 1
+    raise AssertionError("hand did not finish")
+
+
+def play_out_game(table: Table, max_hands: int = 30) -> Table:
+    for _ in range(max_hands):
+        table = play_out_hand(table)
+        if table.status == Table.Status.FINISHED:
+            return table
+        services.next_hand(table.pk, table.version)
+    raise AssertionError("game did not finish")

@@ -1,0 +1,84 @@
+"""``manage.py loadbench``: N tables of four scripted websocket players against daphne.
+
+Examples::
+
+    .venv/bin/python manage.py loadbench --tables 10
+    .venv/bin/python manage.py loadbench --tables 100 --seconds 120 --json
+    DATABASE_URL=postgres://... REDIS_URL=redis://... \\
+        .venv/bin/python manage.py loadbench --tables 100 --processes 2
+
+Without ``DATABASE_URL`` a fresh SQLite file in a temp dir is used (never the
+project's db.sqlite3). See games/loadbench.py for what is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.loadbench import BenchConfig, format_summary, run_bench
+
+
+class Command(BaseCommand):
+    help = "Load benchmark: concurrent tables of scripted websocket players against daphne."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--tables", type=int, default=100)
+        parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
+        parser.add_argument("--hands", type=int, default=1, help="hands per table")
+        parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long")
+        parser.add_argument("--variant", choices=("classic", "rummy"), default="classic")
+        parser.add_argument(
+            "--think",
+            type=float,
+            default=0.0,
+            metavar="MS",
+            help="mean think time before each action (uniform 0.5x-1.5x); 0 = as fast as possible",
+        )
+        parser.add_argument("--debug", action="store_true", help="servers with DEBUG=1")
+        parser.add_argument(
+            "--profile",
+            default="",
+            metavar="FILE",
+            help="record the server with py-spy during play (.svg flamegraph, .json speedscope,"
+            " .txt raw collapsed stacks)",
+        )
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        try:
+            import websockets  # noqa: F401
+        except ImportError as e:
+            raise CommandError("loadbench needs websockets (requirements-dev.txt)") from e
+        if opts["tables"] < 1:
+            raise CommandError("--tables must be at least 1")
+        cfg = BenchConfig(
+            tables=opts["tables"],
+            processes=opts["processes"],
+            hands=max(1, opts["hands"]),
+            seconds=opts["seconds"],
+            variant=opts["variant"],
+            think_ms=opts["think"],
+            database_url=os.environ.get("DATABASE_URL", ""),
+            redis_url=os.environ.get("REDIS_URL", ""),
+            debug=opts["debug"],
+            profile=os.path.abspath(opts["profile"]) if opts["profile"] else "",
+            seed=opts["seed"],
+        )
+
+        def log(msg: str) -> None:
+            print(f"loadbench: {msg}", file=sys.stderr, flush=True)
+
+        try:
+            result = run_bench(cfg, log)
+        except (ValueError, RuntimeError) as e:
+            raise CommandError(str(e)) from e
+        if opts["json"]:
+            self.stdout.write(json.dumps(result, indent=2))
+        else:
+            self.stdout.write(format_summary(result))

@@ -148,6 +148,8 @@ def test_views_never_leak_other_racks_the_pile_or_the_seed(variant, seed):
             assert (v["rack"] is None) == (seat is None)
             if seat is not None:
                 assert {t["id"] for t in v["rack"]} == mine
+                # the view's structural "legal" covers every concrete legal action
+                assert {a["type"] for a in legal_actions(s, seat)} <= set(v["legal"])
 
     rng = random.Random(seed)
     s = new_hand(variant, None, secret, 0)

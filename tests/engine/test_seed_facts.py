@@ -246,3 +246,26 @@ def test_seed003_take_k8_put_down_okey_closes_for_6():
     st3, _ = play(st2, {"type": "close", "seat": 0, "tile": tile(st2, 0, "B5")})
     assert st3.result["ending"] == "okey_close"
     assert st3.hand_totals() == [6, 0, 0, 0]
+
+
+def test_ending_with_a_false_joker_is_an_ordinary_ending():
+    """(000, §1) A false joker is not wild: ending with it is an ordinary ending."""
+    st = make_state(
+        "classic",
+        ["R1 R2 R3 Y4 Y5 Y6 B7 B8 B9 B10 K11 R11 Y11 B11 F", None, None, None],
+        indicator="K12",
+        turn=0,
+        phase="play",
+    )
+    over, _ = apply(st, {"type": "close", "seat": 0, "tile": tile(st, 0, "F")})
+    assert over.result["ending"] == "close"
+    st = make_state(
+        "fifty-one",
+        ["F", None, None, None],
+        indicator="K12",
+        melds=[{"owner": 0, "tiles": "B5 B6 B7"}],
+        turn=0,
+        phase="play",
+    )
+    over, _ = apply(st, {"type": "discard", "seat": 0, "tile": tile(st, 0, "F")})
+    assert over.result["ending"] == "hand" and over.hand_totals()[0] == -500

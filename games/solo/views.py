@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games import cpu, services
-from games.engine.tiles import deal, kind_notation, notation
+from games.engine.tiles import deal, kind_notation, kind_of, notation
 from games.messages import refusal_text
 from games.models import CPU_LEVELS, VARIANT_CHOICES, Table
 from games.presenter import tile_ctx
@@ -242,7 +242,13 @@ def verify_deal(seed: str, players: int = 4, starter: int = 0) -> dict[str, Any]
     d = deal(seed, players, starter)
 
     def tiles(ids) -> list[dict[str, Any]]:
-        return [tile_ctx({"id": t, "t": notation(t)}, "seventeen") for t in ids]
+        return [
+            {
+                **tile_ctx({"id": t, "t": notation(t)}, "seventeen"),
+                "okey": kind_of(t) == d.okey_kind,
+            }
+            for t in ids
+        ]
 
     return {
         "sha256": hashlib.sha256(seed.encode()).hexdigest(),
@@ -284,7 +290,7 @@ def verify(request: HttpRequest) -> HttpResponse:
             "outcome": outcome,
             "error": error,
             "player_choices": [2, 3, 4],
-            "starter_choices": list(range(players)),
+            "starter_choices": [0, 1, 2, 3],
         },
     )
 

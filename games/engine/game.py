@@ -163,9 +163,12 @@ class Game:
                 raise Refusal("bad_format")
             g = cls(data["variant"], data["options"])
             for h in data["hands"]:
-                g.hands.append(
-                    HandResult(h["seed"], h["starter"], h["ending"], h["lines"], list(h["totals"]))
-                )
+                totals = list(h["totals"])
+                if len(totals) != g.n_players or any(type(x) is not int for x in totals):
+                    raise ValueError("hand totals: one int per seat")
+                if not isinstance(h["lines"], list) or not isinstance(h["ending"], str):
+                    raise ValueError("hand lines/ending")
+                g.hands.append(HandResult(h["seed"], h["starter"], h["ending"], h["lines"], totals))
             return g
         except Refusal:
             raise

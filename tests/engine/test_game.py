@@ -89,6 +89,12 @@ def test_game_json_round_trip():
     assert g2.totals() == g.totals() and g2.winners() == g.winners()
     with pytest.raises(Refusal):
         Game.from_json({"format": 1, "variant": "classic"})
+    bad = g.to_json()
+    bad["hands"][0]["totals"] = ["x", 1, 2, 3]
+    with pytest.raises(Refusal):
+        Game.from_json(bad)
+    with pytest.raises(Refusal):
+        Game.from_json("nope")
 
 
 def test_score_lines_in_hands_carry_reasons():

@@ -406,21 +406,33 @@ def _forced(
 _NOPTS: dict[tuple, list] = {}
 # per (mode, ace_high, okeys, lone groups): packed key of a number → its options
 _NOPTS_BY: dict[tuple, dict[int, list]] = {
-    (m, a, j, lone): {}
+    (m, a, j, lone, need_all): {}
     for m in ("sum", "seventeen")
     for a in (True, False)
     for j in range(3)
     for lone in (True, False)
+    for need_all in (True, False)
 }
 
 
 def _number_options(
-    mode: str, ace_high: bool, n: int, c4: tuple, j: int, lone: bool, fmask: int = 0
+    mode: str,
+    ace_high: bool,
+    n: int,
+    c4: tuple,
+    j: int,
+    lone: bool,
+    fmask: int = 0,
+    absorb: bool = False,
 ) -> list:
-    """Group options at number n: (okeys, score, packed delta, tag), by okeys used.
+    """Group options at number n: (okeys, score, packed delta, tag), by okeys used;
+    tag = (n, u4, okeys, number of groups of three).
 
-    ``fmask``: colours (bit c) whose tiles at n must all go into groups."""
-    key = (mode, ace_high, n, c4, j, lone, fmask)
+    ``fmask``: colours (bit c) whose tiles at n must all go into groups.
+    ``absorb`` (winning checks): leave out an option whose last okey only turns a
+    group of three into a group of four: the search lets a spare okey join any
+    group of three it chose instead."""
+    key = (mode, ace_high, n, c4, j, lone, fmask, absorb)
     opts = _NOPTS.get(key)
     if opts is not None:
         return opts
@@ -433,9 +445,11 @@ def _number_options(
     for o, packed, u4, total, m, n4 in entries:
         if o > j or any(fmask >> c & 1 and u4[c] != c4[c] for c in range(4)):
             continue
+        if absorb and o and (u4, o - 1) in _GROUP_SPLIT and 3 in _group_sizes(total - 1):
+            continue
         value = (17 if n == 13 else n) * m + n4 if seventeen else n * total
         score = m - value * _VAL
-        opts.append((o, score, packed << b, (n, u4, o)))
+        opts.append((o, score, packed << b, (n, u4, o, m - n4)))
     opts.sort(key=lambda e: e[0])
     _NOPTS[key] = opts
     return opts
@@ -459,7 +473,7 @@ def _search(
         cand = two | ((masks[0] | masks[1] | masks[2] | masks[3]) & _LONE_MASK[key])
     numbers = []
     lone = j == 2 and not need_all
-    cache = _NOPTS_BY[(mode, ace_high, j, lone)]
+    cache = _NOPTS_BY[(mode, ace_high, j, lone, need_all)]
     F = 0  # forced masks of the four colours, 13 bits each
     if forced is not None:
         F = forced[0] | forced[1] << 13 | forced[2] << 26 | forced[3] << 39
@@ -483,7 +497,7 @@ def _search(
         opts = cache.get(k)
         if opts is None:
             c4 = (V >> b & 3, V >> (28 + b) & 3, V >> (56 + b) & 3, V >> (84 + b) & 3)
-            opts = _number_options(mode, ace_high, i + 1, c4, j, lone, k >> 8 & 15)
+            opts = _number_options(mode, ace_high, i + 1, c4, j, lone, k >> 8 & 15, need_all)
             cache[k] = opts
         if k & 0xF00:  # tiles that cannot be in runs: every copy goes into a group
             if not opts:
@@ -514,16 +528,27 @@ def _search(
             v3 = R >> 84 & _M26
             s3 = scores.get(v3) or _solve_colour(v3, mode, ace_high)
             f0, f1, f2, f3 = s0[3], s1[3], s2[3], s3[3]
-            if not _CONV[_CONV[_CONV[f0][f1]][f2]][f3] >> left & 1:
+            sums = _CONV[_CONV[_CONV[f0][f1]][f2]][f3]
+            if sums >> left & 1:
+                runs = left
+            elif left and chosen:  # spare okeys join groups of three
+                g3 = sum(t[3] for t in chosen)
+                runs = next(
+                    (t for t in range(left - 1, max(0, left - g3) - 1, -1) if sums >> t & 1), -1
+                )
+                if runs < 0:
+                    return False
+            else:
                 return False
-            for u0 in range(left + 1):
+            for u0 in range(runs + 1):
                 if f0 >> u0 & 1:
-                    for u1 in range(left - u0 + 1):
+                    for u1 in range(runs - u0 + 1):
                         if f1 >> u1 & 1:
-                            for u2 in range(left - u0 - u1 + 1):
-                                u3 = left - u0 - u1 - u2
+                            for u2 in range(runs - u0 - u1 + 1):
+                                u3 = runs - u0 - u1 - u2
                                 if f2 >> u2 & 1 and f3 >> u3 & 1:
-                                    best[0] = (gscore, tuple(chosen), R, left, (u0, u1, u2, u3))
+                                    uses = (u0, u1, u2, u3)
+                                    best[0] = (gscore, tuple(chosen), R, left, uses, left - runs)
                                     return True
             return False  # not reached: the sum mask said a split exists
 
@@ -679,8 +704,13 @@ def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all:
             else:
                 lst.append(t)
     shapes: list[Shape] = []
-    for number, u4, o in chosen:
+    absorb = found[5] if len(found) > 5 else 0
+    for number, u4, o, _n3 in chosen:
         for layout in _GROUP_LAYOUT[(u4, o)]:
+            if absorb and len(layout) == 3:  # a spare okey joins this group of three
+                absorb -= 1
+                spare = next(c for c in range(4) if all(c != x for x, _ in layout))
+                layout = tuple(sorted((*layout, (spare, True))))
             tiles, plays = [], []
             for c, wild in layout:
                 k = c * 13 + number - 1

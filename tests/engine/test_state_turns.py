@@ -172,3 +172,20 @@ def test_two_okeys_can_bridge_two_lonely_tiles_three_apart():
     assert k11 and all(t // 2 == 3 * 13 + 10 for t in k11)  # only K11 goes down
     over, _ = apply(st, {"type": "close", "seat": 0, "tile": k11[0]})
     assert over.result["ending"] == "close"
+
+
+def test_events_name_public_facts_only():
+    st = make_state("rummy", [RACK_003, None, None, None], indicator="B4", pile="R11",
+                    takeable="K2", turn=0, phase="draw")  # fmt: skip
+    _, ev = apply(st, {"type": "draw", "seat": 0})
+    assert ev == [{"type": "drew", "seat": 0, "pile_count": len(st.pile) - 1}]
+    took, ev = apply(st, {"type": "take", "seat": 0})
+    assert ev == [{"type": "took", "seat": 0, "tile": st.takeable, "from": 3}]
+    drew, _ = apply(st, {"type": "draw", "seat": 0})
+    r11 = drew.drawn
+    _, ev = apply(drew, {"type": "discard", "seat": 0, "tile": r11})
+    assert ev == [{"type": "discarded", "seat": 0, "tile": r11}]
+    _, ev = apply(drew, {"type": "close", "seat": 0, "tile": r11})
+    assert [e["type"] for e in ev] == ["closed", "score", "hand_over"]
+    assert ev[1] == {"type": "score", "seat": 0, "points": 3, "reason": "close", "detail": {}}
+    assert ev[2]["result"]["ending"] == "close" and ev[2]["result"]["finisher"] == 0

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import Refusal, apply, new_hand
+from games.engine import Refusal, apply, new_hand, replay
 from games.engine.refusals import REFUSALS
 from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notation, parse_kind
 from games.messages import refusal_text
@@ -125,8 +125,10 @@ def event_to_action(event: Any, state) -> dict:
 # ------------------------------------------------------------------ results
 
 
-def result_summary(result: dict | None) -> dict | None:
-    """The comparable, notation-only part of a hand result."""
+def result_summary(state) -> dict | None:
+    """The comparable, notation-only result of a finished hand: the ending, the finisher,
+    the per-seat totals and every score line of the hand (reason and points)."""
+    result = state.result
     if not result:
         return None
     closed = result.get("closed_tile")
@@ -136,7 +138,7 @@ def result_summary(result: dict | None) -> dict | None:
         "totals": list(result.get("totals") or []),
         "lines": [
             {"seat": ln.get("seat"), "points": ln.get("points"), "reason": ln.get("reason")}
-            for ln in result.get("lines") or []
+            for ln in state.scores
         ],
         "closed_tile": notation(closed) if isinstance(closed, int) else closed,
     }
@@ -145,13 +147,14 @@ def result_summary(result: dict | None) -> dict | None:
 # ------------------------------------------------------------------- export
 
 
-def hand_export(record: dict, result: dict | None, number: int) -> dict:
-    """One hand of the exchange format from an engine record (``state.record()``)."""
+def hand_export(record: dict, number: int) -> dict:
+    """One hand of the exchange format from an engine record (``state.record()``); its
+    result is the engine's, from a replay of the record."""
     out: dict[str, Any] = {"number": number, "seed": record["seed"], "starter": record["starter"]}
     if record.get("context"):
         out["context"] = dict(record["context"])
     out["actions"] = [action_to_events(a) for a in record["actions"]]
-    out["result"] = result_summary(result)
+    out["result"] = result_summary(replay(record))
     return out
 
 
@@ -188,6 +191,7 @@ class ImportedHand:
     context: dict
     actions: list[dict]  # engine form (tile ids)
     result: dict  # engine result of the replay
+    summary: dict  # result_summary of the replay
 
     def record(self, variant: str, options: dict) -> dict:
         rec = {
@@ -314,7 +318,7 @@ def load_document(raw: bytes | str) -> dict:
                 {"hand": h_index},
             )
         claimed = h.get("result")
-        if claimed is not None and claimed != result_summary(state.result):
+        if claimed is not None and claimed != result_summary(state):
             raise ImportRefused(
                 "result_mismatch",
                 _("%(hand)s: the result in the file is not the result of its moves.")
@@ -323,14 +327,22 @@ def load_document(raw: bytes | str) -> dict:
             )
         number = h.get("number") if type(h.get("number")) is int else h_index + 1
         out_hands.append(
-            ImportedHand(number, seed, starter, dict(context), actions, dict(state.result))
+            ImportedHand(
+                number,
+                seed,
+                starter,
+                dict(context),
+                actions,
+                dict(state.result),
+                result_summary(state),
+            )
         )
     players = _players(data.get("players"), n_players or 4)
     normal = document(
         variant,
         state.options,
         players,
-        [hand_export(hd.record(variant, state.options), hd.result, hd.number) for hd in out_hands],
+        [hand_export(hd.record(variant, state.options), hd.number) for hd in out_hands],
     )
     return {
         "variant": variant,

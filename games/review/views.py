@@ -365,14 +365,14 @@ def hand_export(request: HttpRequest, hand_id: int) -> HttpResponse:
         table.variant,
         table.options,
         players_of(table),
-        [records.hand_export(record_for_hand(hand), hand.result, hand.number + 1)],
+        [records.hand_export(record_for_hand(hand), hand.number + 1)],
     )
     return _json_download(doc, f"okey-{table.code}-hand-{hand.number + 1}.json")
 
 
 def _game_document(table: Table) -> dict:
     hands = [
-        records.hand_export(record_for_hand(h), h.result, h.number + 1)
+        records.hand_export(record_for_hand(h), h.number + 1)
         for h in table.hands.filter(result__isnull=False).order_by("number")
     ]
     return records.document(table.variant, table.options, players_of(table), hands)

@@ -59,7 +59,9 @@ VALUES = (None, "sum", "seventeen")
 # value, plus 1 per meld (so equal totals prefer fewer, longer melds).
 _LEFT = 1_000_000
 _VAL = 1000
-_CACHE_LIMIT = 400_000
+# memo bounds per (values, ace rule): about 0.5 kB an entry, cleared when exceeded
+_CACHE_LIMIT = 60_000  # colour vectors
+_MEMO_LIMIT = 150_000  # solver states
 
 
 @dataclass(frozen=True)
@@ -295,7 +297,7 @@ def _solve_colour(vec: int, mode: str, ace_high: bool) -> tuple[int, int, int, i
                     best[u] = a
         r = tuple(best)
     plans, scores = _plans13[key], _scores13[key]
-    if len(plans) > _CACHE_LIMIT:
+    if len(plans) > _CACHE_LIMIT or len(_memo14[key]) > _MEMO_LIMIT:
         plans.clear()
         scores.clear()
         _memo14[key].clear()
@@ -609,7 +611,10 @@ def _search(
 def _okey_split(R: int, left: int, mode: str, ace_high: bool, need_all: bool) -> list[int]:
     """How many okeys each colour's runs use in the best completion of R."""
     scores = _scores13[(mode, ace_high)]
-    s = [scores[R >> (28 * c) & _M26] for c in range(4)]
+    s = []
+    for c in range(4):
+        v = R >> (28 * c) & _M26
+        s.append(scores.get(v) or _solve_colour(v, mode, ace_high))
     best = None
     for u0 in range(left + 1):
         for u1 in range(left - u0 + 1):

@@ -339,3 +339,31 @@ def test_arrangement_is_frozen() -> None:
     arr = best_arrangement(tiles("R1 R2 R3", OK_B5), OK_B5)
     with pytest.raises(AttributeError):
         arr.kind = "pairs"  # type: ignore[misc]
+
+
+def test_results_survive_memo_clearing(monkeypatch) -> None:
+    """The shared memo tables are bounded; clearing them mid-search changes nothing."""
+    import random
+
+    from games.engine import evaluate
+    from games.engine.bench import winning_rack
+
+    rng = random.Random(9)
+    racks = [winning_rack(rng, i % 3) for i in range(150)]
+    before = [
+        (
+            is_winning(r, ok) is not None,
+            len(best_arrangement(r[:13], ok, values="sum").leftover),
+            best_arrangement(r[:13], ok, values="sum").opening_total,
+        )
+        for r, ok in racks
+    ]
+    monkeypatch.setattr(evaluate, "_CACHE_LIMIT", 3)
+    monkeypatch.setattr(evaluate, "_MEMO_LIMIT", 10)
+    after = []
+    for r, ok in racks:
+        win = is_winning(r, ok)
+        best = best_arrangement(r[:13], ok, values="sum")
+        assert_valid(best, r[:13], ok)
+        after.append((win is not None, len(best.leftover), best.opening_total))
+    assert after == before

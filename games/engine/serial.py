@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .melds import classify
+from .melds import MELD_KINDS, classify
 from .options import validate_options
 from .refusals import Refusal
 from .rules import rules_for
@@ -163,6 +163,8 @@ def _build(d: dict, nested: bool = False) -> HandState:
         tiles = _ints(m["tiles"], 0, N_TILES, "meld tiles")
         plays = _ints(m["plays"], 0, 52, "meld plays")
         kind = m["kind"]
+        if kind not in MELD_KINDS:
+            raise ValueError(f"meld kind {kind!r} is not one of {MELD_KINDS}")
         if len(plays) != len(tiles):
             raise ValueError("meld: plays must match tiles")
         assign = {t: k for t, k in zip(tiles, plays, strict=True) if kind_of(t) == okey_kind}
@@ -218,8 +220,15 @@ def _build(d: dict, nested: bool = False) -> HandState:
     ct = res.get("closed_tile") if res else None
     if ct is not None and (type(ct) is not int or not 0 <= ct < N_TILES):
         raise ValueError("result: bad closed tile")
-    if not isinstance(d["context"], dict):
-        raise ValueError("context: expected an object")
+    ctx = d["context"]
+    if not isinstance(ctx, dict) or set(ctx) - {"totals"}:
+        raise ValueError("context: expected an object (only 'totals')")
+    if "totals" in ctx and (
+        not isinstance(ctx["totals"], list)
+        or len(ctx["totals"]) != n
+        or any(type(x) is not int for x in ctx["totals"])
+    ):
+        raise ValueError("context totals: one int per seat")
     if any(not isinstance(a, dict) for a in d["actions"]):
         raise ValueError("actions: expected objects")
     if type(d["undone"]) is not bool:

@@ -182,6 +182,17 @@ def new_hand(
         raise Refusal("bad_option", "the seed must be an int or a string", option="seed")
     if type(starter) is not int or not 0 <= starter < n:
         raise Refusal("bad_option", "the starter must be a seat of the table", option="starter")
+    context = dict(context or {})
+    totals = context.get("totals")
+    if set(context) - {"totals"} or (
+        totals is not None
+        and (
+            not isinstance(totals, list)
+            or len(totals) != n
+            or any(type(x) is not int for x in totals)
+        )
+    ):
+        raise Refusal("bad_option", "context holds only 'totals': one int per seat")
     d = deal(seed, n, starter)
     return HandState(
         variant=variant,
@@ -199,5 +210,5 @@ def new_hand(
         turns_done=(0,) * n,
         opened=(None,) * n,
         opened_turn=(None,) * n,
-        context=dict(context or {}),
+        context=context,
     )

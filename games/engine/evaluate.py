@@ -347,10 +347,6 @@ for _ok in range(52):
 _PRES = [sum(1 << i for i in range(7) if x >> (2 * i) & 3) for x in range(1 << 14)]
 
 
-def _presence(v: int) -> int:
-    return _PRES[v & 0x3FFF] | _PRES[v >> 14] << 7
-
-
 def _pack(tile_ids, okey_kind: int) -> int:
     if len(set(tile_ids)) != len(tile_ids):
         raise ValueError("a rack cannot hold the same tile id twice")
@@ -794,7 +790,8 @@ def _pairs(tile_ids, okey_kind: int, mode: str | None):
 
 def _masks(V: int) -> tuple[list[int], list[int], int, int]:
     vecs = [V & _M26, V >> 28 & _M26, V >> 56 & _M26, V >> 84 & _M26]
-    masks = [_presence(v) for v in vecs]
+    P = _PRES
+    masks = [P[v & 0x3FFF] | P[v >> 14] << 7 for v in vecs]
     a, b, c, d = masks
     two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
     three = (a & b & (c | d)) | (c & d & (a | b))

@@ -212,3 +212,27 @@ def test_any_mutation_of_a_saved_state_loads_or_is_refused(data):
                 continue
             with contextlib.suppress(Refusal):
                 apply(state, a)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_any_mutation_of_a_record_replays_or_is_refused(data):
+    rec = json.loads(
+        json.dumps(play_hand("fifty-one", None, "rec-mutate", max_actions=60).record())
+    )
+    paths = list(_paths(rec))[1:]
+    for _ in range(data.draw(st.integers(1, 2))):
+        path = data.draw(st.sampled_from(paths))
+        parent = rec
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = data.draw(_VALUES)
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:
+        state = replay(rec)
+    except Refusal as exc:
+        assert exc.code
+    else:
+        assert sorted(state.all_tiles()) == list(range(106))

@@ -95,8 +95,10 @@ def search_packed(V: int, mode: str, ace_high: bool) -> tuple[int, int]:
     j = V >> _OK_SHIFT
     _vecs, masks, two, three = _masks(V)
     score = _search(V, j, mode, ace_high, False, masks, two, three)[0]
-    left = -(-score // 1000)
-    res = (left, left * 1000 - score)
+    unit = getattr(_ev, "_LEFT", 1000)  # score = unit × leftover − _VAL × total (+ small)
+    per = getattr(_ev, "_VAL", 1)
+    left = -(-score // unit)
+    res = (left, -((score - left * unit) // per))
     if len(_LEFT_MEMO) > 300_000:
         _LEFT_MEMO.clear()
     _LEFT_MEMO[key] = res
@@ -119,6 +121,36 @@ def left_count(tiles, okey_kind: int, ace_high: bool, values, pairs: bool) -> in
         return left_packed(pack(tiles, okey_kind), values or "sum", ace_high, pairs)
     arr = best_arrangement(list(tiles), okey_kind, ace_high=ace_high, values=values, pairs=pairs)
     return len(arr.leftover)
+
+
+def _self_check() -> bool:
+    """The packed-rack shortcut reads evaluator internals: verify it on a few racks
+    against the public ``best_arrangement`` and fall back to that when it disagrees."""
+    import random as _r
+
+    rng = _r.Random(11)
+    try:
+        for _ in range(25):
+            rack = rng.sample(range(106), rng.choice([14, 15]))
+            okey = rng.randrange(52)
+            for values, ace_high, pairs in ((None, True, True), ("sum", True, False),
+                                             ("seventeen", False, False)):  # fmt: skip
+                arr = best_arrangement(rack, okey, ace_high=ace_high, values=values, pairs=pairs)
+                V = pack(rack, okey)
+                if left_packed(V, values or "sum", ace_high, pairs) != len(arr.leftover):
+                    return False
+                total = search_packed(V, values or "sum", ace_high)[1]
+                if values and not pairs and arr.kind == "melds" and total != arr.opening_total:
+                    return False
+    except Exception:  # noqa: BLE001 - any change of the internals
+        return False
+    finally:
+        _LEFT_MEMO.clear()
+    return True
+
+
+if _FAST:
+    _FAST = _self_check()
 
 
 # -------------------------------------------------------------------- context

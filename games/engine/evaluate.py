@@ -581,10 +581,21 @@ def _search(
                 best[0] = (total, tuple(chosen), R, left)
             return False
 
+    last = n_numbers - 1
+
     def rec(i: int, R: int, left: int, gscore: int) -> bool:
-        if i == n_numbers:
-            return leaf(R, left, gscore)
         opts, must = numbers[i]
+        if i == last:  # the leaves, without one more call level
+            if not must and leaf(R, left, gscore):
+                return True
+            for o, score, delta, tag in opts:
+                if o > left:
+                    break
+                chosen.append(tag)
+                if leaf(R - delta, left - o, gscore + score):
+                    return True
+                chosen.pop()
+            return False
         if not must and rec(i + 1, R, left, gscore):
             return True
         for o, score, delta, tag in opts:

@@ -13,7 +13,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 I18N_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=tests
 
-.PHONY: help run test venv deps dev-deps gettext chromium compilemessages messages migrate \
+.PHONY: help run test venv deps dev-deps gettext chromium servers compilemessages messages migrate \
 	collectstatic lint format clean
 
 help:
@@ -55,6 +55,13 @@ chromium:
 	  echo "Installing chromium (apt-get)"; \
 	  $(APT) update -qq && $(APT) install -y -qq chromium >/dev/null; }
 
+# PostgreSQL and Redis for the multi-process test (tests/games/test_multiprocess.py starts
+# throw-away servers of its own; nothing is configured system-wide).
+servers:
+	@{ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v redis-server >/dev/null; } || { \
+	  echo "Installing postgresql and redis-server (apt-get)"; \
+	  $(APT) update -qq && $(APT) install -y -qq postgresql redis-server >/dev/null; }
+
 # --- Django ------------------------------------------------------------------------------
 
 compilemessages: gettext
@@ -78,7 +85,7 @@ run: deps compilemessages
 	@# daphne with the CPU/turn-clock sweeper on its own event loop (games/management/commands/serve.py)
 	@$(MANAGE) serve --host $(HOST) --port $(PORT)
 
-test: dev-deps gettext chromium compilemessages
+test: dev-deps gettext chromium servers compilemessages
 	@echo "ruff check"
 	@$(BIN)/ruff check --quiet .
 	@echo "ruff format --check"

@@ -95,7 +95,7 @@ def rebuild_hand(hand: Hand) -> engine_state.HandState:
 
 def hand_record(hand: Hand) -> dict[str, Any]:
     table = hand.table
-    return {
+    record = {
         "format": 1,
         "variant": table.variant,
         "options": table.options,
@@ -103,6 +103,11 @@ def hand_record(hand: Hand) -> dict[str, Any]:
         "starter": hand.starter,
         "actions": [a.payload for a in hand.actions.order_by("index")],
     }
+    # What the game told the hand when it was dealt (rummy: the totals so far,
+    # so a shown indicator can end the game); fixed at the deal.
+    if hand.state.get("context"):
+        record["context"] = hand.state["context"]
+    return record
 
 
 def game_for(table: Table) -> engine_game.Game:

@@ -1,0 +1,235 @@
+"""Online tables that hold (issue 5): clocks, dropped players, hidden information,
+origin checks and rate limits. Time is injected: no test sleeps for a clock."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games import cpu, services
+from games.engine import view_for
+from games.models import HandAction, Table
+from okeysite.asgi import application
+from tests.games.conftest import cpu_table
+
+TILE_ID = re.compile(r'data-id="(\d+)"')
+
+
+def first_discard(table: Table) -> None:
+    state = services.load_state(table.current_hand)
+    services.submit_action(
+        table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, table.version
+    )
+
+
+def play_cpus(table: Table, at):
+    """Let the CPUs play (time moving on 2 s a move) until it is seat 0's turn
+    again; return the time then."""
+    for _ in range(20):
+        table.refresh_from_db()
+        if services.load_state(table.current_hand).turn == 0:
+            return at
+        at += timedelta(seconds=2)
+        assert services.play_due(table.pk, at=at)
+    raise AssertionError("CPUs did not hand the turn back")
+
+
+@pytest.mark.django_db
+def test_rummy_clock_draws_and_discards_for_the_player_on_expiry(settings):
+    """[D8] rummy's 45-second clock: the server draws the top tile and discards it."""
+    settings.OKEY_CPU_DELAY_MS = 1000
+    table = cpu_table("rummy", clock=45)
+    t0 = services.now()
+    first_discard(table)
+    play_cpus(table, t0 + timedelta(seconds=5))
+    table.refresh_from_db()
+    assert table.turn_deadline is not None and table.cpu_due_at is None
+    due = table.turn_deadline
+    assert services.play_due(table.pk, at=due - timedelta(seconds=1)) is False
+    pile_before = services.load_state(table.current_hand).pile[-1]
+    assert services.play_due(table.pk, at=due + timedelta(milliseconds=1)) is True
+    last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
+    assert last.payload["type"] == "timeout" and last.seat == 0 and last.by_cpu
+    state = services.load_state(table.current_hand)
+    assert pile_before in state.discards[0] and pile_before not in state.racks[0]
+    # idempotent: the same expiry swept again plays nothing more
+    assert services.play_due(table.pk, at=due + timedelta(milliseconds=2)) is False
+
+
+@pytest.mark.django_db
+def test_fifty_one_clock_lets_the_seat_cpu_play_the_turn():
+    table = cpu_table("fifty-one", clock=15)
+    t0 = services.now()
+    first_discard(table)
+    play_cpus(table, t0 + timedelta(seconds=1))
+    table.refresh_from_db()
+    n = HandAction.objects.filter(hand__table=table).count()
+    assert services.play_due(table.pk, at=table.turn_deadline + timedelta(seconds=1))
+    last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
+    assert HandAction.objects.filter(hand__table=table).count() == n + 1
+    assert last.seat == 0 and last.by_cpu and last.payload["type"] in {"draw", "take"}
+
+
+@pytest.mark.django_db
+def test_dropped_player_is_played_by_cpu_after_grace_and_gets_the_seat_back(settings):
+    settings.OKEY_AWAY_GRACE_S = 15
+    table = cpu_table()
+    seat = table.seats.get(position=0)
+    t0 = services.now()
+    services.set_presence(seat.pk, True, at=t0)
+    services.set_presence(seat.pk, False, at=t0)  # the browser went away on our turn
+    seat.refresh_from_db()
+    assert seat.away_since == t0
+    assert services.play_due(table.pk, at=t0 + timedelta(seconds=14)) is False
+    assert services.play_due(table.pk, at=t0 + timedelta(seconds=16)) is True
+    last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
+    assert last.seat == 0 and last.by_cpu  # the CPU played the away seat
+    # coming back hands the seat back: on our next turn nobody plays for us
+    services.set_presence(seat.pk, True, at=t0 + timedelta(seconds=20))
+    play_cpus(table, t0 + timedelta(seconds=21))
+    table.refresh_from_db()
+    assert table.cpu_due_at is None
+    assert services.play_due(table.pk, at=t0 + timedelta(hours=1)) is False
+
+
+@pytest.mark.django_db
+def test_two_tabs_count_once_each():
+    table = cpu_table()
+    seat = table.seats.get(position=0)
+    services.set_presence(seat.pk, True)
+    services.set_presence(seat.pk, True)
+    services.set_presence(seat.pk, False)
+    seat.refresh_from_db()
+    assert seat.away_since is None and seat.connections == 1
+
+
+def _client(name: str) -> Client:
+    c = Client()
+    assert c.login(username=name, password="pw-" + name + "-123")
+    return c
+
+
+async def _connect(code: str, client: Client | None, origin: bytes = b"http://testserver"):
+    headers = [(b"origin", origin)]
+    if client is not None:
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    comm = WebsocketCommunicator(application, f"/ws/t/{code}/", headers=headers)
+    ok, _ = await comm.connect()
+    return comm, ok
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_foreign_origin_is_refused():
+    table = await sync_to_async(cpu_table)()
+    comm, ok = await _connect(table.code, None, origin=b"http://evil.example")
+    assert not ok
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_flood_of_frames_is_rate_limited_and_changes_nothing():
+    await sync_to_async(User.objects.create_user)("dora", password="pw-dora-123")
+    client = await sync_to_async(_client)("dora")
+    user = await sync_to_async(User.objects.get)(username="dora")
+    table = await sync_to_async(services.create_table)(
+        variant="classic",
+        options={},
+        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * 3,
+        user=user,
+    )
+    comm, ok = await _connect(table.code, client)
+    assert ok
+    await comm.receive_from()
+    codes = []
+    for _ in range(40):
+        await comm.send_to(json.dumps({"action": "draw", "version": 0}))
+        html = await comm.receive_from()
+        codes += re.findall(r'data-code="(\w+)"', html)
+    assert "rate_limited" in codes and "stale_state" in codes
+    assert await sync_to_async(HandAction.objects.count)() == 0
+    await comm.disconnect()
+
+
+VISIBLE_BEFORE_END = re.compile(r'id="t-result" class="t-result show"')
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant):
+    """Record every frame one player receives over a whole hand: until the hand
+    is over, no tile id outside that seat's own view appears, nor the seed."""
+    await sync_to_async(User.objects.create_user)("erin", password="pw-erin-123")
+    client = await sync_to_async(_client)("erin")
+    user = await sync_to_async(User.objects.get)(username="erin")
+    table = await sync_to_async(services.create_table)(
+        variant=variant,
+        options={},
+        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * 3,
+        user=user,
+    )
+    comm, ok = await _connect(table.code, client)
+    assert ok
+
+    def allowed_now() -> tuple[set[int], str, bool]:
+        t = Table.objects.get(pk=table.pk)
+        hand = t.current_hand
+        state = services.load_state(hand)
+        ids: set[int] = set()
+        v = view_for(state, 0)
+        for t_ in v["rack"] or []:
+            ids.add(t_["id"])
+        for pile in v["discards"]:
+            ids |= {x["id"] for x in pile}
+        for m in v["melds"]:
+            ids |= {x["id"] for x in m["tiles"]}
+        ids.add(v["indicator"]["id"])
+        if v.get("takeable"):
+            ids.add(v["takeable"]["id"])
+        return ids, hand.seed, state.over
+
+    def step() -> str | None:
+        t = Table.objects.get(pk=table.pk)
+        hand = t.current_hand
+        if hand.result is not None:
+            return "over"
+        state = services.load_state(hand)
+        if state.turn != 0:
+            services.sweep()
+            return None
+        a = cpu.choose(state, 0, "medium")
+        frame = {k: v for k, v in a.items() if k != "seat"}
+        frame["action"] = frame.pop("type")
+        if "melds" in frame:
+            frame["melds"] = json.dumps(frame["melds"])
+        frame["version"] = t.version
+        return json.dumps(frame)
+
+    frames = 0
+    html = await comm.receive_from()
+    for _ in range(3000):
+        ids, seed, over = await sync_to_async(allowed_now)()
+        if over:
+            break
+        seen = {int(x) for x in TILE_ID.findall(html)}
+        assert seen <= ids, f"frame {frames} leaked {sorted(seen - ids)}"
+        assert seed not in html
+        frames += 1
+        nxt = await sync_to_async(step)()
+        if nxt == "over":
+            break
+        if nxt is not None:
+            await comm.send_to(nxt)
+        html = await comm.receive_from()
+    else:
+        pytest.fail("hand did not finish")
+    assert frames > 20
+    await comm.disconnect()

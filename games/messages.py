@@ -35,6 +35,7 @@ REFUSALS = {
     "hand_not_over": gettext_lazy("The hand is still being played."),
     "game_over": gettext_lazy("The game is over."),
     "bad_option": gettext_lazy("That table option is not allowed."),
+    "not_host": gettext_lazy("Only the table's host can do that."),
     "no_place": gettext_lazy("That tile fits no meld on the table."),
 }
 

@@ -197,6 +197,26 @@ def join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Seat:
         return seat
 
 
+def fill_with_cpus(table_id: int, *, user: Any = None, guest_key: str = "") -> Table:
+    """The host starts a waiting table at once: CPUs take the free seats."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seats = list(table.seats.all())
+        host = seat_of(seats, user, guest_key)
+        if host is None or host.position != 0:
+            raise ActionRefused("not_host", "only the table's host can do that")
+        if table.status != Table.Status.WAITING:
+            raise ActionRefused("table_full", "this table has already started")
+        for s in seats:
+            if s.is_open:
+                s.is_cpu, s.cpu_level = True, "medium"
+                s.name = cpu.cpu_name(s.position, s.cpu_level)
+                s.save()
+        start_hand(table)
+        _on_commit_broadcast(table)
+        return table
+
+
 def seat_of(seats: list[Seat], user: Any, guest_key: str) -> Seat | None:
     for s in seats:
         if s.is_cpu:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tables/new/", views.create_table, name="create"),
     path("t/<str:code>/", views.table_page, name="table"),
     path("t/<str:code>/join/", views.join, name="join"),
+    path("t/<str:code>/fill/", views.fill, name="fill"),
     path("t/<str:code>/sheet/", views.score_sheet, name="sheet"),
     path("t/<str:code>/sheet.csv", solo_views.sheet_csv, name="sheet_csv"),
     path("rules/", views.rules, name="rules"),

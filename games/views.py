@@ -83,6 +83,16 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("games:table", code=code)
 
 
+@require_POST
+def fill(request: HttpRequest, code: str) -> HttpResponse:
+    table = get_object_or_404(Table, code=code)
+    try:
+        services.fill_with_cpus(table.pk, user=request.user, guest_key=guest_key(request))
+    except services.ActionRefused as e:
+        flash.error(request, refusal_text(e.code, e.message))
+    return redirect("games:table", code=code)
+
+
 def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
     """Every finished hand with every score line and its reason, and the totals."""
     table = get_object_or_404(Table, code=code)

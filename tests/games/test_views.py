@@ -102,3 +102,27 @@ def test_rules_pages(client, slug):
 
 def test_unknown_rules_page_is_404(client):
     assert client.get("/rules/nope").status_code == 404
+
+
+def test_host_fills_free_seats_with_cpus_and_others_cannot(client):
+    host = User.objects.create_user("host2", password="pw-Host-123")
+    table = services.create_table(
+        variant="seventeen",
+        options={},
+        seats=[
+            services.SeatSpec("me"),
+            services.SeatSpec("human"),
+            services.SeatSpec("human"),
+            services.SeatSpec("human"),
+        ],
+        user=host,
+    )
+    # a stranger cannot
+    client.post(reverse("games:fill", args=[table.code]))
+    table.refresh_from_db()
+    assert table.status == Table.Status.WAITING
+    client.force_login(host)
+    client.post(reverse("games:fill", args=[table.code]))
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert [s.is_cpu for s in table.seats.all()] == [False, True, True, True]

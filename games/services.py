@@ -144,6 +144,7 @@ def create_table(
     n = opts["players"]
     if len(seats) != n:
         raise ActionRefused("bad_option", f"this table needs {n} seats")
+    seats = arrange_seats(variant, opts, seats)
     with transaction.atomic():
         table = Table.objects.create(
             variant=variant,
@@ -168,6 +169,19 @@ def create_table(
             start_hand(table)
         _on_commit_broadcast(table)
     return table
+
+
+def arrange_seats(variant: str, options: dict[str, Any], seats: list[SeatSpec]) -> list[SeatSpec]:
+    """Two people at a four-seat seventeen table sit opposite (seed 004), and so
+    do two partners at a 2v2 fifty-one table (seats 0+2): when exactly two
+    seats are for people, the second person moves to seat 2."""
+    people = [i for i, s in enumerate(seats) if s.kind in ("me", "human")]
+    opposite = variant == "seventeen" or (variant == "fifty-one" and options.get("partners"))
+    if len(seats) == 4 and opposite and len(people) == 2 and people != [0, 2]:
+        other = people[1] if people[0] == 0 else people[0]
+        seats = list(seats)
+        seats[2], seats[other] = seats[other], seats[2]
+    return seats
 
 
 def join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Seat:

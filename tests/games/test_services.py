@@ -100,3 +100,21 @@ def test_next_hand_moves_the_starter():
 def test_every_variant_plays_a_whole_hand_against_cpus(variant):
     table = play_out_hand(cpu_table(variant))
     assert table.current_hand.result is not None
+
+
+@pytest.mark.parametrize("variant,options", [("seventeen", {}), ("fifty-one", {"partners": True})])
+def test_two_people_sit_opposite(variant, options):
+    """seed 004: two people at a seventeen table sit opposite; 2v2 partners too."""
+    table = services.create_table(
+        variant=variant,
+        options=options,
+        seats=[
+            services.SeatSpec("me"),
+            services.SeatSpec("human"),
+            services.SeatSpec("cpu"),
+            services.SeatSpec("cpu"),
+        ],
+        guest_key="g",
+    )
+    kinds = [("cpu" if s.is_cpu else "person") for s in table.seats.all()]
+    assert kinds == ["person", "cpu", "person", "cpu"]

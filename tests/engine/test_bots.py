@@ -246,3 +246,12 @@ def test_arena_ranges_merge_and_workers_agree():
     assert merged["endings"] == whole["endings"]
     par = arena("rummy", "easy", "random", 4, "m", workers=2)
     assert par["sums"]["edges"] == whole["sums"]["edges"]
+
+
+def test_levels_and_errors():
+    state = new_hand("classic", None, "lv", 0)
+    assert choose_action(state, 0, None) == choose_action(state, 0, "medium")
+    with pytest.raises(ValueError):
+        choose_action(state, 0, "grandmaster")
+    with pytest.raises(ValueError):
+        choose_action(state, 1, "medium")  # not its turn: nothing to do

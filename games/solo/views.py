@@ -141,8 +141,17 @@ def result(request: HttpRequest, code: str) -> HttpResponse:
     row = SoloResult.objects.filter(table=table).select_related("user__profile").first()
     players, lines, totals = sheets.sheet_lines(table)
     hands: dict[int, list[list[dict[str, Any]]]] = {}
+    deals = []  # finished hands only: a hand in play keeps its seed secret
     for h in table.hands.filter(result__isnull=False).order_by("number"):
         hands[h.number + 1] = [[] for _p in players]
+        deals.append(
+            {
+                "number": h.number + 1,
+                "seed": h.seed,
+                "commitment": h.seed_commitment,
+                "starter": h.starter,
+            }
+        )
     for line in lines:
         hands.setdefault(line["hand"], [[] for _p in players])[line["seat"]].append(line)
     seat = records.human_seat(table)
@@ -158,6 +167,7 @@ def result(request: HttpRequest, code: str) -> HttpResponse:
             "finished": table.status == Table.Status.FINISHED and row is not None,
             "players": players,
             "hands": sorted(hands.items()),
+            "deals": deals,
             "totals": totals,
             "me": seat.position if seat is not None else None,
             "new_record": row is not None and records.is_new_record(row),

@@ -10,6 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.engine import new_hand
 from games.engine.tiles import deal, kind_notation, notation
 from games.models import Hand
@@ -102,3 +103,14 @@ def test_verify_refuses_bad_tables(client, params):
 def test_verify_reads_junk_numbers_as_the_default_table(client):
     page = client.get(reverse("solo:verify"), {"seed": "abc", "players": "x"}).content.decode()
     assert text_of(page, "verify-rack-0").split() == [notation(t) for t in deal("abc").racks[0]]
+
+
+def test_result_page_links_verify_only_for_finished_hands(client):
+    table = solo_table()
+    play_hand(table)
+    table.refresh_from_db()
+    services.next_hand(table.pk, table.version)
+    first, second = table.hands.order_by("number")
+    page = client.get(reverse("solo:result", args=[table.code])).content.decode()
+    assert f"?seed={first.seed}&amp;players=4&amp;starter={first.starter}" in page
+    assert second.seed not in page  # the hand in play keeps its seed secret

@@ -211,3 +211,18 @@ def test_one_hand_played_through_keeps_the_round_on_the_scoreboard(client, djang
     services.next_hand(table.pk, table.version)
     page = client.get(reverse("games:table", args=[table.code])).content.decode()
     assert 'data-testid="round">Round 2 of 7<' in page
+
+
+def test_admin_lists_solo_results(admin_client, django_user_model):
+    user = django_user_model.objects.create_user("ayse", password="x")
+    make_result(user, 777)
+    page = admin_client.get("/admin/solo/soloresult/").content.decode()
+    assert "777" in page and "ayse" in page
+
+
+def test_solo_home_preselects_the_remembered_choice(client):
+    client.post(reverse("solo:start"), {"level": "easy", "variant": "rummy"})
+    page = client.get(reverse("solo:home")).content.decode()
+    assert '<option value="easy" selected>' in page and '<option value="rummy" selected>' in page
+    home = client.get("/").content.decode()  # the one-click start plays seventeen
+    assert '<input type="hidden" name="variant" value="seventeen">' in home

@@ -730,9 +730,10 @@ def _closing_tiles(state: HandState, seat: int) -> list[int]:
     if len(rack) != 15:
         return []
     cands = meld_close_candidates(rack, state.okey_kind, ace_high)
-    if cands != set() and (cands is None or len(cands) > 1):
-        # one search gates many: if the 15 tiles cannot be arranged leaving at most
-        # one tile, no choice of tile to put down leaves a runs-and-groups rack
+    if cands != set() and (cands is None or len(cands) > 4):
+        # one search (about four winning checks) gates many: if the 15 tiles cannot be
+        # arranged leaving at most one tile, no choice of tile to put down leaves a
+        # runs-and-groups rack
         from .evaluate import best_arrangement
 
         arr = best_arrangement(list(rack), state.okey_kind, ace_high=ace_high, pairs=False)

@@ -367,3 +367,33 @@ def test_results_survive_memo_clearing(monkeypatch) -> None:
         assert_valid(best, r[:13], ok)
         after.append((win is not None, len(best.leftover), best.opening_total))
     assert after == before
+
+
+def test_spare_okey_joins_a_group_of_three() -> None:
+    ok = OK_B5
+    rack = tiles("R5 Y5 K5 R9 Y9 B9 K9 R1 Y1 B1 R13 Y13 * *", ok)
+    arr = is_winning(rack, ok)
+    assert arr is not None and arr.kind == "melds"
+    assert_valid(arr, rack, ok)
+    assert all(m.kind == "group" for m in arr.melds)
+    assert sorted(len(m.tiles) for m in arr.melds) == [3, 3, 4, 4]
+
+
+@pytest.mark.parametrize(
+    "indicator, okey_kind, false_joker_plays",
+    [("R5", "R6", "R6"), ("K13", "K1", "K1"), ("Y7", "Y8", "Y8"), ("Y9", "Y10", "Y10")],
+)
+def test_seed_indicator_vectors(indicator: str, okey_kind: str, false_joker_plays: str) -> None:
+    ok = okey(indicator)
+    assert kind_notation(ok) == okey_kind
+    # a false joker is a plain tile with the okey's identity: F + its two neighbours
+    number = int(okey_kind[1:])
+    colour = okey_kind[0]
+    if number <= 11:
+        meld = f"F {colour}{number + 1} {colour}{number + 2}"
+    else:
+        meld = f"{colour}{number - 2} {colour}{number - 1} F"
+    if number == 1:
+        meld = f"F {colour}2 {colour}3"
+    arr = best_arrangement(tiles(meld, ok), ok)
+    assert arr.leftover == [] and false_joker_plays in melds_text(arr)[0][2].split()

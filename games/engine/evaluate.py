@@ -383,12 +383,17 @@ def _forced(
             forced[ci] = m & ~cov
         else:
             nb = (mm << 1) | (mm << 2) | (mm >> 1) | (mm >> 2)
+            near = nb & mm
+            near = (near | (near >> 13)) & 0x1FFF
+            # a run with at most one okey has another real tile within 2 (with two
+            # okeys, is_winning first tries these tiles in groups, see there)
+            forced[ci] = m & ~near
             if j == 2:  # R3 okey okey R6: two okeys bridge a gap of three
                 nb |= (mm << 3) | (mm >> 3)
-            nb &= mm
-            nb = (nb | (nb >> 13)) & 0x1FFF
-            if j == 1:  # a run with at most one okey has another real tile within 2
-                forced[ci] = m & ~nb
+                nb &= mm
+                nb = (nb | (nb >> 13)) & 0x1FFF
+            else:
+                nb = near
             lone = m & ~(nb | two)
             if lone:
                 v = vecs[ci]
@@ -454,26 +459,41 @@ def _number_options(
 
 
 def _search(
-    V: int, j: int, mode: str, ace_high: bool, need_all: bool, masks, two, three, forced=None
+    V: int,
+    j: int,
+    mode: str,
+    ace_high: bool,
+    need_all: bool,
+    masks,
+    two,
+    three,
+    forced=None,
+    group_okeys: int | None = None,
 ):
-    """Best (score, group choices, packed rest) or None.
+    """Best (score, group choices, packed rest, okeys left[, okeys per colour,
+    okeys joining groups]) or None.
 
     ``need_all`` (is_winning): stop at the first arrangement leaving nothing and
     skip groups of one real tile (a run with the same two okeys does as well).
+    ``forced``: per colour, the numbers whose tiles must all go into groups.
+    ``group_okeys``: at most this many okeys in the enumerated groups.
     """
     key = (mode, ace_high)
     scores = _scores13[key]
-    if j == 0:
+    jg = j if group_okeys is None else group_okeys
+    if jg == 0:
         cand = three
-    elif need_all or j == 1:
+    elif need_all or jg == 1:
         cand = two
     else:
         cand = two | ((masks[0] | masks[1] | masks[2] | masks[3]) & _LONE_MASK[key])
     numbers = []
-    lone = j == 2 and not need_all
-    cache = _NOPTS_BY[(mode, ace_high, j, lone, need_all)]
+    lone = jg == 2 and not need_all
+    cache = _NOPTS_BY[(mode, ace_high, jg, lone, need_all)]
     F = 0  # forced masks of the four colours, 13 bits each
     if forced is not None:
+        if (forced[0] | forced[1] | forced[2] | forced[3]) & ~cand:
+            return None  # a tile that must be in a group where no group can be
         F = forced[0] | forced[1] << 13 | forced[2] << 26 | forced[3] << 39
     while cand:
         low = cand & -cand
@@ -495,7 +515,7 @@ def _search(
         opts = cache.get(k)
         if opts is None:
             c4 = (V >> b & 3, V >> (28 + b) & 3, V >> (56 + b) & 3, V >> (84 + b) & 3)
-            opts = _number_options(mode, ace_high, i + 1, c4, j, lone, k >> 8 & 15, need_all)
+            opts = _number_options(mode, ace_high, i + 1, c4, jg, lone, k >> 8 & 15, need_all)
             cache[k] = opts
         if k & 0xF00:  # tiles that cannot be in runs: every copy goes into a group
             if not opts:
@@ -833,7 +853,14 @@ def is_winning(
     forced = _forced(masks, vecs, j, ace_high, three, two)
     if forced is None:
         return None
-    found = _search(V, j, "sum", ace_high, True, masks, two, three, forced)
+    if j < 2:
+        found = _search(V, j, "sum", ace_high, True, masks, two, three, forced)
+    else:
+        # A tile with no tile of its colour within two numbers is in a group, or in
+        # a run holding both okeys (so no group holds one): two narrow searches.
+        found = _search(V, j, "sum", ace_high, True, masks, two, three, forced)
+        if found is None:
+            found = _search(V, j, "sum", ace_high, True, masks, two, three, None, 0)
     if found is None:
         return None
     shapes, leftover = _build(found, tile_ids, okey_kind, "sum", ace_high, True)

@@ -148,13 +148,14 @@ def result_summary(state) -> dict | None:
 
 
 def hand_export(record: dict, number: int) -> dict:
-    """One hand of the exchange format from an engine record (``state.record()``); its
-    result is the engine's, from a replay of the record."""
+    """One hand of the exchange format from an engine record (``state.record()``): the
+    actions in the engine's normalised form and the result, both from a replay."""
+    state = replay(record)
     out: dict[str, Any] = {"number": number, "seed": record["seed"], "starter": record["starter"]}
     if record.get("context"):
         out["context"] = dict(record["context"])
-    out["actions"] = [action_to_events(a) for a in record["actions"]]
-    out["result"] = result_summary(replay(record))
+    out["actions"] = [action_to_events(a) for a in state.actions]
+    out["result"] = result_summary(state)
     return out
 
 

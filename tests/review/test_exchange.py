@@ -201,3 +201,22 @@ def test_imports_are_private_to_their_importer(client, played):
     client.force_login(other)
     assert client.get(f"/review/imported/{rec.pk}/hand/1/").status_code == 404
     assert client.get(f"/review/imported/{rec.pk}/export/").status_code == 404
+
+
+def test_events_use_notation_for_every_tile_field():
+    action = {
+        "type": "open",
+        "seat": 2,
+        "melds": [[10, 12, 14], [105, 20, 22]],
+        "assign": {"105": 9},
+    }
+    ev = records.action_to_events(action)
+    assert ev == {
+        "seat": 2,
+        "type": "open",
+        "melds": [["R6", "R7", "R8"], ["F", "R11", "R12"]],
+        "assign": [["F", "R10"]],
+    }
+    add = records.action_to_events({"type": "add", "seat": 1, "tile": 0, "meld": 3, "as": 5})
+    assert add == {"seat": 1, "type": "add", "tile": "R1", "meld": 3, "as": "R6"}
+    assert records.action_to_events({"type": "draw", "seat": 0}) == {"seat": 0, "type": "draw"}

@@ -191,6 +191,15 @@ class Player:
             await self.read(timeout)
         return time.monotonic() - start
 
+    async def until_my_turn(self, timeout: float) -> bool:
+        """Read frames until it is this player's turn (True) or the hand is over."""
+        end = time.monotonic() + timeout
+        while "Your turn" not in self.status:
+            html = await self.read(max(0.1, end - time.monotonic()))
+            if "t-result show" in html:
+                return False
+        return True
+
     async def send(self, **frame) -> None:
         await self.ws.send(json.dumps({**frame, "version": self.version}))
 
@@ -231,10 +240,9 @@ def test_two_processes_share_a_table(postgres, redis):
                 await b.until(b.version + 1)
                 await b.send(action="discard", tile=b.rack[0])
                 lags.append(await a.until(b.version + 1))
-                # the two CPUs play (4 actions), swept by either process, once each
-                await a.until(a.version + 4, timeout=15)
-                if "Your turn" not in a.status:
-                    break
+                # the two CPUs play, swept by either process, each move once
+                if not await a.until_my_turn(timeout=60):
+                    break  # the hand ended
             await a.ws.close()
             await b.ws.close()
             return lags

@@ -315,7 +315,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m games.engine", description="Okey rules engine tools")
     sub = parser.add_subparsers(dest="command", metavar="command", parser_class=_Parser)
     for name, (help_text, add_arguments, _fn) in COMMANDS.items():
-        add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        try:
+            add_arguments(p)
+        except ImportError as e:  # one missing module must not break the other commands
+            p.description = f"{help_text} (unavailable: {e})"
     return parser
 
 

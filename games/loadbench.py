@@ -41,6 +41,7 @@ from typing import Any, TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
+CONNECT_ATTEMPTS = 5  # like the browser's reconnect: daphne drops handshakes not accepted in 5 s
 
 VERSION_RE = re.compile(r'id="act-version" name="version" value="(\d+)"')
 STATUS_RE = re.compile(r'data-testid="status">([^<]*)<')
@@ -66,7 +67,7 @@ class BenchConfig:
     redis_url: str = ""
     debug: bool = False  # run the servers with DEBUG=1 (query log, template debug)
     profile: str = ""  # py-spy output file (speedscope/flamegraph/raw by extension)
-    connect_concurrency: int = 50
+    connect_concurrency: int = 10  # handshakes in flight at once (a ramp, not a storm)
     seed: int = 1
 
 
@@ -318,6 +319,7 @@ class Stats:
     sent: Counter = field(default_factory=Counter)
     refusals: Counter = field(default_factory=Counter)
     connect_errors: list[str] = field(default_factory=list)
+    connect_retries: int = 0
     frames: int = 0
     frame_bytes: int = 0
     first_send: float | None = None
@@ -334,6 +336,7 @@ class TableRun:
         self.seen = [-1, -1, -1, -1]
         self.pending: dict[int, tuple[float, str]] = {}  # new version -> (sent at, kind)
         self.hands_done = 0
+        self.failed = False  # a seat could not connect: the table cannot play
         self.done = asyncio.Event()
 
     def sent(self, version: int, kind: str, at: float) -> None:
@@ -464,7 +467,13 @@ class Player:
                 await asyncio.wait_for(self.ws.close(), 5)
 
 
-async def play(cfg: BenchConfig, specs: list[TableSpec], ports: list[int], log: Any) -> dict:
+async def play(
+    cfg: BenchConfig,
+    specs: list[TableSpec],
+    ports: list[int],
+    log: Any,
+    on_start: Any = lambda: None,
+) -> dict:
     stats = Stats()
     go = asyncio.Event()
     runs = [TableRun(s, stats, cfg.hands) for s in specs]
@@ -480,14 +489,21 @@ async def play(cfg: BenchConfig, specs: list[TableSpec], ports: list[int], log: 
 
     async def open_one(p: Player) -> None:
         async with sem:
-            try:
-                await p.connect()
-            except Exception as e:  # refused handshake, timeout
-                stats.connect_errors.append(f"table {p.run.spec.code} seat {p.seat}: {e!r}")
-                p.over = True
-                p.ready.set()
-                p.run.done.set()
-                return
+            for attempt in range(CONNECT_ATTEMPTS):
+                try:
+                    await p.connect()
+                    break
+                except Exception as e:  # handshake dropped (daphne's connect timeout), refused
+                    if attempt + 1 < CONNECT_ATTEMPTS:
+                        stats.connect_retries += 1
+                        await asyncio.sleep(0.5 * 2**attempt)
+                        continue
+                    stats.connect_errors.append(f"table {p.run.spec.code} seat {p.seat}: {e!r}")
+                    p.over = True
+                    p.ready.set()
+                    p.run.failed = True
+                    p.run.done.set()
+                    return
             listeners.append(asyncio.ensure_future(p.listen()))
             await asyncio.wait_for(p.ready.wait(), 60)
 
@@ -498,6 +514,7 @@ async def play(cfg: BenchConfig, specs: list[TableSpec], ports: list[int], log: 
 
     for p in players:  # nothing from the connect phase is measured
         p.run.pending.clear()
+    on_start()
     cpu0 = time.process_time()
     start = time.perf_counter()
     go.set()
@@ -526,7 +543,8 @@ async def play(cfg: BenchConfig, specs: list[TableSpec], ports: list[int], log: 
         "connect_s": round(connect_s, 2),
         "elapsed_s": round(elapsed, 2),
         "finished": finished,
-        "tables_done": sum(r.done.is_set() for r in runs),
+        "tables_done": sum(r.done.is_set() and not r.failed for r in runs),
+        "tables_failed": sum(r.failed for r in runs),
         "hands_completed": sum(r.hands_done for r in runs),
         "actions": accepted,
         "actions_per_s": round(accepted / window, 1) if window > 0 else 0.0,
@@ -537,6 +555,7 @@ async def play(cfg: BenchConfig, specs: list[TableSpec], ports: list[int], log: 
         "errors": sum(errors.values()) + len(stats.connect_errors),
         "error_codes": errors,
         "connect_errors": stats.connect_errors[:10],
+        "connect_retries": stats.connect_retries,
         "frames": stats.frames,
         "mean_frame_bytes": round(stats.frame_bytes / stats.frames) if stats.frames else 0,
         "client_cpu_s": round(client_cpu, 2),
@@ -577,12 +596,15 @@ def run_bench(cfg: BenchConfig, log: Any = lambda msg: None) -> dict[str, Any]:
         for s in servers:
             wait_listening(s)
         log("servers: " + ", ".join(f"pid {s.pid} on :{s.port}" for s in servers))
-        for i, s in enumerate(servers):
-            s.cpu_start = cpu_seconds(s.pid)
-            if cfg.profile:
-                out = cfg.profile if len(servers) == 1 else f"{cfg.profile}.{i}"
-                start_profiler(s, out)
-        result = asyncio.run(play(cfg, specs, [s.port for s in servers], log))
+
+        def measure_from_here() -> None:  # all sockets open: play starts
+            for i, s in enumerate(servers):
+                s.cpu_start = cpu_seconds(s.pid)
+                if cfg.profile:
+                    start_profiler(s, cfg.profile if len(servers) == 1 else f"{cfg.profile}.{i}")
+
+        ports = [s.port for s in servers]
+        result = asyncio.run(play(cfg, specs, ports, log, measure_from_here))
         for s in servers:
             s.cpu_end = cpu_seconds(s.pid)
             if s.proc.poll() is not None:
@@ -632,7 +654,8 @@ def format_summary(r: dict[str, Any]) -> str:
         f" load average {r['machine']['loadavg_before'][0]} before, "
         f"{r['machine']['loadavg_after'][0]} after)",
         f"  {c['tables']} {c['variant']} tables, {r['sockets']} sockets, "
-        f"think {c['think_ms']:g} ms, connected in {r['connect_s']} s",
+        f"think {c['think_ms']:g} ms, connected in {r['connect_s']} s"
+        f" ({r['connect_retries']} handshakes retried, {r['tables_failed']} tables failed)",
         f"  played {r['elapsed_s']} s: {r['actions']} actions accepted, "
         f"{r['actions_per_s']} actions/s, {r['hands_completed']} hands completed, "
         f"{r['tables_done']}/{c['tables']} tables done" + ("" if r["finished"] else " (time up)"),

@@ -337,6 +337,7 @@ class TableRun:
         self.pending: dict[int, tuple[float, str]] = {}  # new version -> (sent at, kind)
         self.hands_done = 0
         self.failed = False  # a seat could not connect: the table cannot play
+        self.finished = False  # the last hand is over
         self.done = asyncio.Event()
 
     def sent(self, version: int, kind: str, at: float) -> None:
@@ -356,6 +357,16 @@ class TableRun:
             self.stats.latencies.append(at - sent_at)
             self.stats.by_kind.setdefault(kind, []).append(at - sent_at)
             self.stats.last_accept = at
+        self.maybe_done()
+
+    def finish(self) -> None:
+        self.finished = True
+        self.maybe_done()
+
+    def maybe_done(self) -> None:
+        """Done once the last hand is over and every seat has the last action's frame."""
+        if self.finished and not self.pending:
+            self.done.set()
 
 
 class Player:
@@ -440,7 +451,7 @@ class Player:
             self.run.hands_done += 1
         if f.status.startswith(GAME_OVER) or self.run.hands_done >= self.run.hands:
             self.over = True
-            self.run.done.set()
+            self.run.finish()
             return
         if self.seat == 0:
             self.act(f.version, {"action": "next_hand", "version": f.version}, "next_hand")

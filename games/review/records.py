@@ -29,7 +29,7 @@ from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notati
 from games.messages import refusal_text
 
 FORMAT = "okey-review/1"
-MAX_BYTES = 1_000_000  # 1 MB
+MAX_BYTES = 1024 * 1024  # 1 MB
 MAX_HANDS = 60
 MAX_ACTIONS = 2000  # per hand
 VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")

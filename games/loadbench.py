@@ -612,7 +612,8 @@ def run_bench(cfg: BenchConfig, log: Any = lambda msg: None) -> dict[str, Any]:
             for i, s in enumerate(servers):
                 s.cpu_start = cpu_seconds(s.pid)
                 if cfg.profile:
-                    start_profiler(s, cfg.profile if len(servers) == 1 else f"{cfg.profile}.{i}")
+                    base, ext = os.path.splitext(cfg.profile)
+                    start_profiler(s, cfg.profile if len(servers) == 1 else f"{base}.{i}{ext}")
 
         ports = [s.port for s in servers]
         result = asyncio.run(play(cfg, specs, ports, log, measure_from_here))

@@ -505,7 +505,8 @@ def set_presence(seat_id: int | None, connected: bool, *, at: datetime | None = 
             _schedule(table, state, at)
             if deadline is not None:
                 table.turn_deadline = deadline  # the clock keeps running
-        table.version += 1  # everyone sees who is away
+        # Presence is shown, not played: no version bump (a player's pending
+        # action stays valid); everyone re-renders to see who is away.
         table.save()
         _on_commit_broadcast(table)
 

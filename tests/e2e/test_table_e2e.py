@@ -58,15 +58,20 @@ def version(page: Page) -> str:
     return page.locator("#act-version").input_value()
 
 
-def act(page: Page, selector: str) -> None:
-    """Click an action control and wait for the table's version to move on."""
-    before = version(page)
-    page.click(selector)
-    page.wait_for_function(
-        f"() => document.querySelector('#act-version').value !== '{before}' || "
-        "document.querySelector('[data-testid=message] [data-code]')",
-        timeout=20_000,
-    )
+def act(page: Page, selector: str, tries: int = 3) -> None:
+    """Click an action control and wait for the table's version to move on. A
+    click that raced another change is refused as stale (the page then shows the
+    fresh table): click again, as a player would."""
+    for _ in range(tries):
+        before = version(page)
+        page.click(selector)
+        page.wait_for_function(
+            f"() => document.querySelector('#act-version').value !== '{before}' || "
+            "document.querySelector('[data-testid=message] [data-code]')",
+            timeout=20_000,
+        )
+        if not page.locator("[data-testid=message] [data-code='stale_state']").count():
+            return
 
 
 def discard(page: Page, tile_id: int) -> None:

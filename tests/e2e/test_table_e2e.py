@@ -75,8 +75,11 @@ def act(page: Page, selector: str, tries: int = 3) -> None:
 
 
 def discard(page: Page, tile_id: int) -> None:
-    page.click(f"#rack-grid .tile[data-id='{tile_id}']")
-    act(page, "[data-act=discard]")
+    for _ in range(3):
+        page.click(f"#rack-grid .tile[data-id='{tile_id}']")
+        act(page, "[data-act=discard]", tries=1)
+        if not page.locator("[data-testid=message] [data-code='stale_state']").count():
+            return
 
 
 def draw_if_needed(page: Page) -> None:

@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
 from games.engine import Refusal, apply, new_hand, replay
@@ -157,6 +158,18 @@ def hand_export(record: dict, number: int) -> dict:
     out["actions"] = [action_to_events(a) for a in state.actions]
     out["result"] = result_summary(state)
     return out
+
+
+def _mac(body: dict) -> str:
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return salted_hmac(FORMAT, text, algorithm="sha256").hexdigest()
+
+
+def sign(doc: dict) -> dict:
+    """The document with this site's ``signature`` (HMAC-SHA256 with the secret key over
+    the canonical JSON of everything else): an import can tell it was not changed."""
+    body = {k: v for k, v in doc.items() if k != "signature"}
+    return {**body, "signature": _mac(body)}
 
 
 def document(variant: str, options: dict, players: list[dict], hands: list[dict]) -> dict:
@@ -345,12 +358,26 @@ def load_document(raw: bytes | str) -> dict:
         players,
         [hand_export(hd.record(variant, state.options), hd.number) for hd in out_hands],
     )
+    signature = data.get("signature")
+    signed = signature is not None
+    if signed:
+        body = {k: v for k, v in data.items() if k != "signature"}
+        if not isinstance(signature, str) or not constant_time_compare(signature, _mac(body)):
+            raise ImportRefused(
+                "signature_mismatch",
+                _(
+                    "The file was changed after it was exported from this site: its moves "
+                    "replay, but its signature does not match them any more."
+                ),
+            )
+        normal = sign(normal)
     return {
         "variant": variant,
         "options": dict(state.options),
         "players": players,
         "hands": out_hands,
         "document": normal,
+        "signed": signed,
     }
 
 

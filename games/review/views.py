@@ -88,7 +88,10 @@ def _owner_filter(request: HttpRequest) -> dict[str, Any]:
     return {"owner__isnull": True, "guest_key": guest_key(request)}
 
 
-def _json_download(data: dict, filename: str) -> HttpResponse:
+def _json_download(data: dict, filename: str, *, sign: bool = True) -> HttpResponse:
+    """A JSON attachment; the site's own records are signed (imports keep what they had)."""
+    if sign:
+        data = records.sign(data)
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json"
     )
@@ -573,6 +576,7 @@ def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             else None,
         },
     )
+    ctx["provenance"] = "signed" if "signature" in rec.data else "unsigned"
     return render(request, "review/replay.html", ctx)
 
 
@@ -608,4 +612,4 @@ def imported_export(request: HttpRequest, pk: int) -> HttpResponse:
     rec = ImportedRecord.objects.filter(pk=pk, **_owner_filter(request)).first()
     if rec is None:
         return denied(request, 404, _("There is no such import among yours."))
-    return _json_download(rec.data, f"okey-import-{rec.pk}.json")
+    return _json_download(rec.data, f"okey-import-{rec.pk}.json", sign=False)

@@ -87,7 +87,16 @@
       }
     }
     const comment = root.querySelector(`.rv-comments li[data-step="${step}"]`);
+    const cpuNow = q(".rv-cpu-now");
     if (comment) comment.classList.add("current");
+    if (cpuNow) {
+      // the commentary of this move, beside the table (once it has arrived)
+      cpuNow.hidden = !comment;
+      cpuNow.className = "rv-cpu-now" + (comment ? " " + (comment.classList.contains("differs") ? "differs" : "same") : "");
+      cpuNow.textContent = comment
+        ? Array.from(comment.querySelectorAll(".rv-mark, .rv-choices, .rv-reason")).map((e) => e.textContent.trim()).join(" ")
+        : "";
+    }
     if (history.replaceState) history.replaceState(null, "", `#move-${step}`);
   }
 

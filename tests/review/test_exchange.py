@@ -104,11 +104,12 @@ def test_whole_game_export_round_trip(client, ayse):
 
 
 def _refused(client, payload, code):
+    before = ImportedRecord.objects.count()
     response = _upload(client, payload)
     assert response.status_code == 400, response.content[:500]
     body = response.content.decode()
     assert f'data-code="{code}"' in body, body[body.find("import-error") - 200 :][:800]
-    assert not ImportedRecord.objects.exists()
+    assert ImportedRecord.objects.count() == before
     return body
 
 
@@ -220,3 +221,47 @@ def test_events_use_notation_for_every_tile_field():
     add = records.action_to_events({"type": "add", "seat": 1, "tile": 0, "meld": 3, "as": 5})
     assert add == {"seat": 1, "type": "add", "tile": "R1", "meld": 3, "as": "R6"}
     assert records.action_to_events({"type": "draw", "seat": 0}) == {"seat": 0, "type": "draw"}
+
+
+def test_changed_tile_that_is_still_legal_is_caught_by_the_replay(client, played):
+    """Swap a discard for another tile the seat holds: every move may stay legal, but the
+    hand no longer ends as the file says (or a later move is refused)."""
+    doc = _export(client, played.current_hand)
+    h = doc["hands"][0]
+    state = new_hand("classic", doc["options"], h["seed"], h["starter"])
+    from games.engine import apply
+    from games.engine.tiles import notation
+    from games.review.records import event_to_action
+
+    for i, ev in enumerate(h["actions"]):
+        if ev["type"] == "discard" and i > 4:
+            others = sorted({notation(t) for t in state.racks[ev["seat"]]} - {ev["tile"]})
+            bad = copy.deepcopy(doc)
+            bad["hands"][0]["actions"][i]["tile"] = others[0]
+            break
+        state, _ = apply(state, event_to_action(ev, state))
+    response = _upload(client, bad)
+    assert response.status_code == 400
+    assert (
+        b'data-code="signature_mismatch"' in response.content or b"was refused" in response.content
+    )
+    assert not ImportedRecord.objects.exists()
+    # without the signature such a file is accepted (every move is legal) but shown unsigned
+    del bad["signature"]
+    response = _upload(client, bad)
+    if response.status_code == 302:
+        page = client.get(response["Location"]).content.decode()
+        assert "Not signed by this site" in page
+        rec = ImportedRecord.objects.get()
+        assert "signature" not in client.get(f"/review/imported/{rec.pk}/export/").json()
+
+
+def test_signed_exports_import_as_unchanged(client, played):
+    doc = _export(client, played.current_hand)
+    assert doc["signature"] == records.sign(doc)["signature"]
+    response = _upload(client, doc)
+    page = client.get(response["Location"]).content.decode()
+    assert "Exported from this site and unchanged" in page
+    renamed = copy.deepcopy(doc)
+    renamed["players"][1]["name"] = "Somebody else"
+    _refused(client, renamed, "signature_mismatch")

@@ -40,18 +40,46 @@ REFUSALS = {
 }
 
 REASONS = {
-    "close": gettext_lazy("Closed the hand"),
-    "okey_close": gettext_lazy("Closed with an okey"),
-    "seven_pairs": gettext_lazy("Closed with seven pairs"),
-    "show_indicator": gettext_lazy("Showed the indicator"),
+    # classic: lines go to the players who lost to the close; rummy: to the closer
+    "close": gettext_lazy("Hand closed"),
+    "okey_close": gettext_lazy("Hand closed with an okey"),
+    "pairs_close": gettext_lazy("Hand closed with seven pairs"),
+    "pairs_okey_close": gettext_lazy("Seven pairs closed with an okey"),
+    "indicator_shown": gettext_lazy("Indicator shown"),
+    "finished": gettext_lazy("Finished the hand"),
+    "tiles_left": gettext_lazy("Tiles left in the rack"),
+    "not_opened": gettext_lazy("Never opened"),
+    "partner_finished": gettext_lazy("Partner finished"),
     "layoff": gettext_lazy("Tile added to their meld"),
     "okey_swap": gettext_lazy("Okey swapped out of their meld"),
     "penalty_tile": gettext_lazy("Discarded a usable tile"),
-    "taken_discard": gettext_lazy("Their discard was taken"),
-    "finish": gettext_lazy("Finished the hand"),
-    "left_in_rack": gettext_lazy("Tiles left in the rack"),
-    "unopened": gettext_lazy("Never opened"),
+    "discard_taken": gettext_lazy("Their discard was taken"),
+    "okey_given": gettext_lazy("Okey added to their meld"),
+    "okey_taken": gettext_lazy("Okey taken from their meld"),
+    "pair_given": gettext_lazy("Pair laid on them"),
+    "usable_discard": gettext_lazy("Discarded a usable tile"),
+    "okey_discard": gettext_lazy("Tried to discard an okey"),
 }
+
+ENDINGS = {
+    "close": gettext_lazy("%(name)s closed the hand."),
+    "okey_close": gettext_lazy("%(name)s closed the hand with an okey."),
+    "pairs_close": gettext_lazy("%(name)s closed with seven pairs."),
+    "pairs_okey_close": gettext_lazy("%(name)s closed seven pairs with an okey."),
+    "target": gettext_lazy("%(name)s reached the target by showing the indicator."),
+    "hand": gettext_lazy("%(name)s finished the hand."),
+    "finish": gettext_lazy("%(name)s finished the hand."),
+    "pairs": gettext_lazy("%(name)s finished with pairs."),
+    "okey": gettext_lazy("%(name)s finished by discarding an okey."),
+    "direct": gettext_lazy("%(name)s laid down the whole rack at once."),
+    "direct_okey": gettext_lazy("%(name)s laid down the whole rack and discarded an okey."),
+    "exhausted": gettext_lazy("The pile ran out: the hand is drawn."),
+}
+
+
+def ending_text(ending: str, name: str) -> str:
+    text = ENDINGS.get(ending)
+    return str(text) % {"name": name} if text is not None else ending.replace("_", " ")
 
 
 def refusal_text(code: str, fallback: str) -> str:

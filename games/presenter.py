@@ -6,6 +6,7 @@ in play: the only source is ``engine.view_for(state, seat)``.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -16,6 +17,28 @@ from games.models import Seat, Table
 from games.services import game_for, load_state
 
 RACK_SLOTS = 32  # two rows of 16, like a real istaka
+_SNAPSHOTS: OrderedDict[tuple[Any, ...], tuple[Any, Any, Any]] = OrderedDict()
+_SNAPSHOT_LIMIT = 512
+
+
+def snapshot(table: Table) -> tuple[Any, Any, Any]:
+    """(current hand, its engine state, the game) for this table version.
+
+    Every accepted change bumps the version, and engine states are immutable,
+    so the four seats' renders of one version share one snapshot (per process).
+    """
+    key = (table.pk, table.version, table.updated_at)
+    hit = _SNAPSHOTS.get(key)
+    if hit is not None:
+        _SNAPSHOTS.move_to_end(key)
+        return hit
+    hand = table.current_hand
+    state = load_state(hand) if hand is not None else None
+    value = (hand, state, game_for(table))
+    _SNAPSHOTS[key] = value
+    if len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
+        _SNAPSHOTS.popitem(last=False)
+    return value
 SYMBOLS = {"R": "♥", "Y": "★", "B": "◆", "K": "♠", "F": "✿"}
 
 
@@ -65,7 +88,7 @@ def relative_positions(n: int, me: int, variant: str) -> dict[int, str]:
 
 def table_context(table: Table, seat: Seat | None, *, error: dict | None = None) -> dict[str, Any]:
     seats = list(table.seats.select_related("user__profile").all())
-    hand = table.current_hand
+    hand, state, game = snapshot(table)
     me = seat.position if seat is not None else None
     ctx: dict[str, Any] = {
         "table": table,
@@ -80,7 +103,6 @@ def table_context(table: Table, seat: Seat | None, *, error: dict | None = None)
     }
     view = None
     if hand is not None:
-        state = load_state(hand)
         view = view_for(state, me)
         ctx["view"] = view
         ctx["hand_number"] = hand.number + 1
@@ -103,7 +125,6 @@ def table_context(table: Table, seat: Seat | None, *, error: dict | None = None)
             p["discards"] = [tile_ctx(t, table.variant) for t in view["discards"][s.position]]
             p["opened"] = view.get("opened", [None] * n)[s.position]
         players.append(p)
-    game = game_for(table)
     totals = game.totals()
     for p in players:
         p["total"] = totals[p["position"]] if p["position"] < len(totals) else 0
@@ -130,6 +151,10 @@ def table_context(table: Table, seat: Seat | None, *, error: dict | None = None)
             slots = arrange_slots(list(by_id), seat.rack_order or [])
             ctx["slots"] = [by_id.get(t) if t is not None else None for t in slots]
         ctx["result"] = view.get("result") if view["over"] else None
+        if ctx["result"]:
+            finisher = ctx["result"].get("finisher")
+            name = next((p["name"] for p in players if p["position"] == finisher), "")
+            ctx["result_text"] = messages.ending_text(ctx["result"]["ending"], name)
         ctx["revealed"] = view.get("revealed") if view["over"] else None
         ctx["hand_lines"] = [
             {**line, "label": messages.reason_label(line["reason"])}

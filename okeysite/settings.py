@@ -99,7 +99,11 @@ ASGI_APPLICATION = "okeysite.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=0,
+        # Keep connections: every websocket frame runs a few ORM calls on worker
+        # threads, and reconnecting each time was a large share of the cost (and of
+        # PostgreSQL sessions) in the load benchmark.
+        conn_max_age=600,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

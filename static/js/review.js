@@ -93,11 +93,17 @@
       // the commentary of this move, beside the table (once it has arrived)
       cpuNow.hidden = !comment;
       cpuNow.className = "rv-cpu-now" + (comment ? " " + (comment.classList.contains("differs") ? "differs" : "same") : "");
-      cpuNow.textContent = comment
-        ? Array.from(comment.querySelectorAll(".rv-mark, .rv-choices, .rv-reason")).map((e) => e.textContent.trim()).join(" ")
-        : "";
+      cpuNow.textContent = comment ? describe(comment) : "";
     }
     if (history.replaceState) history.replaceState(null, "", `#move-${step}`);
+  }
+
+  function describe(comment) {
+    const choices = comment.querySelector(".rv-choices").cloneNode(true);
+    choices.querySelectorAll(".visually-hidden").forEach((e) => e.remove());
+    const mark = comment.querySelector(".rv-mark").textContent.trim();
+    const reason = comment.querySelector(".rv-reason").textContent.trim();
+    return `${mark} ${choices.textContent.trim()} — ${reason}`;
   }
 
   function go(n) {

@@ -108,6 +108,8 @@ def test_step_through_a_replay(page: Page, daphne_server: str):
     expect(page.get_by_test_id("agreement")).to_contain_text("agreed on", timeout=30_000)
     page.locator(".rv-comments li button").first.click()
     assert step(page) > 0
+    expect(page.get_by_test_id("rv-cpu-now")).to_be_visible()  # the CPU's view of this move
+    expect(page.get_by_test_id("rv-cpu-now")).to_contain_text("—")
 
     # the hand is on "My games"
     page.get_by_test_id("nav-my-games").click()

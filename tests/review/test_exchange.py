@@ -265,3 +265,23 @@ def test_signed_exports_import_as_unchanged(client, played):
     renamed = copy.deepcopy(doc)
     renamed["players"][1]["name"] = "Somebody else"
     _refused(client, renamed, "signature_mismatch")
+
+
+@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+def test_round_trip_of_simulated_hands_in_every_variant(variant):
+    """Opens, lays, adds, swaps, okey assignments and flips all survive the notation."""
+    from games.engine.simulate import play_hand
+
+    for seed in range(6):
+        state = play_hand(variant, None, f"exchange-{seed}")
+        players = [{"seat": s, "name": f"P{s}", "cpu": None} for s in range(state.n_players)]
+        doc = records.sign(
+            records.document(
+                variant, state.options, players, [records.hand_export(state.record(), 1)]
+            )
+        )
+        loaded = records.load_document(json.dumps(doc))
+        assert loaded["signed"] and loaded["document"] == doc
+        (hand,) = loaded["hands"]
+        assert hand.summary == records.result_summary(state)
+        assert len(hand.actions) == len(state.actions)

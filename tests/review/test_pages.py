@@ -127,3 +127,17 @@ def test_record_for_hand_carries_the_rummy_context(ayse):
     rec = record_for_hand(table.current_hand)
     assert rec["context"] == {"totals": [0, 0, 0]}
     assert Table.objects.filter(pk=table.pk).exists()
+
+
+def test_admin_lists_the_review_models(client):
+    admin = User.objects.create_superuser("root", "root@example.org", "pw-long-enough-9")
+    client.force_login(admin)
+    for model in ("handcommentary", "sharelink", "importedrecord"):
+        assert client.get(f"/admin/review/{model}/").status_code == 200
+
+
+def test_ending_labels_are_translated_words():
+    from games.review.templatetags.review_tags import ending_label
+
+    assert ending_label("okey_close") == "closed with an okey"
+    assert ending_label("something_new") == "something new"

@@ -39,6 +39,8 @@ def snapshot(table: Table) -> tuple[Any, Any, Any]:
     if len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
         _SNAPSHOTS.popitem(last=False)
     return value
+
+
 SYMBOLS = {"R": "♥", "Y": "★", "B": "◆", "K": "♠", "F": "✿"}
 
 

@@ -812,9 +812,10 @@ def _feed_risk(ctx: Context, t: int) -> float:
     n += 1
     risk = 0.0
     nxt = ctx.next_seat
-    if NEXT_OPEN_RISK and not ctx.whole and ctx.opened[nxt] is None:
-        # an unopened next player may take it into an opening: high tiles help
-        # openings most (and a taken discard costs its number × 10 in fifty-one)
+    if NEXT_OPEN_RISK and ctx.variant == "seventeen" and ctx.opened[nxt] is None:
+        # an unopened next player may take it into an opening (worth the base,
+        # 400-800, to them): high tiles help openings most. Not in fifty-one, where
+        # the tiles left in the rack cost 5 × their number: high tiles go first.
         risk += 0.35 * n
     # tiles the next player threw away: it does not collect those
     for x in ctx.view["discards"][nxt][-4:]:

@@ -26,9 +26,15 @@
       function (el) { return parseInt(el.dataset.id, 10); });
   }
 
-  function showMessage(text) {
+  function showMessage(message) {
     var m = document.getElementById("t-msg");
-    if (m) { m.textContent = text; m.classList.add("show"); }
+    if (m) { m.textContent = message; m.classList.add("show"); }
+  }
+
+  /* Translated texts come from data attributes rendered by the server. */
+  function text(key, fallback) {
+    var page = document.querySelector(".table-page");
+    return (page && page.dataset[key]) || fallback;
   }
 
   function renderStaging() {
@@ -77,7 +83,7 @@
     var act = btn.dataset.act;
     var sel = selected();
     if (btn.dataset.needs === "1") {
-      if (sel.length !== 1) { showMessage(btn.dataset.hint || document.body.dataset.pickOne || "Select one tile first."); return; }
+      if (sel.length !== 1) { showMessage(text("pickOne", "Select one tile first.")); return; }
       send({ action: act, tile: sel[0] });
       return;
     }
@@ -89,7 +95,7 @@
         var rest = sel.filter(function (id) { return !inStaged[id]; });
         if (rest.length) melds.push(rest);
       }
-      if (!melds.length) { showMessage("Select tiles first."); return; }
+      if (!melds.length) { showMessage(text("pickTiles", "Select tiles first.")); return; }
       send({ action: act, melds: JSON.stringify(melds) });
       staged = [];
       return;
@@ -115,7 +121,7 @@
     if (sort) { send({ action: "sort", mode: sort.dataset.sort }); return; }
     if (t.closest("[data-stage]")) {
       var sel = selected();
-      if (sel.length < 2) { showMessage("Select the tiles of one meld first."); return; }
+      if (sel.length < 2) { showMessage(text("pickMeld", "Select the tiles of one meld first.")); return; }
       staged.push(sel);
       document.querySelectorAll("#rack-grid .tile.selected").forEach(function (el) { el.classList.remove("selected"); });
       renderStaging();

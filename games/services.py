@@ -402,8 +402,29 @@ def play_due(table_id: int, *, at: datetime | None = None) -> bool:
             table.save()
             return False
         action = cpu.choose(state, state.turn, seat.cpu_level, timeout=clock_due and not cpu_due)
-        submit_action(table.pk, state.turn, action, table.version, by_cpu=True, at=at)
+        if action.get("type") == "timeout":
+            # [D8] the opening turn's time-out discards the rightmost tile: the one
+            # rightmost on the player's own rack, so record that order first.
+            version = _arrange_as_seen(table, seat, state, at)
+        else:
+            version = table.version
+        submit_action(table.pk, state.turn, action, version, by_cpu=True, at=at)
     return True
+
+
+def _arrange_as_seen(table: Table, seat: Seat, state: Any, at: datetime) -> int:
+    """Apply the engine's ``arrange`` with the order the player sees (their
+    slots, left to right, top row first); return the table version after it."""
+    from games.presenter import arrange_slots
+
+    rack = list(state.racks[seat.position])
+    seen = [t for t in arrange_slots(rack, seat.rack_order or []) if t is not None]
+    if seen == rack:
+        return table.version
+    t = submit_action(
+        table.pk, seat.position, {"type": "arrange", "tiles": seen}, table.version, at=at
+    )
+    return t.version
 
 
 def due_tables(at: datetime | None = None) -> list[int]:

@@ -233,3 +233,22 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant):
         pytest.fail("hand did not finish")
     assert frames > 20
     await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_d8_opening_time_out_discards_the_rightmost_tile_of_the_players_own_rack(settings):
+    """[D8] rummy: when the starter's opening turn times out, the rightmost tile goes,
+    as the player arranged their rack (not the dealt order)."""
+    settings.OKEY_CPU_DELAY_MS = 1000
+    table = cpu_table("rummy", clock=45)
+    seat = table.seats.get(position=0)
+    rack = list(services.load_state(table.current_hand).racks[0])
+    mine = rack[3]  # put this tile rightmost, alone on the second row
+    seat.rack_order = [t for t in rack if t != mine] + [None] * (31 - len(rack) + 1) + [mine]
+    seat.rack_order = seat.rack_order[:31] + [mine]
+    seat.save()
+    table.refresh_from_db()
+    assert services.play_due(table.pk, at=table.turn_deadline + timedelta(seconds=1))
+    state = services.load_state(table.current_hand)
+    assert state.discards[0][-1] == mine
+    assert services.rebuild_hand(table.current_hand).to_json() == table.current_hand.state

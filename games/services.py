@@ -453,7 +453,23 @@ def sweep(at: datetime | None = None) -> int:
 # --------------------------------------------------------------- rack order
 
 
-def save_rack_order(seat_id: int, order: list[int | None]) -> None:
+def save_rack_order(seat_id: int, order: Any) -> None:
+    """Save the player's own arrangement: 32 slots of their tile ids or gaps.
+    Anything else (foreign or repeated ids, wrong shape) is refused unchanged."""
+    from games.presenter import RACK_SLOTS
+
+    if (
+        not isinstance(order, list)
+        or len(order) > RACK_SLOTS
+        or any(t is not None and type(t) is not int for t in order)
+    ):
+        raise ActionRefused("bad_action", "a rack order is a list of 32 tile ids or gaps")
+    seat = Seat.objects.select_related("table").get(pk=seat_id)
+    hand = seat.table.current_hand
+    held = set(load_state(hand).racks[seat.position]) if hand is not None else set()
+    ids = [t for t in order if t is not None]
+    if len(set(ids)) != len(ids) or not set(ids) <= held:
+        raise ActionRefused("tile_not_in_rack", "that order holds tiles that are not yours")
     Seat.objects.filter(pk=seat_id).update(rack_order=order)
 
 

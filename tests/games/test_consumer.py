@@ -179,3 +179,48 @@ async def test_a_whole_hand_against_cpus_over_the_socket():
     final = await sync_to_async(lambda: services.load_state(t.current_hand))()
     assert final.over
     await comm.disconnect()
+
+
+async def test_sort_and_reorder_are_private_to_the_seat_and_change_no_version():
+    table, (a, b) = await sync_to_async(two_player_table)()
+    ca, cb = await connect(table.code, a), await connect(table.code, b)
+    await ca.receive_from()
+    await cb.receive_from()
+    await ca.send_to(json.dumps({"action": "sort", "mode": "pairs"}))
+    html = await ca.receive_from()
+    assert f'value="{table.version}"' in html  # no game change
+    assert await cb.receive_nothing(timeout=0.3)  # the other seat hears nothing
+    seat = await sync_to_async(lambda: table.seats.get(position=0))()
+    state = await sync_to_async(lambda: services.load_state(table.current_hand))()
+    order = [t for t in seat.rack_order if t is not None]
+    assert sorted(order) == sorted(state.racks[0]) and len(seat.rack_order) == 32
+    # identical tiles sit side by side after a pairs sort
+    kinds = [t >> 1 for t in order]
+    for k in set(kinds):
+        idx = [i for i, x in enumerate(kinds) if x == k]
+        assert idx == list(range(idx[0], idx[0] + len(idx)))
+    # a reorder is saved as sent, also silently
+    new = [None] * 32
+    for i, t in enumerate(order):
+        new[31 - i] = t
+    await ca.send_to(json.dumps({"action": "reorder", "order": json.dumps(new)}))
+    assert await ca.receive_nothing(timeout=0.3)
+    seat = await sync_to_async(lambda: table.seats.get(position=0))()
+    assert seat.rack_order == new
+    await ca.disconnect()
+    await cb.disconnect()
+
+
+async def test_forged_rack_order_is_refused_and_changes_nothing():
+    table, (a, _b) = await sync_to_async(two_player_table)()
+    ca = await connect(table.code, a)
+    await ca.receive_from()
+    before = await sync_to_async(lambda: table.seats.get(position=0).rack_order)()
+    other = await sync_to_async(lambda: services.load_state(table.current_hand).racks[1][0])()
+    for bad in ([other], ["x"], list(range(40)), {"a": 1}):
+        await ca.send_to(json.dumps({"action": "reorder", "order": json.dumps(bad)}))
+        html = await ca.receive_from()
+        assert re.search(r'data-code="(bad_action|tile_not_in_rack|malformed_frame)"', html)
+    after = await sync_to_async(lambda: table.seats.get(position=0).rack_order)()
+    assert after == before
+    await ca.disconnect()

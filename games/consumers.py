@@ -112,6 +112,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: int | None = None
     seat_id: int | None = None
     position: int | None = None
+    _hint: dict[str, Any] | None = None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -169,6 +170,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if kind == "sort":
             await self.send_view()  # private to this seat: no broadcast
+        if kind == "hint":
+            await self.send_view(hint=self._hint)  # "Show me": this seat only
 
     def dispatch_action(self, kind: str, fields: dict[str, Any], version: int | None) -> None:
         assert self.table_id is not None and self.position is not None
@@ -177,6 +180,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if kind == "sort":
             services.sort_rack(self.seat_id, fields.get("mode", "runs"))
+            return
+        if kind == "hint":
+            self._hint = services.hint_for(self.table_id, self.position)
             return
         if kind == "next_hand":
             if version is None:
@@ -200,19 +206,23 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_view()
 
-    async def send_view(self, error: dict[str, str] | None = None) -> None:
-        html = await database_sync_to_async(self.render_view)(error)
+    async def send_view(
+        self, error: dict[str, str] | None = None, hint: dict[str, Any] | None = None
+    ) -> None:
+        html = await database_sync_to_async(self.render_view)(error, hint)
         if html is not None:
             await self.send(text_data=html)
 
-    def render_view(self, error: dict[str, str] | None = None) -> str | None:
+    def render_view(
+        self, error: dict[str, str] | None = None, hint: dict[str, Any] | None = None
+    ) -> str | None:
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return None
         seat = Seat.objects.filter(pk=self.seat_id).first() if self.seat_id else None
         lang = self._language()
         with translation.override(lang):
-            ctx = presenter.table_context(table, seat, error=error)
+            ctx = presenter.table_context(table, seat, error=error, hint=hint)
             return render_to_string("games/table.html#live", ctx)
 
     def _language(self) -> str:

@@ -120,3 +120,31 @@ def refusal_text(code: str, fallback: str) -> str:
 def reason_label(code: str) -> str:
     text = REASONS.get(code)
     return str(text) if text is not None else code.replace("_", " ")
+
+
+HINTS = {
+    "close": gettext_lazy("Finish now: put %(tile)s down and show your rack."),
+    "okey_close": gettext_lazy("Finish now by putting the okey down: it doubles the close."),
+    "show": gettext_lazy("Show the indicator's twin %(tile)s while you still may."),
+    "open": gettext_lazy("Open now: these melds reach the limit."),
+    "lay": gettext_lazy("Lay these melds down: they are safe on the table."),
+    "add": gettext_lazy("Add %(tile)s to a meld on the table."),
+    "swap": gettext_lazy("Swap %(tile)s for the okey on the table and keep the okey."),
+    "undo": gettext_lazy("Give the taken tile back: it cannot be used this turn."),
+    "take_fits": gettext_lazy("Take %(tile)s: it fits your rack better than a blind draw."),
+    "draw": gettext_lazy("Draw from the pile: the discard does not help you."),
+    "discard_loose": gettext_lazy(
+        "Discard %(tile)s: it fits none of your combinations (%(leftover)s loose tiles left)."
+    ),
+}
+
+
+def hint_text(reason: str, detail: dict) -> str:
+    text = HINTS.get(reason)
+    if text is None:
+        return reason.replace("_", " ")
+    values = {"tile": "", "leftover": "", **{k: v for k, v in detail.items()}}
+    try:
+        return str(text) % values
+    except (KeyError, TypeError, ValueError):
+        return str(text)

@@ -88,7 +88,9 @@ def relative_positions(n: int, me: int, variant: str) -> dict[int, str]:
     return places
 
 
-def table_context(table: Table, seat: Seat | None, *, error: dict | None = None) -> dict[str, Any]:
+def table_context(
+    table: Table, seat: Seat | None, *, error: dict | None = None, hint: dict | None = None
+) -> dict[str, Any]:
     seats = list(table.seats.select_related("user__profile").all())
     hand, state, game = snapshot(table)
     me = seat.position if seat is not None else None
@@ -146,8 +148,13 @@ def table_context(table: Table, seat: Seat | None, *, error: dict | None = None)
         ctx["my_turn"] = me is not None and view["turn"] == me and not view["over"]
         if view.get("rack") is not None and seat is not None:
             penalty = set(view.get("penalty_tiles") or [])  # assisted tables only
+            hinted = set(hint["tiles"]) if hint else set()
             by_id = {
-                t["id"]: {**tile_ctx(t, table.variant), "penalty": t["id"] in penalty}
+                t["id"]: {
+                    **tile_ctx(t, table.variant),
+                    "penalty": t["id"] in penalty,
+                    "hinted": t["id"] in hinted,
+                }
                 for t in view["rack"]
             }
             slots = arrange_slots(list(by_id), seat.rack_order or [])
@@ -166,6 +173,7 @@ def table_context(table: Table, seat: Seat | None, *, error: dict | None = None)
     ctx["game_over"] = table.status == Table.Status.FINISHED
     ctx["winners"] = game.winners() if ctx["game_over"] else []
     ctx["status_text"] = status_text(table, view, me)
+    ctx["hint_text"] = messages.hint_text(hint["reason"], hint["detail"]) if hint else ""
     return ctx
 
 

@@ -511,6 +511,20 @@ def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[
     return {"type": "add", "tile": tile, "meld": meld}
 
 
+def hint_for(table_id: int, position: int) -> dict[str, Any]:
+    """ "Show me" for a seat whose turn it is (the hard CPU's choice and why)."""
+    from games.engine.bots.hint import hint
+
+    table = Table.objects.get(pk=table_id)
+    hand = table.current_hand
+    if hand is None or hand.result is not None:
+        raise ActionRefused("hand_over", "the hand is over")
+    state = load_state(hand)
+    if state.turn != position:
+        raise ActionRefused("not_your_turn", "it is not your turn")
+    return hint(state, position)
+
+
 def set_presence(seat_id: int | None, connected: bool, *, at: datetime | None = None) -> None:
     """Count a seat owner's open connections; the seat is away when none is
     left. Leaving during one's turn starts the grace period after which the

@@ -28,6 +28,8 @@ def tile_html(tile: dict[str, Any] | None, size: str = "") -> SafeString:
         classes.append("face-down")
     if tile.get("penalty"):
         classes.append("penalty")
+    if tile.get("hinted"):
+        classes.append("hinted")
     if size == "small":
         classes.append("small")
     t = escape(tile["t"])

@@ -224,3 +224,22 @@ async def test_forged_rack_order_is_refused_and_changes_nothing():
     after = await sync_to_async(lambda: table.seats.get(position=0).rack_order)()
     assert after == before
     await ca.disconnect()
+
+
+async def test_show_me_hint_is_private_legal_and_changes_nothing():
+    table, (a, b) = await sync_to_async(two_player_table)()
+    ca, cb = await connect(table.code, a), await connect(table.code, b)
+    await ca.receive_from()
+    await cb.receive_from()
+    await cb.send_to(json.dumps({"action": "hint", "version": table.version}))
+    assert 'data-code="not_your_turn"' in await cb.receive_from()
+    await ca.send_to(json.dumps({"action": "hint", "version": table.version}))
+    html = await ca.receive_from()
+    assert 'data-testid="hint"' in html and "Discard" in html  # the starter's turn: a discard
+    assert re.search(r'class="tile [^"]*hinted', html)
+    assert await cb.receive_nothing(timeout=0.3)
+    t = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert t.version == table.version
+    assert await sync_to_async(HandAction.objects.count)() == 0
+    await ca.disconnect()
+    await cb.disconnect()

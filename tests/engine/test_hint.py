@@ -1,0 +1,60 @@
+"""The "Show me" hint: a legal recommendation with a reason, from the seat's view."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.engine import apply, legal_actions, new_hand
+from games.engine.bots import choose_action
+from games.engine.bots.hint import hint
+from games.engine.testing import make_state
+
+REASONS = {
+    "close",
+    "okey_close",
+    "show",
+    "open",
+    "lay",
+    "add",
+    "swap",
+    "undo",
+    "take_fits",
+    "draw",
+    "discard_loose",
+}
+
+
+@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+def test_hints_are_legal_and_explained_through_whole_hands(variant):
+    rng = random.Random(variant)
+    state = new_hand(variant, {}, seed=f"hint-{variant}", starter=0)
+    seen = set()
+    for _ in range(400):
+        if state.over:
+            break
+        h = hint(state, state.turn)
+        assert h["action"] in legal_actions(state, state.turn) or h["action"]["type"] in {
+            "open",
+            "lay",
+        }
+        assert h["reason"] in REASONS
+        seen.add(h["reason"])
+        state, _ = apply(
+            state, h["action"] if rng.random() < 0.8 else choose_action(state, state.turn, "medium")
+        )
+    assert "discard_loose" in seen and ("draw" in seen or "take_fits" in seen)
+
+
+def test_hint_closes_the_seed_003_worked_example():
+    """rules.md §3 worked example: indicator B4, the rack closes after drawing R11."""
+    state = make_state(
+        "rummy",
+        racks=["R3 R4 R5 R6 K9 B9 Y9 Y10 Y11 Y12 Y13 K6 K7 B5 R11", None, None, None],
+        indicator="B4",
+        phase="play",
+    )
+    h = hint(state, 0)
+    assert h["reason"] in {"close", "okey_close"}
+    assert h["action"]["type"] == "close"

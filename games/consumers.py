@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import messages, presenter, services
-from games.models import Seat, Table
+from games.models import Table
 
 MAX_FRAME_BYTES = 8 * 1024
 RATE_PER_SECOND = 8.0
@@ -113,6 +113,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat_id: int | None = None
     position: int | None = None
     _hint: dict[str, Any] | None = None
+    _lang: str | None = None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -219,10 +220,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return None
-        seat = Seat.objects.filter(pk=self.seat_id).first() if self.seat_id else None
-        lang = self._language()
-        with translation.override(lang):
-            ctx = presenter.table_context(table, seat, error=error, hint=hint)
+        seats = list(table.seats.select_related("user__profile"))
+        seat = next((s for s in seats if s.pk == self.seat_id), None)
+        if self._lang is None:
+            self._lang = self._language()  # once per connection
+        with translation.override(self._lang):
+            ctx = presenter.table_context(table, seat, error=error, hint=hint, seats=seats)
             return render_to_string("games/table.html#live", ctx)
 
     def _language(self) -> str:

@@ -89,9 +89,15 @@ def relative_positions(n: int, me: int, variant: str) -> dict[int, str]:
 
 
 def table_context(
-    table: Table, seat: Seat | None, *, error: dict | None = None, hint: dict | None = None
+    table: Table,
+    seat: Seat | None,
+    *,
+    error: dict | None = None,
+    hint: dict | None = None,
+    seats: list[Seat] | None = None,
 ) -> dict[str, Any]:
-    seats = list(table.seats.select_related("user__profile").all())
+    if seats is None:
+        seats = list(table.seats.select_related("user__profile").all())
     hand, state, game = snapshot(table)
     me = seat.position if seat is not None else None
     ctx: dict[str, Any] = {

@@ -310,7 +310,11 @@ def submit_action(
         except Refusal as r:
             raise ActionRefused(r.code, r.message) from r
         HandAction.objects.create(
-            hand=hand, index=hand.actions.count(), seat=seat_position, payload=action, by_cpu=by_cpu
+            hand=hand,
+            index=len(state.actions),  # the engine state holds every accepted action
+            seat=seat_position,
+            payload=action,
+            by_cpu=by_cpu,
         )
         hand.state = new_state.to_json()
         if new_state.over:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -17,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import messages, presenter, services
-from games.models import Table
+from games.models import Seat, Table
 
 MAX_FRAME_BYTES = 8 * 1024
 RATE_PER_SECOND = 8.0
@@ -53,6 +54,27 @@ class Bucket:
             self.tokens -= 1
             return True
         return False
+
+
+_READS: OrderedDict[tuple[int, str], tuple[Table, list[Seat]]] = OrderedDict()
+
+
+def _read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | None:
+    """The table and its seats, read once per broadcast per process: the four
+    seats' consumers answering one ``table.changed`` share the read. Reads that
+    answer one socket (connect, errors, sort) always go to the database."""
+    key = (table_id, change) if change else None
+    if key is not None and key in _READS:
+        return _READS[key]
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    value = (table, list(table.seats.select_related("user__profile")))
+    if key is not None:
+        _READS[key] = value
+        while len(_READS) > 256:
+            _READS.popitem(last=False)
+    return value
 
 
 class FrameError(Exception):
@@ -205,22 +227,28 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------- frames out
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self.send_view()
+        await self.send_view(change=event.get("change"))
 
     async def send_view(
-        self, error: dict[str, str] | None = None, hint: dict[str, Any] | None = None
+        self,
+        error: dict[str, str] | None = None,
+        hint: dict[str, Any] | None = None,
+        change: str | None = None,
     ) -> None:
-        html = await database_sync_to_async(self.render_view)(error, hint)
+        html = await database_sync_to_async(self.render_view)(error, hint, change)
         if html is not None:
             await self.send(text_data=html)
 
     def render_view(
-        self, error: dict[str, str] | None = None, hint: dict[str, Any] | None = None
+        self,
+        error: dict[str, str] | None = None,
+        hint: dict[str, Any] | None = None,
+        change: str | None = None,
     ) -> str | None:
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
+        found = _read_table(self.table_id, change)
+        if found is None:
             return None
-        seats = list(table.seats.select_related("user__profile"))
+        table, seats = found
         seat = next((s for s in seats if s.pk == self.seat_id), None)
         if self._lang is None:
             self._lang = self._language()  # once per connection

@@ -64,8 +64,11 @@ def broadcast(table_id: int, version: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    # ``change`` names this one broadcast: the consumers of one process that
+    # receive it share one read of the table and its seats (consumers.py).
     async_to_sync(layer.group_send)(
-        group_name(table_id), {"type": "table.changed", "version": version}
+        group_name(table_id),
+        {"type": "table.changed", "version": version, "change": secrets.token_hex(8)},
     )
 
 

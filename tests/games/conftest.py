@@ -26,3 +26,22 @@ def cpu_table(variant: str = "classic", user=None, guest_key: str = "guest-1", *
     return services.create_table(
         variant=variant, options=options, seats=seats, user=user, guest_key=guest_key
     )
+
+
+def play_out_hand(table, human: int = 0, limit: int = 3000, level: str = "medium"):
+    """Play the current hand to its end through the services: the human seat
+    plays like a CPU of ``level``, the CPU seats are swept."""
+    from games import cpu
+
+    for _ in range(limit):
+        table.refresh_from_db()
+        hand = table.current_hand
+        if hand.result is not None:
+            return table
+        state = services.load_state(hand)
+        if state.turn == human:
+            action = cpu.choose(state, human, level)
+            services.submit_action(table.pk, human, action, table.version)
+        else:
+            assert services.sweep() >= 1
+    raise AssertionError("hand did not finish")

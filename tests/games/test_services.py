@@ -4,27 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import cpu, services
+from games import services
 from games.models import HandAction, ScoreLine, Table
-from tests.games.conftest import cpu_table
+from tests.games.conftest import cpu_table, play_out_hand
 
 pytestmark = pytest.mark.django_db
-
-
-def play_out_hand(table: Table, human: int = 0, limit: int = 2000) -> Table:
-    """Play the current hand to its end: the human seat plays like a CPU."""
-    for _ in range(limit):
-        table.refresh_from_db()
-        hand = table.current_hand
-        if hand.result is not None:
-            return table
-        state = services.load_state(hand)
-        if state.turn == human:
-            action = cpu.choose(state, human, "medium")
-            services.submit_action(table.pk, human, action, table.version)
-        else:
-            assert services.sweep() >= 1
-    raise AssertionError("hand did not finish")
 
 
 def test_table_with_three_cpus_starts_at_once():

@@ -4,8 +4,9 @@ import itertools
 
 import pytest
 
-from games import cpu, services
+from games import services
 from games.models import Table
+from tests.games.conftest import play_out_hand as games_play_out_hand
 
 
 @pytest.fixture(autouse=True)
@@ -28,19 +29,8 @@ def cpu_table(variant: str = "classic", user=None, guest_key: str = "", **option
 
 
 def play_out_hand(table: Table, human: int = 0, limit: int = 3000) -> Table:
-    """Play the current hand to its end through the services (the human plays like a CPU)."""
-    for _ in range(limit):
-        table.refresh_from_db()
-        hand = table.current_hand
-        if hand.result is not None:
-            return table
-        state = services.load_state(hand)
-        if state.turn == human:
-            action = cpu.choose(state, human, "easy")
-            services.submit_action(table.pk, human, action, table.version)
-        else:
-            assert services.sweep() >= 1
-    raise AssertionError("hand did not finish")
+    """Play the current hand to its end (the human plays like an easy CPU)."""
+    return games_play_out_hand(table, human, limit, level="easy")
 
 
 def play_out_game(table: Table, max_hands: int = 30) -> Table:

@@ -94,3 +94,19 @@ def profile(request):
     else:
         form = ProfileForm(instance=profile_obj)
     return render(request, "accounts/profile.html", {"form": form, "profile": profile_obj})
+
+
+def set_language(request):
+    """Django's language switch, and for a signed-in player their profile's
+    language too (the profile wins at the next log-in, so it must follow)."""
+    from django.views.i18n import set_language as django_set_language
+
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if (
+        request.method == "POST"
+        and request.user.is_authenticated
+        and language in dict(LANGUAGE_CHOICES)
+    ):
+        Profile.objects.filter(user=request.user).update(language=language)
+    return response

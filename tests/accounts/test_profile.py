@@ -63,3 +63,16 @@ def test_profile_edit_rejects_unknown_language(client, make_user):
     assert response.status_code == 200
     assert response.context["form"].errors["language"]
     assert Profile.objects.get(user=user).language == "en"
+
+
+def test_language_switch_also_updates_the_signed_in_players_profile(client, django_user_model):
+    user = django_user_model.objects.create_user("polyglot", password="pw-Poly-123")
+    client.force_login(user)
+    r = client.post("/i18n/setlang/", {"language": "tr", "next": "/"})
+    assert r.status_code == 302
+    user.profile.refresh_from_db()
+    assert user.profile.language == "tr"
+    assert r.cookies["django_language"].value == "tr"
+    client.post("/i18n/setlang/", {"language": "xx", "next": "/"})  # unknown: ignored
+    user.profile.refresh_from_db()
+    assert user.profile.language == "tr"

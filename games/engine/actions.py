@@ -478,7 +478,9 @@ def _can_add(s: HandState, r: LayDownRules, seat: int) -> None:
         raise Refusal("pairs_opener_cannot_add")
 
 
-def _add(s: HandState, a: dict, ev: list[dict]) -> HandState:
+def _tile_onto_meld(s: HandState, a: dict) -> tuple[LayDownRules, int, int, TableMeld]:
+    """Common checks of ``add`` and ``swap``: lay-down variant, play phase, an
+    opener allowed to touch melds, the tile in the rack, the meld on the table."""
     r = _lay_down(s)
     _need_phase(s, PLAY)
     seat, tile = a["seat"], a["tile"]
@@ -487,6 +489,11 @@ def _add(s: HandState, a: dict, ev: list[dict]) -> HandState:
     meld = s.meld_by_id(a["meld"])
     if meld is None:
         raise Refusal("unknown_meld")
+    return r, seat, tile, meld
+
+
+def _add(s: HandState, a: dict, ev: list[dict]) -> HandState:
+    r, seat, tile, meld = _tile_onto_meld(s, a)
     options = placements(tile, meld, s.okey_kind, r.ace_high)
     if "as" in a:
         options = [o for o in options if o[1] == a["as"]]
@@ -516,14 +523,7 @@ def _add(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _swap(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _lay_down(s)
-    _need_phase(s, PLAY)
-    seat, tile = a["seat"], a["tile"]
-    _can_add(s, r, seat)
-    _need_in_rack(s, seat, [tile])
-    meld = s.meld_by_id(a["meld"])
-    if meld is None:
-        raise Refusal("unknown_meld")
+    r, seat, tile, meld = _tile_onto_meld(s, a)
     idx = swap_index(tile, meld, s.okey_kind)
     if idx is None:
         raise Refusal("no_okey_to_swap")

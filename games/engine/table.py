@@ -215,28 +215,8 @@ def meld_close_candidates(
     return set(none) if len(none) == 3 else None
 
 
-def maybe_closing(rack: tuple[int, ...] | list[int], okey_kind: int, ace_high: bool) -> bool:
-    """Cheap necessary condition for "some tile of this 15-tile rack can be put
-    down so that the other 14 win" (runs/groups or seven pairs)."""
-    okeys = 0
-    count: dict[int, int] = {}
-    for t in rack:
-        k = kind_of(t)
-        if k == okey_kind:
-            okeys += 1
-            continue
-        k = okey_kind if k == FALSE_KIND else k
-        count[k] = count.get(k, 0) + 1
-    singles = sum(1 for v in count.values() if v == 1)
-    if singles <= okeys + 1:
-        return True
-    return meld_close_candidates(rack, okey_kind, ace_high) != set()
-
-
-def seven_pairs(tiles: list[int] | tuple[int, ...], okey_kind: int) -> bool:
-    """Exactly: do these 14 tiles split into seven pairs (okeys fill singles)?"""
-    if len(tiles) != 14:
-        return False
+def _singles_and_okeys(tiles: tuple[int, ...] | list[int], okey_kind: int) -> tuple[int, int]:
+    """(kinds held exactly once, okeys held); a false joker counts as the okey's kind."""
     okeys = 0
     count: dict[int, int] = {}
     for t in tiles:
@@ -246,7 +226,23 @@ def seven_pairs(tiles: list[int] | tuple[int, ...], okey_kind: int) -> bool:
             continue
         k = okey_kind if k == FALSE_KIND else k
         count[k] = count.get(k, 0) + 1
-    singles = sum(1 for v in count.values() if v == 1)
+    return sum(1 for v in count.values() if v == 1), okeys
+
+
+def maybe_closing(rack: tuple[int, ...] | list[int], okey_kind: int, ace_high: bool) -> bool:
+    """Cheap necessary condition for "some tile of this 15-tile rack can be put
+    down so that the other 14 win" (runs/groups or seven pairs)."""
+    singles, okeys = _singles_and_okeys(rack, okey_kind)
+    if singles <= okeys + 1:
+        return True
+    return meld_close_candidates(rack, okey_kind, ace_high) != set()
+
+
+def seven_pairs(tiles: list[int] | tuple[int, ...], okey_kind: int) -> bool:
+    """Exactly: do these 14 tiles split into seven pairs (okeys fill singles)?"""
+    if len(tiles) != 14:
+        return False
+    singles, okeys = _singles_and_okeys(tiles, okey_kind)
     return singles <= okeys and (okeys - singles) % 2 == 0
 
 

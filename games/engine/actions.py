@@ -259,6 +259,8 @@ def _take(s: HandState, a: dict, ev: list[dict], before: HandState) -> HandState
         # [D12] the tile must be used this turn (whole-rack, empty pile [D4]: to close)
         s.taken = tile
         s.snapshot = before
+    took = s.took or ((),) * s.n_players
+    s.took = _set(took, seat, took[seat] + (tile,))
     ev.append({"type": "took", "seat": seat, "tile": tile, "from": prev})
     if isinstance(r, LayDownRules):
         _score(s, r.take_lines(s, seat, prev, tile), ev)

@@ -91,6 +91,7 @@ def state_to_json(state: HandState) -> dict:
         "result": state.result,
         "actions": [dict(a) for a in state.actions],
         "context": dict(state.context),
+        "took": [list(x) for x in state.took],
     }
 
 
@@ -273,12 +274,24 @@ def _build(d: dict, nested: bool = False) -> HandState:
         actions=tuple(dict(a) for a in d["actions"]),
         context=dict(d["context"]),
     )
+    if "took" in d:
+        state.took = tuple(_ints(x, 0, N_TILES, "took") for x in seats(d["took"], "took"))
+    else:  # saved before the log existed: rebuild it from the hand's own actions
+        state.took = _took_by_replay(state)
     if len(state.turns_done) != n or len(state.opened_turn) != n:
         raise ValueError("per-seat lists have the wrong length")
     tiles = state.all_tiles()
     if sorted(tiles) != list(range(N_TILES)):
         raise ValueError("the 106 tiles are not all accounted for exactly once")
     return state
+
+
+def _took_by_replay(state: HandState) -> tuple[tuple[int, ...], ...]:
+    """The public taken-discards log of a state saved without one (older saves)."""
+    try:
+        return replay(state.record()).took
+    except (Refusal, ValueError):
+        return ((),) * state.n_players
 
 
 def state_from_json(data: dict | str | bytes, *, verify: bool = False) -> HandState:

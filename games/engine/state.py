@@ -29,6 +29,8 @@ class HandState:
     (the previous player's last discard), or None. ``taken`` is a taken
     discard not used yet [D12] and ``snapshot`` the state before that take.
     ``scores`` are the hand's score lines so far ``{"seat","points","reason","detail"}``.
+    ``took[s]`` are the tiles seat s took from a discard pile this hand, in order
+    (public: each was face up when taken; an undone take is not in it).
     """
 
     variant: str
@@ -64,6 +66,7 @@ class HandState:
     result: dict | None = None
     actions: tuple[dict, ...] = ()
     context: dict = field(default_factory=dict)
+    took: tuple[tuple[int, ...], ...] = ()
 
     # ------------------------------------------------------------------ helpers
     def clone(self) -> HandState:
@@ -211,4 +214,5 @@ def new_hand(
         opened=(None,) * n,
         opened_turn=(None,) * n,
         context=context,
+        took=((),) * n,
     )

@@ -55,6 +55,7 @@ def make_state(
     rest: str = "pile",
     seed: str = "test",
     context: dict | None = None,
+    took: list[str] | None = None,
 ) -> HandState:
     """A hand state from notation strings.
 
@@ -66,6 +67,9 @@ def make_state(
     may be taken. ``phase`` defaults to "play" when the player to move holds
     one more tile than the others, else "draw". ``turns_done`` defaults to 1
     for everyone (past the first turn) — pass zeros for a first-turn situation.
+    ``took`` names, per seat, the tiles it took from a discard pile earlier this
+    hand (the public log, oldest first); each is found in that seat's rack or, if
+    not there, on the table.
     """
     opts = validate_options(variant, options)
     n = opts["players"]
@@ -111,6 +115,17 @@ def make_state(
             # old discards: never the takeable tile (which stays on top)
             seat = (turn + 1 + j) % n
             disc[seat].insert(0, t)
+    took_ids: list[tuple[int, ...]] = []
+    for s_, words in enumerate(took or [""] * n):
+        where = [*rack_ids[s_], *(t for m in table for t in m.tiles)]
+        got: list[int] = []
+        for w in (words or "").split():
+            k = parse_kind(w)
+            t = next((x for x in where if kind_of(x) == k and x not in got), None)
+            if t is None:
+                raise ValueError(f"took: {w} is neither in seat {s_}'s rack nor on the table")
+            got.append(t)
+        took_ids.append(tuple(got))
     if opened is None:
         opened = [None] * n
         for m in table:
@@ -140,6 +155,7 @@ def make_state(
         takeable=take_id,
         next_meld_id=len(table) + 1,
         context=dict(context or {}),
+        took=tuple(took_ids),
     )
 
 

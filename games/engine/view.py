@@ -1,6 +1,7 @@
 """What one seat may see (rules.md §1 "Information"): ``view_for(state, seat)``.
 
-A seat sees its own rack, the indicator, the discards, the table melds and the
+A seat sees its own rack, the indicator, the discards, the table melds, which
+tiles each seat took from a discard pile (``took``: they were face up) and the
 counts of tiles in the other racks and the pile; a spectator (``None``) sees
 no rack. Never: another rack's tiles, the pile order, the tile just drawn, the
 seed — until the hand is over, when every rack and the seed are revealed.
@@ -119,6 +120,9 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
         "rack": rack,
         "rack_counts": [len(x) for x in state.racks],
         "discards": [[tile_json(t) for t in d] for d in state.discards],
+        # public: the tiles each seat took from a discard pile this hand (they
+        # were face up); notation only, as the tiles may sit in a hidden rack
+        "took": [[notation(t) for t in x] for x in (state.took or ((),) * state.n_players)],
         "takeable": tile_json(state.takeable) if state.takeable is not None else None,
         "takeable_from": prev if state.takeable is not None else None,
         "melds": melds,

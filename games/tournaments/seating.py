@@ -1,17 +1,408 @@
-"""Tournament seating (issue 8 item 3). Pure Python, no Django. Work in progress."""
+"""Tournament seating (issue 8 item 3). Pure Python, no Django.
+
+``seat_round(players, past_rounds, seed=…, round_no=…)`` seats one round:
+
+* **Table sizes.** ``ceil(n / table_size)`` tables with the players spread as evenly as
+  possible (13 players at tables of 4: 4+3+3+3). A table with fewer players than
+  ``min_table_size`` (default: ``table_size``) gets CPU seats (``None``) up to that size:
+  with tables of four only, CPU seats are spread one per table as far as possible; where
+  the variant allows three-player tables (``min_table_size=3``) they are used first.
+* **Round 1** (no past round) is a deterministic shuffle of the sorted player ids with
+  the engine's ``SeedRng(seed, stream="tournament-seating/<round_no>")`` (SHA-256 counter
+  mode, portable), cut into tables in order; seat 0 is the first player of each chunk.
+  Anyone can recompute it from the published seed and the entry list.
+* **Later rounds** minimise a cost by local search (tabu search over swaps of two
+  players, started from a greedy seating, with perturbations), all random choices drawn
+  from a splitmix64 stream seeded from the seed and the round number, with fixed work
+  budgets (never wall-clock limits), so the same inputs always give the same seating:
+
+  - ``REPEAT`` per earlier meeting of a pair seated together again (a pair that met
+    twice costs twice as much), plus ``RECENT`` if they met in the previous round;
+  - ``START`` × (fewest seat-0 starts among the table's players − fewest among all):
+    every table should hold someone who has started least; seat 0 then goes to the
+    table's player with the fewest starts;
+  - ``SHORT`` × (earlier rounds at a short/CPU table) for a player put at one again;
+  - Swiss (``method="swiss"``): plus ``SWISS`` × |ranking distance| for every pair at a
+    table, so tables group neighbours in ``ranking`` (best first) while repeats still
+    cost more than a few places; tables are numbered by their players' average rank.
+
+  ``avoid_repeats`` with 16+ players plans several rounds ahead at once (the current
+  round plus the rounds that could still be repeat-free, or ``rounds_total`` if given),
+  because a repeat-free round can be a dead end for the next one (16 players × 5 rounds
+  has exactly one repeat-free shape, the affine plane of order 4). Only the current
+  round is returned; the next call plans again from the rounds actually played. If the
+  plan's current round is worse than a one-round search, the one-round search wins.
+
+Player ids are opaque strings; ``past_rounds`` is a list of rounds, each a list of tables,
+each a seat tuple (``None`` = CPU). Players no longer playing are ignored.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
+
+from games.engine.tiles import SeedRng
 
 PlayerId = str
+METHODS = ("avoid_repeats", "swiss")
+
+REPEAT = 100  # per earlier meeting of a pair seated together again
+RECENT = 60  # extra if the pair met in the previous round
+START = 8  # per start above the fewest, for the table's least-started player
+SHORT = 30  # per earlier short/CPU table, for a player put at one again
+SWISS = 1  # per place of ranking distance between two players at a table
+
+LOOKAHEAD_MAX = 5  # rounds planned at once (avoid_repeats)
+LOOKAHEAD_MAX_PLAYERS = 64  # larger fields are easy to keep repeat-free one round at a time
+EVAL_BUDGET = 400_000  # swap evaluations per search (deterministic work limit)
+
+_MASK = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
 class SeatedTable:
-    number: int
-    seats: tuple[PlayerId | None, ...]
+    number: int  # 1-based table number in the round
+    seats: tuple[PlayerId | None, ...]  # seat order; seat 0 starts the game; None = CPU seat
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+def _tables(rounds: Iterable[Iterable[Iterable[PlayerId | None]]]):
+    for rnd in rounds:
+        for table in rnd:
+            yield [p for p in table if p is not None]
+
+
+def meeting_matrix(
+    past_rounds: Iterable[Iterable[Iterable[PlayerId | None]]],
+) -> dict[tuple[PlayerId, PlayerId], int]:
+    """``{(a, b): n}`` with ``a < b``: the number of tables the two players shared."""
+    out: dict[tuple[PlayerId, PlayerId], int] = {}
+    for people in _tables(past_rounds):
+        for a, b in combinations(sorted(set(people)), 2):
+            out[(a, b)] = out.get((a, b), 0) + 1
+    return out
+
+
+def start_counts(past_rounds: Iterable[Iterable[Sequence[PlayerId | None]]]) -> dict[PlayerId, int]:
+    """How often each player had seat 0 (players who never started are absent)."""
+    out: dict[PlayerId, int] = {}
+    for rnd in past_rounds:
+        for table in rnd:
+            if len(table) and table[0] is not None:
+                out[table[0]] = out.get(table[0], 0) + 1
+    return out
+
+
+def repeat_pairs(rounds: Iterable[Iterable[Iterable[PlayerId | None]]]) -> int:
+    """Pair meetings beyond each pair's first (0 = nobody met anyone twice)."""
+    return sum(n - 1 for n in meeting_matrix(rounds).values())
+
+
+def table_shape(
+    n_players: int, table_size: int = 4, min_table_size: int | None = None
+) -> list[tuple[int, int]]:
+    """``[(players, seats), …]`` per table, biggest first (see the module docstring)."""
+    _check_sizes(table_size, min_table_size)
+    if n_players <= 0:
+        return []
+    least = table_size if min_table_size is None else min_table_size
+    k = -(-n_players // table_size)
+    base, extra = divmod(n_players, k)
+    sizes = [base + 1] * extra + [base] * (k - extra)
+    return [(s, max(s, least)) for s in sizes]
+
+
+def _check_sizes(table_size: int, min_table_size: int | None) -> None:
+    if type(table_size) is not int or table_size < 2:
+        raise ValueError("table_size must be an int of at least 2")
+    if min_table_size is not None and (
+        type(min_table_size) is not int or not 2 <= min_table_size <= table_size
+    ):
+        raise ValueError("min_table_size must be between 2 and table_size")
+
+
+# ---------------------------------------------------------------------- randomness
+
+
+class _Stream:
+    """splitmix64: a small portable stream for the search (seeded from SHA-256)."""
+
+    def __init__(self, *parts: object) -> None:
+        text = "/".join(str(p) for p in ("okey/tournament-search", *parts))
+        self.s = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+    def next(self) -> int:
+        self.s = (self.s + 0x9E3779B97F4A7C15) & _MASK
+        z = self.s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return self.next() % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+# ---------------------------------------------------------------------- the search
+
+
+class _Search:
+    """Tabu search over ``L`` planned rounds of ``n`` players (indices) at fixed tables.
+
+    ``tab[r][p]`` is p's table in planned round r, ``members[r][t]`` the players of table t.
+    Only round 0 (the one being seated) carries the start, short-table and Swiss terms.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        sizes: list[int],
+        n_rounds: int,
+        past: list[list[int]],
+        last: list[list[int]],
+        starts: list[int],
+        shorts: list[int],
+        short_table: list[bool],
+        rank: list[int] | None,
+        rng: _Stream,
+    ) -> None:
+        self.n, self.sizes, self.L = n, sizes, n_rounds
+        self.past, self.rng = past, rng
+        self.starts, self.shorts, self.short_table = starts, shorts, short_table
+        self.gmin = min(starts) if starts else 0
+        # static pair cost of a meeting in round 0 / in a later planned round
+        self.base0 = [
+            [
+                REPEAT * past[u][x]
+                + RECENT * last[u][x]
+                + (SWISS * abs(rank[u] - rank[x]) if rank is not None else 0)
+                for x in range(n)
+            ]
+            for u in range(n)
+        ]
+        self.baseF = [[REPEAT * past[u][x] for x in range(n)] for u in range(n)]
+        self.evals = 0
+
+    # ------------------------------------------------------------ costs
+    def pc(self, r: int, u: int, x: int) -> int:
+        """Cost of u and x sharing a table in planned round r, given the other rounds."""
+        tab = self.tab
+        c = self.base0[u][x] if r == 0 else self.baseF[u][x]
+        if self.L > 1:
+            for r2 in range(self.L):
+                if r2 != r and tab[r2][u] == tab[r2][x]:
+                    c += REPEAT
+                    if r2 == r - 1 or r2 == r + 1:
+                        c += RECENT
+        return c
+
+    def conflicted(self, r: int, a: int) -> bool:
+        t = self.tab[r][a]
+        for x in self.members[r][t]:
+            if x == a:
+                continue
+            if self.past[a][x]:
+                return True
+            if self.L > 1:
+                for r2 in range(self.L):
+                    if r2 != r and self.tab[r2][a] == self.tab[r2][x]:
+                        return True
+        return False
+
+    def table_extra(self, members: Iterable[int], t: int) -> int:
+        """Round 0's start and short-table terms of one table."""
+        ms = list(members)
+        if not ms:
+            return 0
+        c = START * (min(self.starts[m] for m in ms) - self.gmin)
+        if self.short_table[t]:
+            c += SHORT * sum(self.shorts[m] for m in ms)
+        return c
+
+    def total(self) -> int:
+        c = 0
+        for r in range(self.L):
+            for t, ms in enumerate(self.members[r]):
+                for u, x in combinations(ms, 2):
+                    c += self.base0[u][x] if r == 0 else self.baseF[u][x]
+                if r == 0:
+                    c += self.table_extra(ms, t)
+        if self.L > 1:  # meetings between planned rounds
+            for r in range(self.L):
+                for ms in self.members[r]:
+                    for u, x in combinations(ms, 2):
+                        for r2 in range(r + 1, self.L):
+                            if self.tab[r2][u] == self.tab[r2][x]:
+                                c += REPEAT + (RECENT if r2 == r + 1 else 0)
+        return c
+
+    def round0_cost(self) -> int:
+        c = 0
+        for t, ms in enumerate(self.members[0]):
+            for u, x in combinations(ms, 2):
+                c += self.base0[u][x]
+            c += self.table_extra(ms, t)
+        return c
+
+    def delta(self, r: int, a: int, b: int) -> int:
+        """Cost change of swapping a and b (different tables) in planned round r."""
+        self.evals += 1
+        tab = self.tab[r]
+        ta, tb = tab[a], tab[b]
+        d = 0
+        if self.L == 1:
+            ba, bb = self.base0[a], self.base0[b]
+            for x in self.members[r][ta]:
+                if x != a:
+                    d += bb[x] - ba[x]
+            for y in self.members[r][tb]:
+                if y != b:
+                    d += ba[y] - bb[y]
+        else:
+            pc = self.pc
+            for x in self.members[r][ta]:
+                if x != a:
+                    d += pc(r, b, x) - pc(r, a, x)
+            for y in self.members[r][tb]:
+                if y != b:
+                    d += pc(r, a, y) - pc(r, b, y)
+        if r == 0:
+            ma, mb = self.members[0][ta], self.members[0][tb]
+            d -= self.table_extra(ma, ta) + self.table_extra(mb, tb)
+            d += self.table_extra((b if m == a else m for m in ma), ta)
+            d += self.table_extra((a if m == b else m for m in mb), tb)
+        return d
+
+    def swap(self, r: int, a: int, b: int) -> None:
+        tab, mem = self.tab[r], self.members[r]
+        ta, tb = tab[a], tab[b]
+        mem[ta][mem[ta].index(a)] = b
+        mem[tb][mem[tb].index(b)] = a
+        tab[a], tab[b] = tb, ta
+
+    # ------------------------------------------------------------ set-up
+    def load(self, assignment: list[list[list[int]]]) -> None:
+        self.members = [[list(t) for t in rnd] for rnd in assignment]
+        self.tab = []
+        for rnd in self.members:
+            tab = [0] * self.n
+            for t, ms in enumerate(rnd):
+                for m in ms:
+                    tab[m] = t
+            self.tab.append(tab)
+
+    def greedy(self, rank: list[int] | None) -> list[list[list[int]]]:
+        """Round 0 by cheapest insertion (ranking order for Swiss), later rounds shuffled."""
+        out = []
+        for r in range(self.L):
+            order = list(range(self.n))
+            if r == 0 and rank is not None:
+                order.sort(key=lambda p: rank[p])
+            else:
+                self.rng.shuffle(order)
+            tables: list[list[int]] = [[] for _ in self.sizes]
+            if r > 0:
+                i = 0
+                for t, size in enumerate(self.sizes):
+                    tables[t] = order[i : i + size]
+                    i += size
+            else:
+                base = self.base0
+                for p in order:
+                    best_t, best_c, ties = -1, 0, 0
+                    for t, size in enumerate(self.sizes):
+                        if len(tables[t]) >= size:
+                            continue
+                        if rank is not None and best_t >= 0 and not tables[t]:
+                            break  # Swiss: fill tables in ranking order
+                        c = sum(base[p][x] for x in tables[t])
+                        if best_t < 0 or c < best_c:
+                            best_t, best_c, ties = t, c, 1
+                        elif c == best_c:
+                            ties += 1
+                            if rank is None and self.rng.below(ties) == 0:
+                                best_t = t
+                    tables[best_t].append(p)
+            out.append(tables)
+        return out
+
+    # ------------------------------------------------------------ tabu search
+    def run(self, start: list[list[list[int]]], budget: int) -> tuple[int, list]:
+        self.load(start)
+        cost = self.total()
+        best_cost, best = cost, [[list(t) for t in rnd] for rnd in self.members]
+        tabu: dict[tuple[int, int, int], int] = {}
+        it = stall = 0
+        limit = self.evals + budget
+        while self.evals < limit:
+            it += 1
+            cands = [(r, a) for r in range(self.L) for a in range(self.n) if self.conflicted(r, a)]
+            if not cands:
+                break
+            if len(cands) > 24:
+                self.rng.shuffle(cands)
+                cands = cands[:24]
+            move, move_d, ties = None, 0, 0
+            for r, a in cands:
+                ta = self.tab[r][a]
+                for b in range(self.n):
+                    if self.tab[r][b] == ta:
+                        continue
+                    d = self.delta(r, a, b)
+                    key = (r, min(a, b), max(a, b))
+                    if tabu.get(key, 0) > it and cost + d >= best_cost:
+                        continue
+                    if move is None or d < move_d:
+                        move, move_d, ties = (r, a, b), d, 1
+                    elif d == move_d:
+                        ties += 1
+                        if self.rng.below(ties) == 0:
+                            move = (r, a, b)
+            if move is None:
+                break
+            r, a, b = move
+            self.swap(r, a, b)
+            cost += move_d
+            tabu[(r, min(a, b), max(a, b))] = it + 4 + self.rng.below(8)
+            if cost < best_cost:
+                best_cost, best = cost, [[list(t) for t in rnd] for rnd in self.members]
+                stall = 0
+            else:
+                stall += 1
+            if stall > 60:  # perturb: a few random swaps
+                stall = 0
+                for _ in range(1 + self.rng.below(3)):
+                    r = self.rng.below(self.L)
+                    a, b = self.rng.below(self.n), self.rng.below(self.n)
+                    if self.tab[r][a] != self.tab[r][b]:
+                        cost += self.delta(r, a, b)
+                        self.swap(r, a, b)
+        self.load(best)
+        return best_cost, best
+
+    def polish(self, sweeps: int = 3) -> None:
+        """Round 0 only: take every improving swap (start balance, short tables, Swiss)."""
+        for _ in range(sweeps):
+            improved = False
+            for a in range(self.n):
+                for b in range(a + 1, self.n):
+                    if self.tab[0][a] != self.tab[0][b] and self.delta(0, a, b) < 0:
+                        self.swap(0, a, b)
+                        improved = True
+            if not improved:
+                return
+
+
+# ---------------------------------------------------------------------- seating
 
 
 def seat_round(
@@ -24,17 +415,120 @@ def seat_round(
     min_table_size: int | None = None,
     method: str = "avoid_repeats",
     ranking: Sequence[PlayerId] | None = None,
+    rounds_total: int | None = None,
 ) -> list[SeatedTable]:
-    raise NotImplementedError
+    """Seat one round (see the module docstring). Deterministic for the same inputs.
 
+    ``players``: who plays this round (after late entries, drop-outs, no-shows);
+    ``past_rounds``: the rounds played so far; ``ranking``: the current standing order
+    (best first, Swiss only; players missing from it rank last); ``rounds_total``:
+    optional, the number of rounds of the tournament (bounds the look-ahead).
+    """
+    _check_sizes(table_size, min_table_size)
+    if method not in METHODS:
+        raise ValueError(f"unknown seating method {method!r} (choose from {METHODS})")
+    ids = sorted(players)
+    if len(set(ids)) != len(ids):
+        raise ValueError("a player is listed twice")
+    if any(not isinstance(p, str) for p in ids):
+        raise ValueError("player ids are strings")
+    shape = table_shape(len(ids), table_size, min_table_size)
+    if not shape:
+        return []
+    sizes = [s for s, _ in shape]
+    seats = [s for _, s in shape]
+    past = [list(r) for r in past_rounds if any(any(p is not None for p in t) for t in r)]
 
-def meeting_matrix(past_rounds) -> dict[tuple[PlayerId, PlayerId], int]:
-    raise NotImplementedError
+    if not past:  # round 1: the published shuffle
+        order = list(ids)
+        SeedRng(seed, stream=f"tournament-seating/{round_no}").shuffle(order)
+        out, i = [], 0
+        for t, (size, n_seats) in enumerate(shape):
+            chunk: list[PlayerId | None] = list(order[i : i + size])
+            i += size
+            out.append(SeatedTable(t + 1, tuple(chunk + [None] * (n_seats - size))))
+        return out
 
+    n = len(ids)
+    index = {p: i for i, p in enumerate(ids)}
+    pastc = [[0] * n for _ in range(n)]
+    last = [[0] * n for _ in range(n)]
+    starts = [0] * n
+    shorts = [0] * n
+    for k, rnd in enumerate(past):
+        for table in rnd:
+            here = [index[p] for p in table if p is not None and p in index]
+            for u, x in combinations(here, 2):
+                pastc[u][x] += 1
+                pastc[x][u] += 1
+                if k == len(past) - 1:
+                    last[u][x] = last[x][u] = 1
+            if len(table) and table[0] is not None and table[0] in index:
+                starts[index[table[0]]] += 1
+            if len(table) < table_size or any(p is None for p in table):
+                for u in here:
+                    shorts[u] += 1
+    short_table = [size < table_size or n_seats > size for size, n_seats in shape]
 
-def start_counts(past_rounds) -> dict[PlayerId, int]:
-    raise NotImplementedError
+    rank: list[int] | None = None
+    if method == "swiss":
+        order_ = [p for p in dict.fromkeys(ranking or []) if p in index]
+        order_ += [p for p in ids if p not in set(order_)]
+        rank = [0] * n
+        for i, p in enumerate(order_):
+            rank[index[p]] = i
 
+    rng = _Stream(seed, round_no, method)
+    n_plan = 1
+    if method == "avoid_repeats" and n >= table_size * table_size and n <= LOOKAHEAD_MAX_PLAYERS:
+        if rounds_total is not None:
+            n_plan = rounds_total - len(past)
+        else:
+            n_plan = (n - 1) // (table_size - 1) - len(past)
+        n_plan = max(1, min(n_plan, LOOKAHEAD_MAX))
 
-def repeat_pairs(rounds) -> int:
-    raise NotImplementedError
+    def search(n_rounds: int) -> _Search:
+        s = _Search(n, sizes, n_rounds, pastc, last, starts, shorts, short_table, rank, rng)
+        best: list | None = None
+        best_cost = None
+        spent = 0
+        while spent < EVAL_BUDGET:
+            before = s.evals
+            cost, plan = s.run(s.greedy(rank), EVAL_BUDGET - spent)
+            spent += max(1, s.evals - before)
+            if best_cost is None or cost < best_cost:
+                best_cost, best = cost, plan
+            if not any(s.conflicted(r, a) for r in range(n_rounds) for a in range(n)):
+                break
+        assert best is not None
+        s.load(best)
+        return s
+
+    chosen = search(n_plan)
+    if n_plan > 1 and any(
+        chosen.past[a][x] for ms in chosen.members[0] for a, x in combinations(ms, 2)
+    ):
+        single = search(1)
+        if single.round0_cost() < chosen.round0_cost():
+            chosen = single
+    if chosen.L > 1:
+        chosen.L = 1
+        chosen.tab, chosen.members = chosen.tab[:1], chosen.members[:1]
+    chosen.polish()
+
+    tables = chosen.members[0]
+    numbered = list(range(len(tables)))
+    if rank is not None:
+        numbered.sort(key=lambda t: (sum(rank[m] for m in tables[t]) / max(1, len(tables[t])), t))
+    out = []
+    for no, t in enumerate(numbered):
+        ms = sorted(tables[t])
+        fewest = min(starts[m] for m in ms)
+        first_pool = [m for m in ms if starts[m] == fewest]
+        first = first_pool[rng.below(len(first_pool))]
+        rest = [m for m in ms if m != first]
+        rng.shuffle(rest)
+        seat_ids: list[PlayerId | None] = [ids[m] for m in [first, *rest]]
+        seat_ids += [None] * (seats[t] - len(ms))
+        out.append(SeatedTable(no + 1, tuple(seat_ids)))
+    return out

@@ -4,7 +4,9 @@ AuthMiddlewareStack."""
 from django.urls import path
 
 from games import consumers
+from games.tournaments import consumers as tournament_consumers
 
 websocket_urlpatterns = [
     path("ws/t/<str:code>/", consumers.TableConsumer.as_asgi()),
+    path("ws/tournament/<int:pk>/", tournament_consumers.StandingsConsumer.as_asgi()),
 ]

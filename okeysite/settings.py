@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "games.review.apps.ReviewConfig",
     "games.solo.apps.SoloConfig",
+    "games.tournaments.apps.TournamentsConfig",
 ]
 
 MIDDLEWARE = [

@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.review.urls")),
     path("", include("games.solo.urls")),
+    path("", include("games.tournaments.urls")),
 ]

@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.tournaments"
+    label = "tournaments"
+    verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from games.signals import game_finished
+        from games.tournaments import services
+
+        game_finished.connect(services.on_game_finished, dispatch_uid="tournaments.post_result")

@@ -1,0 +1,170 @@
+"""Desk forms: tournament settings (with each rule set's table options),
+registrations, organisers, table results and imports."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.options import VARIANTS
+from games.forms import OPTION_LABELS, VALUE_LABELS, _encode, field_name
+from games.models import VARIANT_CHOICES
+
+from .models import Tournament
+
+ARRIVAL_CHOICES = [
+    (0, _("at once")),
+    (30, _("30 seconds")),
+    (60, _("1 minute")),
+    (120, _("2 minutes")),
+    (300, _("5 minutes")),
+    (600, _("10 minutes")),
+]
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    date = forms.DateField(
+        label=_("Date"), initial=dt.date.today, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    variant = forms.ChoiceField(label=_("Rule set"), choices=VARIANT_CHOICES, initial="classic")
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=3)
+    mode = forms.ChoiceField(
+        label=_("Where it is played"), choices=Tournament.Mode.choices, initial="online"
+    )
+    scoring = forms.ChoiceField(
+        label=_("Scoring"), choices=Tournament.Scoring.choices, initial="placing"
+    )
+    placing_points = forms.CharField(
+        label=_("Placing points (1st 2nd 3rd 4th)"), initial="4 2 1 0", max_length=40
+    )
+    seating = forms.ChoiceField(
+        label=_("Seating from round 2"), choices=Tournament.Seating.choices, initial="avoid_repeats"
+    )
+    three_player_tables = forms.BooleanField(
+        label=_("Three-player tables instead of CPU seats (Okey Rummy only)"), required=False
+    )
+    arrival_s = forms.TypedChoiceField(
+        label=_("Online: a player's CPU plays for them if they have not arrived after"),
+        choices=ARRIVAL_CHOICES,
+        coerce=int,
+        initial=120,
+    )
+    seed = forms.CharField(
+        label=_("Published seed (seating and draw)"),
+        max_length=64,
+        required=False,
+        help_text=_("Leave empty for a random one. Fixed once round 1 is seated."),
+    )
+    published = forms.BooleanField(label=_("Public page"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.variant_fields: dict[str, list[str]] = {}
+        for variant, meta in VARIANTS.items():
+            names = []
+            for key, (allowed, default) in meta["options"].items():
+                if len(allowed) < 2 or key == "players":
+                    continue
+                name = field_name(variant, key)
+                self.fields[name] = forms.TypedChoiceField(
+                    label=OPTION_LABELS.get(key, key),
+                    choices=[(_encode(v), VALUE_LABELS.get(v, v)) for v in allowed],
+                    initial=_encode(default),
+                    required=False,
+                )
+                names.append(name)
+            self.variant_fields[variant] = names
+
+    @classmethod
+    def initial_for(cls, t: Tournament) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            "name": t.name,
+            "date": t.date,
+            "variant": t.variant,
+            "rounds": t.rounds,
+            "mode": t.mode,
+            "scoring": t.scoring,
+            "placing_points": " ".join(str(p) for p in t.placing_points),
+            "seating": t.seating,
+            "three_player_tables": t.three_player_tables,
+            "arrival_s": t.arrival_s,
+            "seed": t.seed,
+            "published": t.published,
+        }
+        for key, value in t.options.items():
+            initial[field_name(t.variant, key)] = _encode(value)
+        return initial
+
+    def fieldsets(self) -> list[dict[str, Any]]:
+        labels = dict(VARIANT_CHOICES)
+        return [
+            {"variant": v, "label": labels[v], "fields": [self[n] for n in names]}
+            for v, names in self.variant_fields.items()
+        ]
+
+    def clean_placing_points(self) -> list[int]:
+        raw = self.cleaned_data["placing_points"].replace(",", " ").replace("/", " ").split()
+        try:
+            points = [int(p) for p in raw]
+        except ValueError:
+            points = []
+        if len(points) != 4:
+            raise forms.ValidationError(_("Placing points are four whole numbers, e.g. 4 2 1 0."))
+        return points
+
+    def options(self) -> dict[str, Any]:
+        variant = self.cleaned_data["variant"]
+        out: dict[str, Any] = {}
+        for key, (allowed, _default) in VARIANTS[variant]["options"].items():
+            raw = self.cleaned_data.get(field_name(variant, key))
+            if raw in (None, "") or key == "players":
+                continue
+            for v in allowed:
+                if _encode(v) == raw:
+                    out[key] = v
+        return out
+
+    def values(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        values = {
+            key: d[key]
+            for key in (
+                "name",
+                "date",
+                "variant",
+                "rounds",
+                "mode",
+                "scoring",
+                "placing_points",
+                "seating",
+                "three_player_tables",
+                "arrival_s",
+                "published",
+            )
+        }
+        values["options"] = self.options()
+        if d.get("seed"):
+            values["seed"] = d["seed"].strip()
+        return values
+
+
+class EntryForm(forms.Form):
+    username = forms.CharField(label=_("Username (account)"), max_length=150, required=False)
+    name = forms.CharField(label=_("Name"), max_length=60, required=False)
+    joins_round = forms.IntegerField(label=_("From round"), min_value=1, required=False)
+
+
+class OrganiserForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+
+class RoundForm(forms.Form):
+    round = forms.IntegerField(min_value=1, required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("Tournament file (JSON, okey-tournament/1)"))

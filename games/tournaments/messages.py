@@ -1,0 +1,103 @@
+"""Translated texts for the tournament desk's stable codes.
+
+Services raise ``TournamentError(code, message, **params)`` with an English
+message; pages show ``error_text`` in the reader's language. Result problems
+from ``results.validate_table_result`` are shown the same way, by code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+ERRORS = {
+    "not_organiser": _("Only the tournament's organisers can do that."),
+    "bad_option": _("That table option is not allowed."),
+    "bad_variant": _("Unknown rule set."),
+    "bad_rounds": _("A tournament has between 1 and 30 rounds."),
+    "rounds_below_seated": _("%(n)s rounds have already been seated."),
+    "bad_placing_points": _("Placing points are four whole numbers, e.g. 4 2 1 0."),
+    "three_player_rummy_only": _("Only Okey Rummy can be played at three-player tables."),
+    "locked_after_start": _(
+        "The rule set, table options, seed and where it is played cannot change "
+        "once round 1 is seated."
+    ),
+    "no_such_account": _("There is no account with the username %(username)s."),
+    "already_organiser": _("%(username)s is already an organiser."),
+    "not_owner": _("Only the tournament's owner can do that."),
+    "account_needed": _("In an online tournament every player needs an account."),
+    "already_registered": _("%(name)s is already registered."),
+    "name_needed": _("Give the player's name or their username."),
+    "round_already_seated": _("Round %(round)s has already been seated."),
+    "bad_round": _("There is no round %(round)s in this tournament."),
+    "finished": _("The tournament is over."),
+    "no_more_rounds": _("Every round has been seated."),
+    "round_not_complete": _("Round %(round)s still has tables without a result."),
+    "too_few_players": _("At least two players are needed to seat a round."),
+    "no_such_entry": _("There is no such player in this tournament."),
+    "no_such_table": _("There is no such table in this tournament."),
+    "already_seated": _("%(name)s has already played; drop them instead."),
+    "bad_result": _("That result cannot happen under this rule set."),
+    "bad_json": _("This is not valid JSON."),
+    "bad_format": _("This is not an okey-tournament/1 file."),
+    "bad_file": _("This tournament file is damaged: %(detail)s"),
+}
+
+# Codes of ``results.validate_table_result`` problems (``results.CODES``).
+RESULT_PROBLEMS = {
+    "bad_options": _("The table options are not valid."),
+    "seat_count": _("Enter one score for each seat."),
+    "not_integer": _("Every score is a whole number."),
+    "above_start": _("That is more than the points everyone starts with."),
+    "out_of_range": _("That score is impossible under this rule set."),
+    "impossible_total": _("These scores cannot add up like that under this rule set."),
+    "game_not_over": _("The game is not over with these scores: someone must reach 0 points."),
+    "no_winner": _("Nobody has reached the target: the game is not over."),
+    "several_winners": _("Only one player can reach the target."),
+    "not_multiple": _("Every score in this rule set is a multiple of its step (5 or 10)."),
+    "too_many_finishers": _(
+        "Too many players are below zero: only the player who finishes a hand scores below zero."
+    ),
+}
+
+
+def error_text(code: str, fallback: str = "", **params: Any) -> str:
+    text = ERRORS.get(code)
+    if text is None:
+        return fallback or code.replace("_", " ")
+    try:
+        return str(text) % params if params else str(text)
+    except (KeyError, TypeError, ValueError):
+        return str(text)
+
+
+def problem_text(code: str, fallback: str = "") -> str:
+    text = RESULT_PROBLEMS.get(code)
+    return str(text) if text is not None else (fallback or code.replace("_", " "))
+
+
+AUDIT_ACTIONS = {
+    "created": _("Tournament created"),
+    "settings": _("Settings changed"),
+    "organiser_added": _("Co-organiser added"),
+    "organiser_removed": _("Co-organiser removed"),
+    "entry_added": _("Player registered"),
+    "entry_dropped": _("Player dropped out"),
+    "entry_reinstated": _("Drop-out undone"),
+    "no_show": _("No-show"),
+    "no_show_cleared": _("No-show cleared"),
+    "entry_removed": _("Registration removed"),
+    "round_seated": _("Round seated"),
+    "result_entered": _("Result entered"),
+    "result_corrected": _("Result corrected"),
+    "result_posted": _("Result posted by the finished game"),
+    "game_result_ignored": _("Game finished; the entered result was kept"),
+    "finished": _("Tournament finished"),
+    "imported": _("Imported from a file"),
+}
+
+
+def audit_label(action: str) -> str:
+    text = AUDIT_ACTIONS.get(action)
+    return str(text) if text is not None else action.replace("_", " ")

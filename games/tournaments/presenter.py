@@ -1,0 +1,176 @@
+"""What the tournament pages show, built once for the views and the consumer.
+
+Visibility: organisers see everything; a published tournament is public; in
+an unpublished one a registered player sees only their own seats and results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Table
+
+from . import services
+from . import standings as standing_rules
+from .models import Entry, TableResult, Tournament, TournamentTable
+
+DECIDED_BY = {
+    "points": _("points"),
+    "game_total": _("game total"),
+    "head_to_head": _("results between them"),
+    "draw": _("published draw"),
+    "": "",
+}
+
+
+def entry_of(t: Tournament, user: Any) -> Entry | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return t.entries.filter(user_id=user.pk).first()
+
+
+def can_view(t: Tournament, user: Any) -> bool:
+    """May this visitor open the tournament's page at all?"""
+    return t.published or t.is_organiser(user) or entry_of(t, user) is not None
+
+
+def sees_all(t: Tournament, user: Any) -> bool:
+    """Standings and every table (published, or an organiser)."""
+    return t.published or t.is_organiser(user)
+
+
+def fmt_points(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+def standing_rows(t: Tournament, entries: dict[str, Entry]) -> list[dict[str, Any]]:
+    rows = []
+    for row in services.standings(t):
+        entry = entries.get(row.player)
+        if entry is None:
+            continue
+        rows.append(
+            {
+                "rank": row.rank,
+                "entry": entry,
+                "name": entry.name,
+                "points": fmt_points(row.points),
+                "game_total": row.game_total,
+                "played": row.played,
+                "decided_by": row.decided_by,
+                "decided_by_label": DECIDED_BY.get(row.decided_by, row.decided_by),
+                "draw_key": standing_rules.draw_key(t.seed, row.player),
+            }
+        )
+    return rows
+
+
+def table_rows(
+    t: Tournament, entries: dict[str, Entry], only_entry: Entry | None = None
+) -> list[dict[str, Any]]:
+    """Every round with its tables, seats, scores and placing points."""
+    tables = (
+        TournamentTable.objects.filter(round__tournament=t)
+        .select_related("round", "game")
+        .order_by("round__number", "number")
+    )
+    results = {r.table_id: r for r in TableResult.objects.filter(table__round__tournament=t)}
+    rounds: dict[int, dict[str, Any]] = {}
+    for tt in tables:
+        if only_entry is not None and only_entry.pid not in tt.seats:
+            continue
+        res = results.get(tt.pk)
+        points: list[float | None] = [None] * len(tt.seats)
+        if res is not None and t.scoring == Tournament.Scoring.PLACING:
+            sr = standing_rules.TableResult(
+                tt.round.number, tt.number, tuple(tt.seats), tuple(res.scores)
+            )
+            points = list(standing_rules.seat_points(sr, t.variant, t.placing_points))
+        seats = []
+        for pos, pid in enumerate(tt.seats):
+            entry = entries.get(pid) if pid is not None else None
+            seats.append(
+                {
+                    "position": pos + 1,
+                    "entry": entry,
+                    "name": entry.name if entry else _("CPU"),
+                    "cpu": pid is None,
+                    "score": res.scores[pos] if res is not None else None,
+                    "points": fmt_points(points[pos]) if points[pos] is not None else "",
+                }
+            )
+        rnd = rounds.setdefault(tt.round.number, {"number": tt.round.number, "tables": []})
+        rnd["tables"].append(
+            {
+                "table": tt,
+                "number": tt.number,
+                "seats": seats,
+                "result": res,
+                "game": tt.game,
+                "playing": tt.game is not None and tt.game.status == Table.Status.PLAYING,
+            }
+        )
+    return [rounds[n] for n in sorted(rounds)]
+
+
+def my_tables(t: Tournament, entry: Entry | None) -> list[dict[str, Any]]:
+    """The viewer's seat in the latest round ("your table")."""
+    if entry is None:
+        return []
+    last = t.round_set.order_by("-number").first()
+    if last is None:
+        return []
+    out = []
+    for tt in last.tables.select_related("game"):
+        if entry.pid in tt.seats:
+            out.append(
+                {
+                    "round": last.number,
+                    "number": tt.number,
+                    "seat": tt.seats.index(entry.pid) + 1,
+                    "game": tt.game,
+                    "done": tt.has_result,
+                }
+            )
+    return out
+
+
+def page_context(t: Tournament, user: Any) -> dict[str, Any]:
+    entries = {e.pid: e for e in t.entries.select_related("user")}
+    mine = entry_of(t, user)
+    full = sees_all(t, user)
+    return {
+        "t": t,
+        "full": full,
+        "is_organiser": t.is_organiser(user),
+        "my_entry": mine,
+        "my_tables": my_tables(t, mine),
+        "standings": standing_rows(t, entries) if full else [],
+        "rounds": table_rows(t, entries, None if full else mine),
+        "seated_rounds": t.seated_rounds,
+        "entries": list(entries.values()),
+        "higher_is_better": standing_rules.higher_is_better(t.variant),
+    }
+
+
+def history(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
+    """One player's rounds: table, seat, opponents, score and placing points."""
+    entries = {e.pid: e for e in t.entries.all()}
+    out = []
+    for rnd in table_rows(t, entries, entry):
+        for table in rnd["tables"]:
+            me = next(s for s in table["seats"] if s["entry"] == entry)
+            out.append(
+                {
+                    "round": rnd["number"],
+                    "table": table["number"],
+                    "seat": me["position"],
+                    "score": me["score"],
+                    "points": me["points"],
+                    "others": [s for s in table["seats"] if s is not me],
+                    "result": table["result"],
+                }
+            )
+    return out

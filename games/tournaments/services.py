@@ -1,0 +1,637 @@
+"""Tournament services: each does one thing inside one transaction.
+
+The pattern: lock the tournament row, check who asks, change, write an audit
+entry (who, when, what, before, after), and broadcast the new standings to
+the tournament's websocket group *after commit*.
+
+Online rounds: seating a round opens one ``games.Table`` per tournament table.
+Seats of entries are bound to their accounts (an online tournament needs an
+account per player); ``None`` seats are CPU fill seats. A player who has not
+reached their table ``arrival_s`` seconds after the round was seated is played
+by their CPU (the tables' away rule) until they arrive. When a table's game
+ends, ``on_game_finished`` (the ``game_finished`` signal, inside the game's
+last transaction) posts its result.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import cpu
+from games import services as table_services
+from games.engine import options as engine_options
+from games.engine.refusals import Refusal
+from games.models import Seat, Table
+
+from . import results as result_rules
+from . import seating
+from . import standings as standing_rules
+from .models import (
+    AuditEntry,
+    Entry,
+    Round,
+    TableResult,
+    Tournament,
+    TournamentTable,
+)
+
+MAX_ROUNDS = 30
+SETTINGS_FIELDS = (
+    "name",
+    "date",
+    "variant",
+    "options",
+    "rounds",
+    "mode",
+    "scoring",
+    "placing_points",
+    "seating",
+    "three_player_tables",
+    "seed",
+    "published",
+    "arrival_s",
+)
+LOCKED_AFTER_START = ("variant", "options", "mode", "seed", "three_player_tables")
+
+
+class TournamentError(Exception):
+    """A change the desk refuses: a stable code, an English message, and the
+    parameters of its translated text (``messages.error_text``)."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code, self.message, self.params = code, message, params
+
+
+class ResultRefused(TournamentError):
+    """A table result that cannot happen: one problem per code (and seat)."""
+
+    def __init__(self, problems: Sequence[Any]) -> None:
+        super().__init__("bad_result", "; ".join(p.message for p in problems))
+        self.problems = list(problems)
+
+
+# ------------------------------------------------------------------ broadcast
+
+
+def group_name(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
+def broadcast(tournament_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(group_name(tournament_id), {"type": "standings.changed"})
+
+
+def _on_commit_broadcast(tournament_id: int) -> None:
+    transaction.on_commit(lambda: broadcast(tournament_id))
+
+
+# ------------------------------------------------------------------- helpers
+
+
+def _lock(tournament_id: int) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
+def _require_organiser(t: Tournament, actor: Any) -> None:
+    if not t.is_organiser(actor):
+        raise TournamentError("not_organiser", "only the tournament's organisers can do that")
+
+
+def _actor(actor: Any) -> Any:
+    return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+
+
+def audit(
+    t: Tournament,
+    actor: Any,
+    action: str,
+    what: str = "",
+    before: Any = None,
+    after: Any = None,
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        tournament=t,
+        actor=_actor(actor),
+        action=action,
+        what=what[:200],
+        before=before,
+        after=after,
+    )
+
+
+def settings_snapshot(t: Tournament) -> dict[str, Any]:
+    return {
+        "name": t.name,
+        "date": t.date.isoformat() if t.date else None,
+        "variant": t.variant,
+        "options": dict(t.options),
+        "rounds": t.rounds,
+        "mode": t.mode,
+        "scoring": t.scoring,
+        "placing_points": list(t.placing_points),
+        "seating": t.seating,
+        "three_player_tables": t.three_player_tables,
+        "seed": t.seed,
+        "published": t.published,
+        "arrival_s": t.arrival_s,
+    }
+
+
+def clean_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """Validate tournament settings (raises TournamentError); returns them cleaned.
+
+    Tables seat four (``players`` is not a tournament option); rummy may use
+    three-player tables instead of CPU fill seats."""
+    out = dict(values)
+    variant = out.get("variant")
+    options = {k: v for k, v in dict(out.get("options") or {}).items() if k != "players"}
+    try:
+        opts = engine_options.validate_options(variant, options)
+    except Refusal as r:
+        raise TournamentError(r.code, r.message) from r
+    opts["players"] = 4
+    out["options"] = opts
+    rounds = out.get("rounds")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+        raise TournamentError("bad_rounds", "a tournament has between 1 and 30 rounds")
+    points = out.get("placing_points")
+    if points is not None:
+        if (
+            not isinstance(points, (list, tuple))
+            or len(points) != 4
+            or any(type(p) is not int or not -1000 <= p <= 1000 for p in points)
+        ):
+            raise TournamentError("bad_placing_points", "placing points are four whole numbers")
+        out["placing_points"] = list(points)
+    if out.get("three_player_tables") and variant != "rummy":
+        raise TournamentError("three_player_rummy_only", "only rummy has three-player tables")
+    if out.get("mode") not in (None, *Tournament.Mode.values):
+        raise TournamentError("bad_option", "unknown mode")
+    if out.get("scoring") not in (None, *Tournament.Scoring.values):
+        raise TournamentError("bad_option", "unknown scoring")
+    if out.get("seating") not in (None, *Tournament.Seating.values):
+        raise TournamentError("bad_option", "unknown seating method")
+    return out
+
+
+def table_options(t: Tournament, seats: int) -> dict[str, Any]:
+    """The engine options of one of this tournament's tables of ``seats`` seats."""
+    return {**t.options, "players": seats}
+
+
+def is_complete(t: Tournament) -> bool:
+    """Every round seated and every table has its result."""
+    rounds = list(t.round_set.prefetch_related("tables__result"))
+    return len(rounds) == t.rounds and all(r.complete for r in rounds)
+
+
+def finish_if_complete(t: Tournament, actor: Any) -> None:
+    if t.status != Tournament.Status.FINISHED and is_complete(t):
+        t.status = Tournament.Status.FINISHED
+        t.save(update_fields=["status", "updated_at"])
+        audit(t, actor, "finished", t.name)
+
+
+# --------------------------------------------------------------- tournaments
+
+
+def create_tournament(owner: Any, **values: Any) -> Tournament:
+    """A new tournament in registration, owned by ``owner``."""
+    cleaned = clean_settings(values)
+    with transaction.atomic():
+        t = Tournament(owner=owner)
+        for key in SETTINGS_FIELDS:
+            if key in cleaned and cleaned[key] is not None:
+                setattr(t, key, cleaned[key])
+        t.save()
+        audit(t, owner, "created", t.name, None, settings_snapshot(t))
+        return t
+
+
+def update_tournament(tournament_id: int, actor: Any, **values: Any) -> Tournament:
+    """Change a tournament's settings. Rule set, options, seed and mode are fixed
+    once round 1 is seated; scoring may change (standings are recomputed)."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        before = settings_snapshot(t)
+        merged = {**before, **values}
+        merged["date"] = values.get("date", t.date)
+        cleaned = clean_settings(merged)
+        seated = t.seated_rounds
+        if seated:
+            for key in LOCKED_AFTER_START:
+                if cleaned[key] != before[key]:
+                    raise TournamentError("locked_after_start", f"{key} is fixed once play began")
+        if cleaned["rounds"] < seated:
+            raise TournamentError("rounds_below_seated", "rounds already seated", n=seated)
+        for key in SETTINGS_FIELDS:
+            setattr(t, key, cleaned[key])
+        if t.status == Tournament.Status.FINISHED and not is_complete(t):
+            t.status = Tournament.Status.RUNNING
+        t.save()
+        after = settings_snapshot(t)
+        if after != before:
+            changed = {k: v for k, v in before.items() if after[k] != v}
+            audit(t, actor, "settings", t.name, changed, {k: after[k] for k in changed})
+        finish_if_complete(t, actor)
+        _on_commit_broadcast(t.pk)
+        return t
+
+
+def add_organiser(tournament_id: int, actor: Any, username: str) -> Any:
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+        if user is None:
+            raise TournamentError("no_such_account", "no such account", username=username)
+        if t.is_organiser(user):
+            raise TournamentError("already_organiser", "already an organiser", username=username)
+        t.organisers.add(user)
+        audit(t, actor, "organiser_added", user.get_username(), None, user.get_username())
+        return user
+
+
+def remove_organiser(tournament_id: int, actor: Any, user_id: int) -> None:
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        if _actor(actor) is None or t.owner_id != actor.pk:
+            raise TournamentError("not_owner", "only the owner can remove an organiser")
+        user = t.organisers.filter(pk=user_id).first()
+        if user is None:
+            raise TournamentError("no_such_account", "no such organiser", username=str(user_id))
+        t.organisers.remove(user)
+        audit(t, actor, "organiser_removed", user.get_username(), user.get_username(), None)
+
+
+# ------------------------------------------------------------------- players
+
+
+def _entry(t: Tournament, entry_id: int) -> Entry:
+    entry = Entry.objects.select_for_update().filter(tournament=t, pk=entry_id).first()
+    if entry is None:
+        raise TournamentError("no_such_entry", "no such player in this tournament")
+    return entry
+
+
+def _next_round(t: Tournament) -> int:
+    return t.seated_rounds + 1
+
+
+def _check_future_round(t: Tournament, number: int) -> None:
+    if not isinstance(number, int) or number < 1 or number > t.rounds:
+        raise TournamentError("bad_round", "no such round", round=number)
+    if number <= t.seated_rounds:
+        raise TournamentError("round_already_seated", "round already seated", round=number)
+
+
+def register_entry(
+    tournament_id: int,
+    actor: Any,
+    *,
+    username: str = "",
+    name: str = "",
+    joins_round: int | None = None,
+) -> Entry:
+    """Register a player by account (username) or by name only. A late entry
+    joins from a round not seated yet (default: the next one)."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        if t.status == Tournament.Status.FINISHED:
+            raise TournamentError("finished", "the tournament is over")
+        user = None
+        username, name = username.strip(), name.strip()[:60]
+        if username:
+            user = get_user_model().objects.filter(username__iexact=username).first()
+            if user is None:
+                raise TournamentError("no_such_account", "no such account", username=username)
+            if t.entries.filter(user=user).exists():
+                raise TournamentError("already_registered", "already registered", name=username)
+            if not name:
+                profile = getattr(user, "profile", None)
+                name = ((profile.name if profile is not None else "") or user.get_username())[:60]
+        elif not name:
+            raise TournamentError("name_needed", "a name or a username is needed")
+        if t.online and user is None:
+            raise TournamentError("account_needed", "online players need an account")
+        first = joins_round if joins_round is not None else _next_round(t)
+        _check_future_round(t, first)
+        entry = Entry.objects.create(tournament=t, user=user, name=name, joins_round=first)
+        audit(t, actor, "entry_added", entry.name, None, entry.snapshot())
+        _on_commit_broadcast(t.pk)
+        return entry
+
+
+def _change_entry(t: Tournament, actor: Any, entry: Entry, action: str) -> None:
+    before = Entry.objects.get(pk=entry.pk).snapshot()
+    entry.save()
+    audit(t, actor, action, entry.name, before, entry.snapshot())
+    _on_commit_broadcast(t.pk)
+
+
+def drop_entry(
+    tournament_id: int, actor: Any, entry_id: int, from_round: int | None = None
+) -> Entry:
+    """The player plays no round from ``from_round`` on (default: the next round).
+    Their results so far stay in the standings."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        entry = _entry(t, entry_id)
+        first = from_round if from_round is not None else _next_round(t)
+        _check_future_round(t, first)
+        entry.dropped_from_round = first
+        _change_entry(t, actor, entry, "entry_dropped")
+        return entry
+
+
+def reinstate_entry(tournament_id: int, actor: Any, entry_id: int) -> Entry:
+    """Undo a drop-out (for the rounds not seated yet)."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        entry = _entry(t, entry_id)
+        if entry.dropped_from_round is not None and entry.dropped_from_round <= t.seated_rounds:
+            entry.dropped_from_round = t.seated_rounds + 1
+            if entry.dropped_from_round > t.rounds:
+                raise TournamentError("no_more_rounds", "every round has been seated")
+        entry.dropped_from_round = None
+        _change_entry(t, actor, entry, "entry_reinstated")
+        return entry
+
+
+def set_no_show(
+    tournament_id: int, actor: Any, entry_id: int, round_no: int, absent: bool = True
+) -> Entry:
+    """Mark (or unmark) a player absent for a round not seated yet: they are not
+    seated in it."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        entry = _entry(t, entry_id)
+        _check_future_round(t, round_no)
+        rounds = set(entry.no_shows or [])
+        rounds = rounds | {round_no} if absent else rounds - {round_no}
+        entry.no_shows = sorted(rounds)
+        _change_entry(t, actor, entry, "no_show" if absent else "no_show_cleared")
+        return entry
+
+
+def remove_entry(tournament_id: int, actor: Any, entry_id: int) -> None:
+    """Delete a registration made by mistake (only before the player was seated)."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        entry = _entry(t, entry_id)
+        if any(entry.pid in tt.seats for tt in _tables(t)):
+            raise TournamentError("already_seated", "already seated", name=entry.name)
+        before = entry.snapshot()
+        entry.delete()
+        audit(t, actor, "entry_removed", before["name"], before, None)
+        _on_commit_broadcast(t.pk)
+
+
+# ------------------------------------------------------------------- seating
+
+
+def _tables(t: Tournament) -> list[TournamentTable]:
+    return list(
+        TournamentTable.objects.filter(round__tournament=t)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+
+
+def past_rounds(t: Tournament) -> list[list[list[str | None]]]:
+    out: dict[int, list[list[str | None]]] = {}
+    for tt in _tables(t):
+        out.setdefault(tt.round.number, []).append(list(tt.seats))
+    return [out[n] for n in sorted(out)]
+
+
+def seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None = None) -> Round:
+    """Seat the next round (the previous one must be complete): late entries
+    join, drop-outs and no-shows are left out, CPU seats fill the tables. Online,
+    each table's game is opened at once."""
+    at = at or timezone.now()
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        rounds = list(t.round_set.prefetch_related("tables__result"))
+        number = len(rounds) + 1
+        if t.status == Tournament.Status.FINISHED or number > t.rounds:
+            raise TournamentError("no_more_rounds", "every round has been seated")
+        if rounds and not rounds[-1].complete:
+            raise TournamentError("round_not_complete", "round incomplete", round=len(rounds))
+        entries = list(t.entries.select_related("user"))
+        players = [e.pid for e in entries if e.plays_round(number)]
+        if len(players) < 2:
+            raise TournamentError("too_few_players", "at least two players are needed")
+        by_pid = {e.pid: e for e in entries}
+        if t.online:
+            missing = [by_pid[p].name for p in players if by_pid[p].user_id is None]
+            if missing:
+                raise TournamentError(
+                    "account_needed", "online players need an account: " + ", ".join(missing)
+                )
+        ranking = None
+        if t.seating == Tournament.Seating.SWISS:
+            ranking = [row.player for row in standings(t)]
+        seated = seating.seat_round(
+            players,
+            past_rounds(t),
+            seed=t.seed,
+            round_no=number,
+            table_size=4,
+            min_table_size=3 if t.three_player_tables else None,
+            method=t.seating,
+            ranking=ranking,
+            rounds_total=t.rounds,
+        )
+        rnd = Round.objects.create(tournament=t, number=number)
+        for st in seated:
+            tt = TournamentTable.objects.create(round=rnd, number=st.number, seats=list(st.seats))
+            if t.online:
+                tt.game = _open_game(t, tt, by_pid, actor, at)
+                tt.save(update_fields=["game"])
+        t.status = Tournament.Status.RUNNING
+        t.save(update_fields=["status", "updated_at"])
+        audit(
+            t,
+            actor,
+            "round_seated",
+            f"round {number}",
+            None,
+            {
+                "round": number,
+                "tables": [
+                    {"table": st.number, "seats": [by_pid[p].name if p else None for p in st.seats]}
+                    for st in seated
+                ],
+            },
+        )
+        _on_commit_broadcast(t.pk)
+        return rnd
+
+
+def _open_game(
+    t: Tournament,
+    tt: TournamentTable,
+    by_pid: dict[str, Entry],
+    actor: Any,
+    at: dt.datetime,
+) -> Table:
+    """Open and deal the online table of one tournament table (caller holds the
+    tournament lock). Players count as away from the start; their CPU plays
+    for them once ``arrival_s`` has passed and until they connect."""
+    opts = engine_options.validate_options(t.variant, table_options(t, len(tt.seats)))
+    table = Table.objects.create(
+        variant=t.variant, options=opts, kind=Table.Kind.ONLINE, created_by=_actor(actor)
+    )
+    away_since = at - table_services.grace() + dt.timedelta(seconds=t.arrival_s)
+    for pos, pid in enumerate(tt.seats):
+        seat = Seat(table=table, position=pos)
+        if pid is None:
+            seat.is_cpu, seat.cpu_level = True, "medium"
+            seat.name = cpu.cpu_name(pos, "medium")
+        else:
+            entry = by_pid[pid]
+            seat.user = entry.user
+            seat.name = entry.name
+            seat.away_since = away_since
+        seat.save()
+    table_services.start_hand(table, at=at)
+    table_id, version = table.pk, table.version
+    transaction.on_commit(lambda: table_services.broadcast(table_id, version))
+    return table
+
+
+# ------------------------------------------------------------------- results
+
+
+def _table(t: Tournament, table_id: int) -> TournamentTable:
+    tt = (
+        TournamentTable.objects.select_related("round")
+        .filter(round__tournament=t, pk=table_id)
+        .first()
+    )
+    if tt is None:
+        raise TournamentError("no_such_table", "no such table in this tournament")
+    return tt
+
+
+def result_problems(t: Tournament, seats: int, scores: Sequence[Any]) -> list[Any]:
+    return list(
+        result_rules.validate_table_result(t.variant, table_options(t, seats), list(scores))
+    )
+
+
+def enter_result(
+    tournament_id: int, actor: Any, table_id: int, scores: Sequence[Any]
+) -> TableResult:
+    """Record (or correct) a table's result: one game score per seat. Scores
+    that cannot happen under the variant are refused (``ResultRefused``); a
+    correction keeps the old scores in the audit log."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        tt = _table(t, table_id)
+        problems = result_problems(t, len(tt.seats), scores)
+        if problems:
+            raise ResultRefused(problems)
+        clean = [int(s) for s in scores]
+        existing = TableResult.objects.filter(table=tt).first()
+        what = f"round {tt.round.number} table {tt.number}"
+        if existing is None:
+            result = TableResult.objects.create(
+                table=tt, scores=clean, source=TableResult.Source.ENTERED, entered_by=_actor(actor)
+            )
+            audit(t, actor, "result_entered", what, None, {"scores": clean})
+        else:
+            before = {"scores": list(existing.scores), "source": existing.source}
+            existing.scores = clean
+            existing.source = TableResult.Source.ENTERED
+            existing.entered_by = _actor(actor)
+            existing.save()
+            result = existing
+            audit(t, actor, "result_corrected", what, before, {"scores": clean})
+        finish_if_complete(t, actor)
+        _on_commit_broadcast(t.pk)
+        return result
+
+
+def on_game_finished(sender: Any, *, table: Table, game: Any, **kwargs: Any) -> None:
+    """``game_finished`` receiver: a finished tournament game posts its result.
+
+    Runs inside the transaction that records the game's last hand. A result an
+    organiser already entered for that table is kept (and the game's totals
+    are noted in the audit log)."""
+    tt = (
+        TournamentTable.objects.select_related("round")
+        .filter(game_id=table.pk)
+        .only("id", "round__tournament_id")
+        .first()
+    )
+    if tt is None:
+        return
+    t = _lock(tt.round.tournament_id)
+    tt = TournamentTable.objects.select_related("round").get(pk=tt.pk)
+    totals = [int(x) for x in game.totals()]
+    what = f"round {tt.round.number} table {tt.number}"
+    existing = TableResult.objects.filter(table=tt).first()
+    if existing is not None:
+        audit(t, None, "game_result_ignored", what, {"scores": existing.scores}, {"scores": totals})
+        return
+    TableResult.objects.create(table=tt, scores=totals, source=TableResult.Source.GAME)
+    audit(t, None, "result_posted", what, None, {"scores": totals})
+    finish_if_complete(t, None)
+    _on_commit_broadcast(t.pk)
+
+
+# ----------------------------------------------------------------- standings
+
+
+def table_results(t: Tournament) -> list[standing_rules.TableResult]:
+    rows = (
+        TableResult.objects.filter(table__round__tournament=t)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number")
+    )
+    return [
+        standing_rules.TableResult(
+            round_no=r.table.round.number,
+            table_no=r.table.number,
+            seats=tuple(r.table.seats),
+            scores=tuple(r.scores),
+        )
+        for r in rows
+    ]
+
+
+def standings(t: Tournament) -> list[standing_rules.StandingRow]:
+    """The current ranking of every entry (CPU seats are never entries)."""
+    players = [str(pk) for pk in t.entries.values_list("pk", flat=True)]
+    return list(
+        standing_rules.compute_standings(
+            players,
+            table_results(t),
+            variant=t.variant,
+            scoring=t.scoring,
+            placing_points=tuple(t.placing_points),
+            draw_seed=t.seed,
+        )
+    )

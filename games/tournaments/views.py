@@ -1,0 +1,450 @@
+"""Tournament pages: function views that parse, authorise, call one service and render.
+
+Permissions: a tournament nobody may see is 404 (unpublished, and the visitor
+is neither an organiser nor one of its players); changing anything needs an
+organiser (403 otherwise); ids of another tournament's players or tables are
+404 (``TournamentError("no_such_...")`` from the services).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages as flash
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import exchange, presenter, seating, services
+from .forms import EntryForm, ImportForm, OrganiserForm, TournamentForm
+from .messages import error_text, problem_text
+from .models import AuditEntry, Entry, Round, Tournament, TournamentTable
+
+NOT_FOUND_CODES = {"no_such_entry", "no_such_table"}
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _visible(request: HttpRequest, pk: int) -> Tournament:
+    t = get_object_or_404(Tournament, pk=pk)
+    if not presenter.can_view(t, request.user):
+        raise Http404("no such tournament")
+    return t
+
+
+def _public(request: HttpRequest, pk: int) -> Tournament:
+    """Pages with everybody's results: published, or an organiser."""
+    t = _visible(request, pk)
+    if not presenter.sees_all(t, request.user):
+        raise Http404("not published")
+    return t
+
+
+def _organiser(request: HttpRequest, pk: int) -> Tournament:
+    t = _visible(request, pk)
+    if not t.is_organiser(request.user):
+        raise PermissionDenied(_("Only the tournament's organisers can do that."))
+    return t
+
+
+def _refused(request: HttpRequest, e: services.TournamentError) -> None:
+    if e.code == "not_organiser":
+        raise PermissionDenied(error_text(e.code, e.message))
+    if e.code in NOT_FOUND_CODES:
+        raise Http404(e.message)
+    flash.error(request, error_text(e.code, e.message, **e.params))
+
+
+def _desk(t: Tournament) -> HttpResponse:
+    return redirect("tournaments:desk", pk=t.pk)
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _slug(t: Tournament) -> str:
+    return slugify(t.name) or f"tournament-{t.pk}"
+
+
+# -------------------------------------------------------------------- lists
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    published = Tournament.objects.filter(published=True)[:50]
+    mine: list[Tournament] = []
+    playing: list[Tournament] = []
+    if request.user.is_authenticated:
+        mine = list(
+            Tournament.objects.filter(
+                Q(owner=request.user) | Q(organisers=request.user)
+            ).distinct()[:50]
+        )
+        playing = list(Tournament.objects.filter(entries__user=request.user).distinct()[:50])
+    return render(
+        request,
+        "tournaments/list.html",
+        {"published": published, "mine": mine, "playing": playing},
+    )
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            t = services.create_tournament(request.user, **form.values())
+        except services.TournamentError as e:
+            flash.error(request, error_text(e.code, e.message, **e.params))
+        else:
+            return _desk(t)
+    return render(request, "tournaments/form.html", {"form": form, "t": None})
+
+
+@login_required
+def tournament_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    error = None
+    if request.method == "POST":
+        if not form.is_valid():
+            error = _("Choose a file to import.")
+        else:
+            upload = form.cleaned_data["file"]
+            try:
+                data = exchange.load(upload.read(exchange.MAX_BYTES + 1))
+                t = exchange.import_tournament(request.user, data)
+            except services.TournamentError as e:
+                error = error_text(e.code, e.message, **e.params)
+            else:
+                flash.success(request, _("The tournament was imported."))
+                return _desk(t)
+    return render(
+        request,
+        "tournaments/import.html",
+        {"form": form, "error": error},
+        status=400 if error else 200,
+    )
+
+
+# ------------------------------------------------------------- public pages
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _visible(request, pk)
+    return render(request, "tournaments/detail.html", presenter.page_context(t, request.user))
+
+
+def player_history(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    t = _visible(request, pk)
+    entry = get_object_or_404(Entry, tournament=t, pk=entry_id)
+    if not presenter.sees_all(t, request.user):
+        mine = presenter.entry_of(t, request.user)
+        if mine is None or mine.pk != entry.pk:
+            raise Http404("not published")
+    rows = presenter.standing_rows(t, {e.pid: e for e in t.entries.all()})
+    standing = next((r for r in rows if r["entry"].pk == entry.pk), None)
+    return render(
+        request,
+        "tournaments/player.html",
+        {
+            "t": t,
+            "entry": entry,
+            "history": presenter.history(t, entry),
+            "standing": standing if presenter.sees_all(t, request.user) else None,
+        },
+    )
+
+
+def meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _public(request, pk)
+    entries = list(t.entries.all())
+    past = services.past_rounds(t)
+    counts = seating.meeting_matrix(past)
+    starts = seating.start_counts(past)
+    rows = []
+    for a in entries:
+        cells = []
+        for b in entries:
+            if a.pk == b.pk:
+                cells.append(None)
+            else:
+                cells.append(counts.get((a.pid, b.pid), counts.get((b.pid, a.pid), 0)))
+        rows.append({"entry": a, "cells": cells, "starts": starts.get(a.pid, 0)})
+    return render(request, "tournaments/matrix.html", {"t": t, "entries": entries, "rows": rows})
+
+
+def standings_print(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _public(request, pk)
+    ctx = presenter.page_context(t, request.user)
+    return render(request, "tournaments/standings_print.html", ctx)
+
+
+def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _public(request, pk)
+    response = HttpResponse(exchange.standings_csv(t), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_slug(t)}-standings.csv"'
+    return response
+
+
+def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _public(request, pk)
+    response = HttpResponse(exchange.results_csv(t), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_slug(t)}-results.csv"'
+    return response
+
+
+# ---------------------------------------------------------------- the desk
+
+
+def desk(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    ctx = presenter.page_context(t, request.user)
+    form = TournamentForm(initial=TournamentForm.initial_for(t))
+    next_round = t.seated_rounds + 1
+    last = t.round_set.order_by("-number").first()
+    ctx.update(
+        {
+            "form": form,
+            "entry_form": EntryForm(initial={"joins_round": next_round}),
+            "organiser_form": OrganiserForm(),
+            "organisers": list(t.organisers.all()),
+            "next_round": next_round,
+            "can_seat": next_round <= t.rounds
+            and t.status != Tournament.Status.FINISHED
+            and (last is None or last.complete),
+            "players_next": [e for e in ctx["entries"] if e.plays_round(next_round)],
+            "started": t.seated_rounds > 0,
+        }
+    )
+    return render(request, "tournaments/desk.html", ctx)
+
+
+@require_POST
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    form = TournamentForm(request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            for err in errors:
+                flash.error(
+                    request, f"{form.fields[field].label if field in form.fields else ''}: {err}"
+                )
+        return _desk(t)
+    try:
+        services.update_tournament(t.pk, request.user, **form.values())
+    except services.TournamentError as e:
+        _refused(request, e)
+    else:
+        flash.success(request, _("Saved."))
+    return _desk(t)
+
+
+@require_POST
+def organiser_add(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    form = OrganiserForm(request.POST)
+    if form.is_valid():
+        try:
+            services.add_organiser(t.pk, request.user, form.cleaned_data["username"])
+        except services.TournamentError as e:
+            _refused(request, e)
+    return _desk(t)
+
+
+@require_POST
+def organiser_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    try:
+        services.remove_organiser(t.pk, request.user, user_id)
+    except services.TournamentError as e:
+        if e.code == "not_owner":
+            raise PermissionDenied(error_text(e.code, e.message)) from e
+        _refused(request, e)
+    return _desk(t)
+
+
+@require_POST
+def entry_add(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    form = EntryForm(request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.register_entry(
+                t.pk,
+                request.user,
+                username=d.get("username") or "",
+                name=d.get("name") or "",
+                joins_round=d.get("joins_round"),
+            )
+        except services.TournamentError as e:
+            _refused(request, e)
+    else:
+        flash.error(request, error_text("name_needed"))
+    return _desk(t)
+
+
+@require_POST
+def entry_drop(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    try:
+        services.drop_entry(t.pk, request.user, entry_id, _int_or_none(request.POST.get("round")))
+    except services.TournamentError as e:
+        _refused(request, e)
+    return _desk(t)
+
+
+@require_POST
+def entry_reinstate(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    try:
+        services.reinstate_entry(t.pk, request.user, entry_id)
+    except services.TournamentError as e:
+        _refused(request, e)
+    return _desk(t)
+
+
+@require_POST
+def entry_no_show(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    round_no = _int_or_none(request.POST.get("round")) or t.seated_rounds + 1
+    absent = request.POST.get("absent", "1") == "1"
+    try:
+        services.set_no_show(t.pk, request.user, entry_id, round_no, absent)
+    except services.TournamentError as e:
+        _refused(request, e)
+    return _desk(t)
+
+
+@require_POST
+def entry_remove(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    try:
+        services.remove_entry(t.pk, request.user, entry_id)
+    except services.TournamentError as e:
+        _refused(request, e)
+    return _desk(t)
+
+
+@require_POST
+def seat_round(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    try:
+        rnd = services.seat_next_round(t.pk, request.user)
+    except services.TournamentError as e:
+        _refused(request, e)
+    else:
+        flash.success(request, _("Round %(n)s is seated.") % {"n": rnd.number})
+    return _desk(t)
+
+
+def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+    """Enter or correct one table's result (a phone-sized form)."""
+    t = _organiser(request, pk)
+    tt = get_object_or_404(
+        TournamentTable.objects.select_related("round"), pk=table_id, round__tournament=t
+    )
+    entries = {e.pid: e for e in t.entries.all()}
+    existing = getattr(tt, "result", None) if tt.has_result else None
+    values: list[str] = [str(s) for s in existing.scores] if existing else [""] * len(tt.seats)
+    problems: list[dict[str, Any]] = []
+    status = 200
+    if request.method == "POST":
+        values = [request.POST.get(f"seat_{i}", "").strip() for i in range(len(tt.seats))]
+        scores: list[Any] = []
+        for v in values:
+            try:
+                scores.append(int(v))
+            except ValueError:
+                scores.append(v)
+        try:
+            services.enter_result(t.pk, request.user, tt.pk, scores)
+        except services.ResultRefused as e:
+            problems = [
+                {"code": p.code, "seat": p.seat, "text": problem_text(p.code, p.message)}
+                for p in e.problems
+            ]
+            status = 400
+        except services.TournamentError as e:
+            _refused(request, e)
+            status = 400
+        else:
+            flash.success(
+                request,
+                _("Result of round %(r)s, table %(n)s saved.")
+                % {"r": tt.round.number, "n": tt.number},
+            )
+            return _desk(t)
+    seats = []
+    for i, pid in enumerate(tt.seats):
+        entry = entries.get(pid) if pid is not None else None
+        seats.append(
+            {
+                "index": i,
+                "name": entry.name if entry else _("CPU"),
+                "value": values[i] if i < len(values) else "",
+                "problems": [p for p in problems if p["seat"] == i],
+            }
+        )
+    return render(
+        request,
+        "tournaments/result_form.html",
+        {
+            "t": t,
+            "tt": tt,
+            "seats": seats,
+            "general_problems": [p for p in problems if p["seat"] is None],
+            "existing": existing,
+        },
+        status=status,
+    )
+
+
+def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Printable table cards and score sheets of one round (in person)."""
+    t = _organiser(request, pk)
+    rnd = get_object_or_404(Round, tournament=t, number=number)
+    entries = {e.pid: e for e in t.entries.all()}
+    tables = []
+    for tt in rnd.tables.order_by("number"):
+        tables.append(
+            {
+                "number": tt.number,
+                "seats": [
+                    {
+                        "position": i + 1,
+                        "name": entries[p].name if p else _("CPU"),
+                        "cpu": p is None,
+                    }
+                    for i, p in enumerate(tt.seats)
+                ],
+            }
+        )
+    hands = t.options.get("hands") or t.options.get("rounds") or 0
+    return render(
+        request,
+        "tournaments/cards.html",
+        {"t": t, "round": rnd, "tables": tables, "sheet_rows": range(max(int(hands), 8))},
+    )
+
+
+def audit_log(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    entries = AuditEntry.objects.filter(tournament=t).select_related("actor")[:500]
+    return render(request, "tournaments/audit.html", {"t": t, "log": entries})
+
+
+def export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    response = HttpResponse(exchange.dumps(t), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{_slug(t)}.okey-tournament.json"'
+    return response

@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
 
 from games.engine.tiles import SeedRng
 
@@ -55,9 +55,12 @@ START = 8  # per start above the fewest, for the table's least-started player
 SHORT = 30  # per earlier short/CPU table, for a player put at one again
 SWISS = 1  # per place of ranking distance between two players at a table
 
-LOOKAHEAD_MAX = 5  # rounds planned at once (avoid_repeats)
+LOOKAHEAD_MAX = 3  # rounds planned at once (avoid_repeats)
 LOOKAHEAD_MAX_PLAYERS = 64  # larger fields are easy to keep repeat-free one round at a time
-EVAL_BUDGET = 400_000  # swap evaluations per search (deterministic work limit)
+WORK_BUDGET = 300_000  # swap evaluations (× planned rounds) per search: a deterministic limit
+RESTARTS = 4  # fresh starts per search at most
+STALL_END = 250  # tabu iterations without a new best before a start is given up
+STALL_KICK = 60  # tabu iterations without a new best before a few random swaps
 
 _MASK = (1 << 64) - 1
 
@@ -255,7 +258,7 @@ class _Search:
 
     def delta(self, r: int, a: int, b: int) -> int:
         """Cost change of swapping a and b (different tables) in planned round r."""
-        self.evals += 1
+        self.evals += self.L
         tab = self.tab[r]
         ta, tb = tab[a], tab[b]
         d = 0
@@ -341,7 +344,7 @@ class _Search:
         cost = self.total()
         best_cost, best = cost, [[list(t) for t in rnd] for rnd in self.members]
         tabu: dict[tuple[int, int, int], int] = {}
-        it = stall = 0
+        it = stall = since_best = 0
         limit = self.evals + budget
         while self.evals < limit:
             it += 1
@@ -375,10 +378,13 @@ class _Search:
             tabu[(r, min(a, b), max(a, b))] = it + 4 + self.rng.below(8)
             if cost < best_cost:
                 best_cost, best = cost, [[list(t) for t in rnd] for rnd in self.members]
-                stall = 0
+                stall = since_best = 0
             else:
                 stall += 1
-            if stall > 60:  # perturb: a few random swaps
+                since_best += 1
+                if since_best > (STALL_END if self.L > 1 else STALL_END // 4):
+                    break
+            if stall > STALL_KICK:  # perturb: a few random swaps
                 stall = 0
                 for _ in range(1 + self.rng.below(3)):
                     r = self.rng.below(self.L)
@@ -402,6 +408,95 @@ class _Search:
                 return
 
 
+# ---------------------------------------------------------------------- affine planes
+
+
+def _field(q: int):
+    """Subtraction and multiplication of GF(q) for q in 2, 3, 4 (None otherwise)."""
+    if q in (2, 3):
+        return (lambda a, b: (a - b) % q), (lambda a, b: (a * b) % q)
+    if q == 4:
+        exp, log = [1, 2, 3], {1: 0, 2: 1, 3: 2}
+
+        def mul(a: int, b: int) -> int:
+            return 0 if a == 0 or b == 0 else exp[(log[a] + log[b]) % 3]
+
+        return (lambda a, b: a ^ b), mul  # characteristic 2: subtraction is XOR
+    return None
+
+
+def _affine_round(
+    ids: list[PlayerId], past: list[list], q: int, rng: _Stream
+) -> list[list[PlayerId]] | None:
+    """The next parallel class of an affine plane of order q (q² players at tables of q)
+    that contains every round played so far, or None if the rounds played do not fit one
+    (q = 2, 3 or 4).
+
+    Players get coordinates (x, y) from their tables in rounds 1 and 2 (rows and columns);
+    every later round must be the lines y = m·x + c of one slope m under some labelling
+    of the rows and columns by field elements. A plane has q + 1 such rounds, each pair of
+    players meeting exactly once, and any two orthogonal rounds extend to a full plane.
+    """
+    field = _field(q)
+    if field is None or len(ids) != q * q or len(past) >= q + 1:
+        return None
+    sub, mul = field
+    everyone = set(ids)
+    where: list[dict[PlayerId, int]] = []
+    for rnd in past:
+        tables = [[p for p in t if p is not None] for t in rnd]
+        if len(tables) != q or any(len(t) != q for t in tables):
+            return None
+        w = {p: i for i, t in enumerate(tables) for p in t}
+        if set(w) != everyone:
+            return None
+        where.append(w)
+    if len(past) == 1:  # columns: each row spread over the q columns
+        rows: list[list[PlayerId]] = [[] for _ in range(q)]
+        for p in ids:
+            rows[where[0][p]].append(p)
+        cols: list[list[PlayerId]] = [[] for _ in range(q)]
+        for row in rows:
+            rng.shuffle(row)
+            for c, p in enumerate(row):
+                cols[c].append(p)
+        return cols
+    cell = {}
+    for p in ids:
+        key = (where[0][p], where[1][p])
+        if key in cell:
+            return None  # rounds 1 and 2 are not orthogonal
+        cell[key] = p
+    for xs in permutations(range(q)):
+        for ys in permutations(range(q)):
+            slopes = []
+            for w in where[2:]:
+                slope = None
+                for m in range(1, q):
+                    # the round is the lines of slope m iff y - m·x is constant on each table
+                    seen: dict[int, int] = {}
+                    ok = True
+                    for (r, c), p in cell.items():
+                        line = sub(ys[c], mul(m, xs[r]))
+                        if seen.setdefault(w[p], line) != line:
+                            ok = False
+                            break
+                    if ok:
+                        slope = m
+                        break
+                if slope is None or slope in slopes:
+                    break
+                slopes.append(slope)
+            else:
+                m = next(k for k in range(1, q) if k not in slopes)
+                out: list[list[PlayerId]] = [[] for _ in range(q)]
+                for (r, c), p in cell.items():
+                    line = sub(ys[c], mul(m, xs[r]))
+                    out[line].append(p)
+                return out
+    return None
+
+
 # ---------------------------------------------------------------------- seating
 
 
@@ -416,13 +511,16 @@ def seat_round(
     method: str = "avoid_repeats",
     ranking: Sequence[PlayerId] | None = None,
     rounds_total: int | None = None,
+    construction: bool = True,
 ) -> list[SeatedTable]:
     """Seat one round (see the module docstring). Deterministic for the same inputs.
 
     ``players``: who plays this round (after late entries, drop-outs, no-shows);
     ``past_rounds``: the rounds played so far; ``ranking``: the current standing order
     (best first, Swiss only; players missing from it rank last); ``rounds_total``:
-    optional, the number of rounds of the tournament (bounds the look-ahead).
+    optional, the number of rounds of the tournament (bounds the look-ahead);
+    ``construction=False`` turns the affine-plane continuation off (benchmarks of the
+    search alone).
     """
     _check_sizes(table_size, min_table_size)
     if method not in METHODS:
@@ -492,9 +590,11 @@ def seat_round(
         best: list | None = None
         best_cost = None
         spent = 0
-        while spent < EVAL_BUDGET:
+        for _ in range(RESTARTS if n_rounds > 1 else 2):
+            if spent >= WORK_BUDGET:
+                break
             before = s.evals
-            cost, plan = s.run(s.greedy(rank), EVAL_BUDGET - spent)
+            cost, plan = s.run(s.greedy(rank), WORK_BUDGET - spent)
             spent += max(1, s.evals - before)
             if best_cost is None or cost < best_cost:
                 best_cost, best = cost, plan
@@ -503,6 +603,14 @@ def seat_round(
         assert best is not None
         s.load(best)
         return s
+
+    full_square = len(sizes) * table_size == n == table_size * table_size
+    if construction and method == "avoid_repeats" and full_square:
+        plane = _affine_round(ids, past, table_size, rng)
+        if plane is not None:  # the repeat-free continuation that always exists
+            chosen = _Search(n, sizes, 1, pastc, last, starts, shorts, short_table, None, rng)
+            chosen.load([[[index[p] for p in t] for t in plane]])
+            return _finish(chosen, ids, starts, seats, None, rng)
 
     chosen = search(n_plan)
     if n_plan > 1 and any(
@@ -515,6 +623,19 @@ def seat_round(
         chosen.L = 1
         chosen.tab, chosen.members = chosen.tab[:1], chosen.members[:1]
     chosen.polish()
+    return _finish(chosen, ids, starts, seats, rank, rng)
+
+
+def _finish(
+    chosen: _Search,
+    ids: list[PlayerId],
+    starts: list[int],
+    seats: list[int],
+    rank: list[int] | None,
+    rng: _Stream,
+) -> list[SeatedTable]:
+    """Number the tables (Swiss: by average rank) and order the seats: seat 0 to the
+    player with the fewest starts (drawn among equals), the others drawn; CPU seats last."""
 
     tables = chosen.members[0]
     numbered = list(range(len(tables)))

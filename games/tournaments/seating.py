@@ -395,12 +395,18 @@ class _Search:
         self.load(best)
         return best_cost, best
 
-    def polish(self, sweeps: int = 3) -> None:
-        """Round 0 only: take every improving swap (start balance, short tables, Swiss)."""
+    def polish(self, sweeps: int = 3, everyone: bool = False) -> None:
+        """Round 0 only: take every improving swap of a player at a table that carries a
+        start or short-table cost (``everyone``: any player, for Swiss)."""
         for _ in range(sweeps):
             improved = False
-            for a in range(self.n):
-                for b in range(a + 1, self.n):
+            mem = self.members[0]
+            if everyone:
+                movers = list(range(self.n))
+            else:
+                movers = [m for t, ms in enumerate(mem) if self.table_extra(ms, t) > 0 for m in ms]
+            for a in movers:
+                for b in range(self.n):
                     if self.tab[0][a] != self.tab[0][b] and self.delta(0, a, b) < 0:
                         self.swap(0, a, b)
                         improved = True
@@ -622,7 +628,7 @@ def seat_round(
     if chosen.L > 1:
         chosen.L = 1
         chosen.tab, chosen.members = chosen.tab[:1], chosen.members[:1]
-    chosen.polish()
+    chosen.polish(everyone=rank is not None)
     return _finish(chosen, ids, starts, seats, rank, rng)
 
 

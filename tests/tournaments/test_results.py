@@ -1,0 +1,196 @@
+"""Result validation (issue 8 item 4): real finished games pass, impossible totals are
+refused with their stable code."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import Game, apply
+from games.engine.options import rummy_target, validate_options
+from games.engine.simulate import choose
+from games.tournaments.results import CODES, ResultProblem, validate_table_result
+
+
+def play_game(variant: str, options: dict, seed: str) -> list[int]:
+    """A whole random game with the engine; its final per-seat scores."""
+    game = Game(variant, options)
+    rng = random.Random(seed)
+    k = 0
+    while not game.is_over():
+        state = game.new_hand(f"{seed}-{k}")
+        steps = 0
+        while not state.over:
+            state, _ = apply(state, choose(state, rng))
+            steps += 1
+            assert steps < 5000
+        game.record_hand(state)
+        k += 1
+        assert k < 500
+    return game.totals()
+
+
+def codes(problems: list[ResultProblem]) -> set[str]:
+    return {p.code for p in problems}
+
+
+GAMES = [
+    ("classic", {"start_points": 10}),
+    ("classic", {}),
+    ("rummy", {"players": 2, "length": "short"}),
+    ("rummy", {"players": 3, "length": "short"}),
+    ("rummy", {"length": "short"}),
+    ("fifty-one", {}),
+    ("fifty-one", {"hands": 3, "partners": True}),
+    ("fifty-one", {"hands": 3, "doubling": False}),
+    ("seventeen", {}),
+]
+
+
+@pytest.mark.parametrize("variant,options", GAMES)
+@pytest.mark.parametrize("seed", ["a", "b", "c"])
+def test_real_games_are_accepted(variant, options, seed):
+    scores = play_game(variant, options, f"{variant}-{seed}")
+    assert validate_table_result(variant, options, scores) == []
+
+
+def test_every_problem_has_a_known_code_and_sentence():
+    bad = [
+        ("classic", {}, [25, 30, 1.5, 0]),
+        ("rummy", {}, [-1, 20, 9, 9]),
+        ("fifty-one", {}, [-2000, 3, 0, 0]),
+        ("seventeen", {}, [5, 0, 0, 0]),
+    ]
+    for variant, options, scores in bad:
+        for p in validate_table_result(variant, options, scores):
+            assert p.code in CODES
+            assert p.message.endswith(".")
+
+
+# ------------------------------------------------------------------ every variant
+
+
+def test_bad_options_and_unknown_variant():
+    assert codes(validate_table_result("classic", {"start_points": 25}, [0, 0, 0, 0])) == {
+        "bad_options"
+    }
+    assert codes(validate_table_result("backgammon", {}, [0, 0])) == {"bad_options"}
+
+
+@pytest.mark.parametrize(
+    "variant,options,n",
+    [("classic", {}, 4), ("rummy", {"players": 3}, 3), ("rummy", {"players": 2}, 2)],
+)
+def test_seat_count(variant, options, n):
+    for wrong in (n - 1, n + 1):
+        problems = validate_table_result(variant, options, [0] * wrong)
+        assert codes(problems) == {"seat_count"}
+
+
+@pytest.mark.parametrize("value", [1.5, 2.0, "3", True, None])
+def test_not_integer(value):
+    problems = validate_table_result("classic", {}, [20, 18, value, 0])
+    assert [(p.code, p.seat) for p in problems] == [("not_integer", 2)]
+
+
+# ------------------------------------------------------------------------ classic
+
+
+def test_classic_checks():
+    # start 20 each: points lost 0 + 4 + 20 + 6 = 30, a multiple of 3, someone at 0
+    assert validate_table_result("classic", {}, [20, 16, 0, 14]) == []
+    for lost_29 in ([20, 17, 0, 14], [20, 16, -1, 14], [20, 16, 0, 15]):
+        assert codes(validate_table_result("classic", {}, lost_29)) == {"impossible_total"}
+    over = validate_table_result("classic", {}, [21, 15, 0, 14])  # lost 30 with a 21
+    assert [(p.code, p.seat) for p in over] == [("above_start", 0)]
+    # start 10: -8 is the lowest possible (1 before the last hand, then -1 and -8)
+    assert validate_table_result("classic", {"start_points": 10}, [10, 8, -8, 0]) == []
+    low = validate_table_result("classic", {"start_points": 10}, [10, 9, -9, 0])
+    assert [(p.code, p.seat) for p in low] == [("out_of_range", 2)]
+    running = validate_table_result("classic", {}, [20, 18, 1, 15])  # lost 26, nobody at 0
+    assert codes(running) == {"game_not_over", "impossible_total"}
+    assert codes(validate_table_result("classic", {}, [20, 17, 2, 14])) == {"game_not_over"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-20, 40), min_size=4, max_size=4))
+def test_classic_property(scores):
+    """Against an independent statement of the classic rules."""
+    possible = (
+        all(-8 <= v <= 20 for v in scores) and (80 - sum(scores)) % 3 == 0 and min(scores) <= 0
+    )
+    assert (validate_table_result("classic", {}, scores) == []) == possible
+
+
+# -------------------------------------------------------------------------- rummy
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("length", ["short", "standard", "long"])
+def test_rummy_checks(players, length):
+    opts = {"players": players, "length": length}
+    target = rummy_target(validate_options("rummy", opts))
+    others = [0] * (players - 1)
+    for win in range(target, target + 6):
+        assert validate_table_result("rummy", opts, [*others, win]) == []
+    assert codes(validate_table_result("rummy", opts, [*others, target + 6])) == {"out_of_range"}
+    assert codes(validate_table_result("rummy", opts, [*others, target - 1])) == {"no_winner"}
+    two = [target] * 2 + [0] * (players - 2)
+    assert codes(validate_table_result("rummy", opts, two)) == {"several_winners"}
+    neg = [-3, *([target] + [0] * (players - 2))]
+    assert codes(validate_table_result("rummy", opts, neg)) == {"out_of_range"}
+
+
+# ---------------------------------------------------------------------- fifty-one
+
+
+def test_fifty_one_checks():
+    assert validate_table_result("fifty-one", {}, [-500, 35, 500, 120]) == []
+    assert validate_table_result("fifty-one", {}, [-1000, 10, 10, 10]) == []
+    bad = validate_table_result("fifty-one", {}, [-500, 33, 500, 120])
+    assert [(p.code, p.seat) for p in bad] == [("not_multiple", 1)]
+    assert codes(validate_table_result("fifty-one", {}, [-1005, 35, 500, 120])) == {"out_of_range"}
+    assert codes(validate_table_result("fifty-one", {"hands": 3}, [-3000, 30, 30, 30])) == set()
+    assert codes(validate_table_result("fifty-one", {"hands": 3}, [-3005, 30, 30, 30])) == {
+        "out_of_range"
+    }
+    # one hand, two players below zero: only one can have finished
+    assert codes(validate_table_result("fifty-one", {}, [-500, -10, 500, 120])) == {
+        "too_many_finishers"
+    }
+    assert validate_table_result("fifty-one", {"hands": 3}, [-500, -10, 500, 120]) == []
+    # three hands: at most 3000 won in total
+    assert "too_many_finishers" in codes(
+        validate_table_result("fifty-one", {"hands": 3}, [-1000, -1000, -1005, 3000])
+    )
+    # the rivals always pay something: -1000 + 3 × 10 at least a hand
+    assert codes(validate_table_result("fifty-one", {"hands": 3}, [-3000, 30, 30, 25])) == {
+        "impossible_total"
+    }
+    assert codes(validate_table_result("fifty-one", {}, [-1000, 10, 10, 5])) == {"impossible_total"}
+    # with partners the finisher's partner pays 0 [D14]
+    assert validate_table_result("fifty-one", {"partners": True}, [-1000, 10, 0, 10]) == []
+    assert codes(validate_table_result("fifty-one", {"partners": True}, [-1000, 10, 0, 5])) == {
+        "impossible_total"
+    }
+
+
+# ---------------------------------------------------------------------- seventeen
+
+
+def test_seventeen_checks():
+    assert validate_table_result("seventeen", {}, [-80, 10, 10, 10]) == []
+    assert validate_table_result("seventeen", {}, [2850, 1620, 2000, 1680]) == []
+    assert [
+        (p.code, p.seat) for p in validate_table_result("seventeen", {}, [-80, 15, 10, 10])
+    ] == [("not_multiple", 1)]
+    assert codes(validate_table_result("seventeen", {}, [-570, 400, 400, 400])) == {"out_of_range"}
+    assert validate_table_result("seventeen", {}, [-560, 400, 400, 400]) == []
+    assert codes(validate_table_result("seventeen", {}, [-300, -270, 400, 400])) == {
+        "too_many_finishers"
+    }
+    assert codes(validate_table_result("seventeen", {}, [-400, 10, 10, 10])) == {"impossible_total"}
+    assert validate_table_result("seventeen", {}, [-400, 20, 10, 20]) == []

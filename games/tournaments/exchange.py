@@ -252,9 +252,11 @@ def import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
                     raise _bad(
                         f"round {expect} table {tno}: " + "; ".join(p.message for p in problems)
                     )
-                TableResult.objects.create(
-                    table=tt, scores=list(scores), source=TableResult.Source.IMPORTED
-                )
+                # keep where the result came from (entered, posted by a game), if known
+                source = table.get("source")
+                if source not in TableResult.Source.values:
+                    source = TableResult.Source.IMPORTED
+                TableResult.objects.create(table=tt, scores=list(scores), source=source)
         if t.round_set.exists():
             t.status = Tournament.Status.RUNNING
             t.save(update_fields=["status"])

@@ -1,0 +1,133 @@
+"""Online rounds: seating opens one table per tournament table (players bound to
+their accounts, CPUs in the fill seats), a player's CPU plays for them after the
+arrival time, and a finished game posts its result through ``game_finished``."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services as table_services
+from games.models import Table
+from games.tournaments import services
+from games.tournaments.models import TableResult, Tournament, TournamentTable
+from tests.tournaments.conftest import online, register_accounts
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = ["ayse", "baran", "cem", "deniz", "elif", "fatma"]
+
+
+def play_out(t: Tournament, round_no: int, limit: int = 5000) -> None:
+    """Sweep until every game of the round is over (all seats played by CPUs)."""
+    games = Table.objects.filter(
+        tournament_table__round__tournament=t, tournament_table__round__number=round_no
+    )
+    for _ in range(limit):
+        if not games.exclude(status=Table.Status.FINISHED).exists():
+            return
+        assert table_services.sweep() >= 1, "nothing was due: a table is stuck"
+    raise AssertionError("the round's games did not finish")
+
+
+def test_seating_an_online_round_opens_the_tables(organiser):
+    t = online(organiser)
+    entries = register_accounts(t, organiser, PLAYERS)
+    rnd = services.seat_next_round(t.pk, organiser)
+    tables = list(rnd.tables.select_related("game").order_by("number"))
+    assert len(tables) == 2
+    by_pid = {e.pid: e for e in entries}
+    for tt in tables:
+        game = tt.game
+        assert game.status == Table.Status.PLAYING and game.variant == "fifty-one"
+        assert game.options["hands"] == 1 and game.options["players"] == 4
+        assert game.current_hand is not None
+        seats = list(game.seats.order_by("position"))
+        for seat, pid in zip(seats, tt.seats, strict=True):
+            if pid is None:
+                assert seat.is_cpu and seat.user is None
+            else:
+                assert not seat.is_cpu and seat.user == by_pid[pid].user
+                assert seat.name == by_pid[pid].name
+                assert seat.away_since is not None  # not at the table yet
+    assert sum(tt.seats.count(None) for tt in tables) == 2
+
+
+def test_a_player_who_has_not_arrived_is_played_by_their_cpu_after_the_arrival_time(
+    organiser,
+):
+    t = online(organiser, arrival_s=120)
+    register_accounts(t, organiser, PLAYERS[:4])
+    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    game = tt.game
+    now = timezone.now()
+    assert not table_services.play_due(game.pk, at=now + timedelta(seconds=60))
+    assert table_services.play_due(game.pk, at=now + timedelta(seconds=121))
+    game.refresh_from_db()
+    assert game.hands.get().actions.filter(by_cpu=True).count() == 1
+
+
+def test_finished_games_post_their_results_and_the_tournament_goes_on(organiser):
+    t = online(organiser, rounds=2)
+    entries = register_accounts(t, organiser, PLAYERS)
+    services.seat_next_round(t.pk, organiser)
+    play_out(t, 1)
+    results = TableResult.objects.filter(table__round__tournament=t)
+    assert results.count() == 2
+    for r in results.select_related("table__game"):
+        assert r.source == TableResult.Source.GAME and r.entered_by is None
+        game = r.table.game
+        assert r.scores == table_services.game_for(game).totals()
+    posted = t.audit.filter(action="result_posted")
+    assert posted.count() == 2 and all(a.actor is None for a in posted)
+    rows = services.standings(t)
+    assert len(rows) == 6 and all(r.played == 1 for r in rows)
+    assert {r.player for r in rows} == {e.pid for e in entries}
+
+    services.seat_next_round(t.pk, organiser)
+    play_out(t, 2)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    assert all(r.played == 2 for r in services.standings(t))
+    assert t.audit.filter(action="finished").exists()
+
+
+def test_a_result_the_organiser_entered_first_is_kept(organiser):
+    t = online(organiser, rounds=1)
+    register_accounts(t, organiser, PLAYERS[:4])
+    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    manual = [-1000, 50, 20, 60]
+    services.enter_result(t.pk, organiser, tt.pk, manual)
+    play_out(t, 1)
+    result = TableResult.objects.get(table=tt)
+    assert result.scores == manual and result.source == TableResult.Source.ENTERED
+    ignored = t.audit.get(action="game_result_ignored")
+    assert ignored.before == {"scores": manual}
+    assert ignored.after["scores"] == table_services.game_for(tt.game).totals()
+
+
+def test_online_seating_refuses_players_without_an_account(organiser):
+    """Imported or edited tournaments may hold name-only players: online, they
+    cannot be seated (nobody could play their seat), and nothing is created."""
+    t = online(organiser)
+    register_accounts(t, organiser, PLAYERS[:3])
+    t.entries.create(name="Paper player")
+    with pytest.raises(services.TournamentError) as e:
+        services.seat_next_round(t.pk, organiser)
+    assert e.value.code == "account_needed"
+    assert not TournamentTable.objects.exists() and not Table.objects.exists()
+
+
+def test_other_tables_finishing_are_ignored(organiser):
+    from tests.games.conftest import cpu_table, play_out_hand
+
+    t = online(organiser, arrival_s=600)  # nobody plays the tournament table meanwhile
+    register_accounts(t, organiser, PLAYERS[:4])
+    services.seat_next_round(t.pk, organiser)
+    table = cpu_table("fifty-one", hands=1, clock=0)
+    play_out_hand(table)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert not TableResult.objects.exists()

@@ -14,7 +14,6 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import messages, presenter, services
@@ -136,6 +135,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     position: int | None = None
     _hint: dict[str, Any] | None = None
     _lang: str | None = None
+    _sent: dict[str, Any] | None = None  # presenter.fragment_keys of the last frame
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -254,7 +254,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._lang = self._language()  # once per connection
         with translation.override(self._lang):
             ctx = presenter.table_context(table, seat, error=error, hint=hint, seats=seats)
-            return render_to_string("games/table.html#live", ctx)
+            html, self._sent = presenter.live_frame(ctx, self._sent, self._lang)
+            return html
 
     def _language(self) -> str:
         user = self.scope.get("user")

@@ -74,9 +74,21 @@ class BenchConfig:
 @dataclass
 class Frame:
     version: int | None
-    status: str
-    rack: list[int]
+    status: str | None  # None: not in this frame (unchanged since the last one)
+    rack: list[int] | None
     error: str | None
+
+    def merged(self, last: Frame | None) -> Frame:
+        """A frame carries only the fragments that changed: what a player knows
+        is the last status and rack it was sent."""
+        if last is None:
+            return Frame(self.version, self.status or "", self.rack or [], self.error)
+        return Frame(
+            self.version,
+            last.status if self.status is None else self.status,
+            last.rack if self.rack is None else self.rack,
+            self.error,
+        )
 
 
 def parse_frame(html: str) -> Frame:
@@ -87,8 +99,8 @@ def parse_frame(html: str) -> Frame:
     e = ERROR_RE.search(html)
     return Frame(
         version=int(v.group(1)) if v else None,
-        status=s.group(1).strip() if s else "",
-        rack=[int(x) for x in TILE_RE.findall(r.group(0))] if r else [],
+        status=s.group(1).strip() if s else None,
+        rack=[int(x) for x in TILE_RE.findall(r.group(0))] if r else None,
         error=e.group(1) if e else None,
     )
 
@@ -423,7 +435,7 @@ class Player:
                 self.acted_on = None
         if f.version is not None:
             self.run.saw(self.seat, f.version, at)
-        self.frame = f
+        self.frame = f = f.merged(self.frame)
         self.ready.set()
         if self.go.is_set():
             self.decide()

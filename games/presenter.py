@@ -7,38 +7,19 @@ in play: the only source is ``engine.view_for(state, seat)``.
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
+from django.template.loader import get_template
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import messages
 from games.engine import view_for
 from games.models import Seat, Table
-from games.services import game_for, load_state
+from games.services import snapshot
 
 RACK_SLOTS = 32  # two rows of 16, like a real istaka
-_SNAPSHOTS: OrderedDict[tuple[Any, ...], tuple[Any, Any, Any]] = OrderedDict()
-_SNAPSHOT_LIMIT = 512
-
-
-def snapshot(table: Table) -> tuple[Any, Any, Any]:
-    """(current hand, its engine state, the game) for this table version.
-
-    Every accepted change bumps the version, and engine states are immutable,
-    so the four seats' renders of one version share one snapshot (per process).
-    """
-    key = (table.pk, table.version, table.updated_at)
-    hit = _SNAPSHOTS.get(key)
-    if hit is not None:
-        _SNAPSHOTS.move_to_end(key)
-        return hit
-    hand = table.current_hand
-    state = load_state(hand) if hand is not None else None
-    value = (hand, state, game_for(table))
-    _SNAPSHOTS[key] = value
-    if len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
-        _SNAPSHOTS.popitem(last=False)
-    return value
 
 
 SYMBOLS = {"R": "♥", "Y": "★", "B": "◆", "K": "♠", "F": "✿"}
@@ -86,6 +67,12 @@ def relative_positions(n: int, me: int, variant: str) -> dict[int, str]:
     if n == 4:
         places[(me + 2) % 4] = "top"
     return places
+
+
+@lru_cache(maxsize=4096)
+def table_urls(code: str) -> dict[str, str]:
+    """Links on the live fragments, reversed once per table (not on every render)."""
+    return {"sheet": reverse("games:sheet", args=[code]), "verify": reverse("solo:verify")}
 
 
 def table_context(
@@ -176,11 +163,136 @@ def table_context(
             for line in view.get("scores", [])
         ]
     ctx["totals"] = totals
+    ctx["urls"] = table_urls(table.code)
     ctx["game_over"] = table.status == Table.Status.FINISHED
     ctx["winners"] = game.winners() if ctx["game_over"] else []
     ctx["status_text"] = status_text(table, view, me)
     ctx["hint_text"] = messages.hint_text(hint["reason"], hint["detail"]) if hint else ""
     return ctx
+
+
+def _tiles_key(tiles: Any) -> tuple:
+    """What ``|tile`` shows of each tile (its face and marks)."""
+    return tuple(
+        (t["id"], t.get("okey"), t.get("face_down"), t.get("penalty"), t.get("hinted"))
+        for t in tiles or ()
+    )
+
+
+def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
+    """What each leaf fragment of ``table.html#live`` shows, as a comparable key.
+
+    A consumer remembers the keys of the frame it last sent and leaves out every
+    fragment whose key is unchanged: the browser keeps the one it has (a rack
+    being dragged is not replaced because someone else moved), and a move sends
+    each seat only what it changed. A key must cover every value its fragment
+    reads; the frame's version input is always sent.
+    """
+    view = ctx.get("view")
+    seen = view is not None
+    over = bool(view and view["over"])
+    legal = ctx.get("legal") or set()
+    my_turn = bool(ctx.get("my_turn"))
+    hand = ctx.get("hand")
+    table = ctx["table"]
+    keys: dict[str, Any] = {
+        "title": (ctx["variant_name"], ctx.get("hand_number"), str(ctx["status_text"])),
+        "info": (
+            seen,
+            view and view["pile_count"],
+            hand.pk if hand else None,
+            ctx.get("hand_number"),
+            repr(view.get("opening_min")) if view else None,
+            table.turn_deadline,
+            over,
+        ),
+        "scores": tuple(
+            (p["position"], p["name"], p["total"], p.get("turn"), p["is_me"])
+            for p in ctx["players"]
+        ),
+        "center": (
+            seen,
+            view and view["okey"],
+            _tiles_key([ctx["indicator"]]) if seen else None,
+            view and view["pile_count"],
+            my_turn and "draw" in legal,
+            my_turn and "take" in legal,
+            _tiles_key([ctx["takeable"]]) if ctx.get("takeable") else None,
+            tuple(
+                (m["id"], m["owner"], m["kind"], m.get("points"), _tiles_key(m["tiles"]))
+                for m in ctx.get("melds") or ()
+            ),
+        ),
+        "mine": _tiles_key((ctx["my_player"].get("discards") or [])[-3:])
+        if ctx.get("my_player")
+        else None,
+        "rack": (_tiles_key(t for t in ctx["slots"] if t), tuple(t is None for t in ctx["slots"]))
+        if ctx.get("slots")
+        else None,
+        "controls": (bool(ctx.get("seat") and seen and not over), tuple(sorted(legal)), my_turn),
+        # a refusal or a hint is news each time it is sent, even when it repeats
+        "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
+        "result": (ctx["version"], ctx["game_over"]) if ctx.get("result") else None,
+    }
+    keys["rack"] = (keys["rack"], my_turn)
+    for p in ctx["opponents"]:
+        keys[f"opp-{p['position']}"] = (
+            p["place"],
+            p["name"],
+            p["away"],
+            p["is_open"],
+            p.get("opened"),
+            seen,
+            p.get("count"),
+            p.get("turn"),
+            _tiles_key((p.get("discards") or [])[-3:]),
+        )
+    return keys
+
+
+# Rendered leaves that several seats of one table can share (same table, language
+# and key give the same HTML): "info" is the same for every seat, "center" and
+# "title" for every seat whose turn it is not. Keys hold the table's pk.
+SHARED_LEAVES = frozenset({"title", "info", "center", "controls"})
+_LEAVES: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_LEAF_LIMIT = 4096
+
+
+def _render_leaf(name: str, ctx: dict[str, Any]) -> str:
+    if name.startswith("opp-"):
+        position = int(name[4:])
+        ctx["p"] = next(p for p in ctx["opponents"] if p["position"] == position)
+        name = "opponent"
+    return get_template(f"games/table.html#{name}").render(ctx)
+
+
+def live_frame(
+    ctx: dict[str, Any], last: dict[str, Any] | None, lang: str
+) -> tuple[str, dict[str, Any]]:
+    """One websocket frame for one connection: the leaf fragments whose key
+    differs from ``last`` (the keys of this connection's previous frame; None
+    for its first frame: everything), then the table version. Returns the HTML
+    and the keys to remember."""
+    keys = fragment_keys(ctx)
+    parts = []
+    for name, key in keys.items():
+        if last is not None and name in last and last[name] == key:
+            continue
+        if name not in SHARED_LEAVES:
+            parts.append(_render_leaf(name, ctx))
+            continue
+        cache_key = (ctx["table"].pk, name, lang, key)
+        html = _LEAVES.get(cache_key)
+        if html is None:
+            html = _LEAVES[cache_key] = _render_leaf(name, ctx)
+            if len(_LEAVES) > _LEAF_LIMIT:
+                _LEAVES.popitem(last=False)
+        parts.append(html)
+    parts.append(
+        f'<input type="hidden" id="act-version" name="version" value="{int(ctx["version"])}"'
+        ' hx-swap-oob="true">'
+    )
+    return "".join(parts), keys
 
 
 def status_text(table: Table, view: dict | None, me: int | None) -> str:

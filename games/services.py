@@ -8,7 +8,9 @@ was rolled back.
 
 from __future__ import annotations
 
+import copy
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -111,6 +113,41 @@ def hand_record(hand: Hand) -> dict[str, Any]:
     if hand.state.get("context"):
         record["context"] = hand.state["context"]
     return record
+
+
+# (hand, state, game) per table version, per process: see snapshot().
+_SNAPSHOTS: OrderedDict[tuple[Any, ...], tuple[Any, Any, Any]] = OrderedDict()
+_SNAPSHOT_LIMIT = 512
+
+
+def _snapshot_key(table: Table) -> tuple[Any, ...]:
+    return (table.pk, table.version, table.updated_at)
+
+
+def _remember(table: Table, value: tuple[Any, Any, Any]) -> None:
+    _SNAPSHOTS[_snapshot_key(table)] = value
+    _SNAPSHOTS.move_to_end(_snapshot_key(table))
+    while len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
+        _SNAPSHOTS.popitem(last=False)
+
+
+def snapshot(table: Table) -> tuple[Hand | None, engine_state.HandState | None, engine_game.Game]:
+    """(current hand, its engine state, the game) for this table version.
+
+    Every accepted change bumps the version (and ``updated_at``), and engine
+    states are immutable, so one snapshot serves the four seats' renders of a
+    version and the next action's service call. An action primes the snapshot
+    of the version it creates once its transaction has committed; a process that
+    did not see the action (another server) reads the database once.
+    """
+    hit = _SNAPSHOTS.get(_snapshot_key(table))
+    if hit is not None:
+        return hit
+    hand = table.current_hand
+    state = load_state(hand) if hand is not None else None
+    value = (hand, state, game_for(table))
+    _remember(table, value)
+    return value
 
 
 def game_for(table: Table) -> engine_game.Game:
@@ -303,10 +340,10 @@ def submit_action(
             raise ActionRefused("stale_state", "the table has moved on; here is the fresh view")
         if table.status != Table.Status.PLAYING:
             raise ActionRefused("hand_over", "no hand is being played at this table")
-        hand = table.current_hand
-        if hand is None or hand.result is not None:
+        hand, state, game = snapshot(table)
+        if hand is None or state is None or hand.result is not None:
             raise ActionRefused("hand_over", "the hand is over")
-        state = load_state(hand)
+        hand = copy.copy(hand)  # the snapshot's hand stays as it was at this version
         action = {**action, "seat": seat_position}
         try:
             new_state, _events = engine_actions.apply(state, action)
@@ -321,16 +358,20 @@ def submit_action(
         )
         hand.state = new_state.to_json()
         if new_state.over:
-            _finish_hand(table, hand, new_state, at)
-        hand.save()
+            game = _finish_hand(table, hand, new_state, at)
+        hand.save(update_fields=["state", "result", "finished_at"])
         table.version += 1
         _schedule(table, new_state, at)
         table.save()
+        primed = (hand, new_state, game)
+        transaction.on_commit(lambda: _remember(table, primed))
         _on_commit_broadcast(table)
         return table
 
 
-def _finish_hand(table: Table, hand: Hand, state: engine_state.HandState, at: datetime) -> None:
+def _finish_hand(
+    table: Table, hand: Hand, state: engine_state.HandState, at: datetime
+) -> engine_game.Game:
     game = game_for(table)
     recorded = game.record_hand(state)
     hand.result = {**state.result, **recorded.to_json()}
@@ -348,6 +389,7 @@ def _finish_hand(table: Table, hand: Hand, state: engine_state.HandState, at: da
         table.finished_at = at
         table.save()
         game_finished.send(sender=Table, table=table, game=game)
+    return game
 
 
 # ------------------------------------------------------------ CPU and clocks

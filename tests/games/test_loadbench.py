@@ -38,6 +38,21 @@ def test_frame_parsing():
     assert f.error == "not_your_turn"
 
 
+def test_a_frame_without_status_or_rack_keeps_what_the_player_knew():
+    first = parse_frame(
+        '<p class="t-status-text" data-testid="status">Waiting for the other players.</p>'
+        '<section id="t-rack"><span class="tile" data-id="3"></span></section>'
+        '<input type="hidden" id="act-version" name="version" value="7" hx-swap-oob="true">'
+    ).merged(None)
+    later = parse_frame(
+        '<div id="center"><span class="tile" data-id="50"></span></div>'
+        '<input type="hidden" id="act-version" name="version" value="8" hx-swap-oob="true">'
+    )
+    assert later.status is None and later.rack is None
+    f = later.merged(first)
+    assert (f.version, f.status, f.rack) == (8, "Waiting for the other players.", [3])
+
+
 def test_percentile_nearest_rank():
     xs = [float(x) for x in range(1, 101)]
     assert percentile(xs, 50) == 50.0

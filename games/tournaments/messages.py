@@ -27,6 +27,13 @@ ERRORS = {
     "already_organiser": _("%(username)s is already an organiser."),
     "not_owner": _("Only the tournament's owner can do that."),
     "account_needed": _("In an online tournament every player needs an account."),
+    "accounts_missing": _(
+        "In an online tournament every player needs an account; these have none: %(names)s. "
+        "Drop them or mark them absent for this round."
+    ),
+    "no_game": _("This table has no online game."),
+    "hand_not_over": _("The hand at this table is still being played."),
+    "game_over": _("The game at this table is over."),
     "already_registered": _("%(name)s is already registered."),
     "name_needed": _("Give the player's name or their username."),
     "round_already_seated": _("Round %(round)s has already been seated."),
@@ -94,6 +101,7 @@ AUDIT_ACTIONS = {
     "result_posted": _("Result posted by the finished game"),
     "game_result_ignored": _("Game finished; the entered result was kept"),
     "finished": _("Tournament finished"),
+    "next_hand": _("Next hand dealt by an organiser"),
     "imported": _("Imported from a file"),
 }
 

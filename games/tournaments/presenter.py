@@ -110,9 +110,19 @@ def table_rows(
                 "result": res,
                 "game": tt.game,
                 "playing": tt.game is not None and tt.game.status == Table.Status.PLAYING,
+                "between_hands": _between_hands(tt.game),
             }
         )
     return [rounds[n] for n in sorted(rounds)]
+
+
+def _between_hands(game: Table | None) -> bool:
+    """An online game whose hand is over while the game goes on (it waits for
+    someone to deal the next hand)."""
+    if game is None or game.status != Table.Status.PLAYING:
+        return False
+    hand = game.current_hand
+    return hand is not None and hand.result is not None
 
 
 def my_tables(t: Tournament, entry: Entry | None) -> list[dict[str, Any]]:

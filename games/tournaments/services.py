@@ -446,7 +446,9 @@ def seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None = 
             missing = [by_pid[p].name for p in players if by_pid[p].user_id is None]
             if missing:
                 raise TournamentError(
-                    "account_needed", "online players need an account: " + ", ".join(missing)
+                    "accounts_missing",
+                    "online players need an account: " + ", ".join(missing),
+                    names=", ".join(missing),
                 )
         ranking = None
         if t.seating == Tournament.Seating.SWISS:
@@ -518,6 +520,26 @@ def _open_game(
     table_id, version = table.pk, table.version
     transaction.on_commit(lambda: table_services.broadcast(table_id, version))
     return table
+
+
+def deal_next_hand(tournament_id: int, actor: Any, table_id: int) -> Table:
+    """Deal the next hand at an online table whose hand is over (games of several
+    hands wait for a player's "Next hand"; when nobody is at the table the
+    organiser deals it from the desk)."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        tt = _table(t, table_id)
+        if tt.game_id is None:
+            raise TournamentError("no_game", "this table has no online game")
+        game = Table.objects.get(pk=tt.game_id)
+        try:
+            table = table_services.next_hand(game.pk, game.version)
+        except table_services.ActionRefused as e:
+            raise TournamentError(e.code, e.message) from e
+        audit(t, actor, "next_hand", f"round {tt.round.number} table {tt.number}")
+        _on_commit_broadcast(t.pk)
+        return table
 
 
 # ------------------------------------------------------------------- results

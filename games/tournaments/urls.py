@@ -42,6 +42,11 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/seat/", views.seat_round, name="seat"),
     path("tournaments/<int:pk>/tables/<int:table_id>/result/", views.result_form, name="result"),
+    path(
+        "tournaments/<int:pk>/tables/<int:table_id>/next-hand/",
+        views.next_hand,
+        name="next_hand",
+    ),
     path("tournaments/<int:pk>/rounds/<int:number>/cards/", views.table_cards, name="cards"),
     path("tournaments/<int:pk>/audit/", views.audit_log, name="audit"),
 ]

@@ -347,6 +347,16 @@ def seat_round(request: HttpRequest, pk: int) -> HttpResponse:
     return _desk(t)
 
 
+@require_POST
+def next_hand(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    try:
+        services.deal_next_hand(t.pk, request.user, table_id)
+    except services.TournamentError as e:
+        _refused(request, e)
+    return _desk(t)
+
+
 def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     """Enter or correct one table's result (a phone-sized form)."""
     t = _organiser(request, pk)

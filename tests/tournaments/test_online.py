@@ -116,7 +116,7 @@ def test_online_seating_refuses_players_without_an_account(organiser):
     t.entries.create(name="Paper player")
     with pytest.raises(services.TournamentError) as e:
         services.seat_next_round(t.pk, organiser)
-    assert e.value.code == "account_needed"
+    assert e.value.code == "accounts_missing" and e.value.params == {"names": "Paper player"}
     assert not TournamentTable.objects.exists() and not Table.objects.exists()
 
 
@@ -131,3 +131,35 @@ def test_other_tables_finishing_are_ignored(organiser):
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     assert not TableResult.objects.exists()
+
+
+def test_three_player_rummy_tables_instead_of_cpu_seats(organiser):
+    t = online(organiser, variant="rummy", options={"length": "short", "clock": 0})
+    services.update_tournament(t.pk, organiser, three_player_tables=True)
+    register_accounts(t, organiser, PLAYERS + ["gul"])
+    rnd = services.seat_next_round(t.pk, organiser)
+    sizes = sorted(len(tt.seats) for tt in rnd.tables.all())
+    assert sizes == [3, 4] and all(None not in tt.seats for tt in rnd.tables.all())
+    small = next(tt for tt in rnd.tables.select_related("game") if len(tt.seats) == 3)
+    assert small.game.options["players"] == 3 and small.game.seats.count() == 3
+
+
+def test_organiser_deals_the_next_hand_of_a_table_nobody_attends(organiser, stranger):
+    t = online(organiser, options={"hands": 3, "clock": 0})
+    register_accounts(t, organiser, PLAYERS[:4])
+    tt = services.seat_next_round(t.pk, organiser).tables.select_related("game").get()
+    with pytest.raises(services.TournamentError) as e:
+        services.deal_next_hand(t.pk, organiser, tt.pk)
+    assert e.value.code == "hand_not_over"
+    for _ in range(3000):
+        tt.game.refresh_from_db()
+        if tt.game.current_hand.result is not None:
+            break
+        table_services.sweep()
+    assert not table_services.due_tables()  # the table waits for "Next hand"
+    with pytest.raises(services.TournamentError) as e:
+        services.deal_next_hand(t.pk, stranger, tt.pk)
+    assert e.value.code == "not_organiser"
+    services.deal_next_hand(t.pk, organiser, tt.pk)
+    assert tt.game.hands.count() == 2 and table_services.due_tables() == [tt.game.pk]
+    assert t.audit.filter(action="next_hand", actor=organiser).exists()

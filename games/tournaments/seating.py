@@ -21,10 +21,12 @@
   - ``START`` × (fewest seat-0 starts among the table's players − fewest among all):
     every table should hold someone who has started least; seat 0 then goes to the
     table's player with the fewest starts;
-  - ``SHORT`` × (earlier rounds at a short/CPU table) for a player put at one again;
-  - Swiss (``method="swiss"``): plus ``SWISS`` × |ranking distance| for every pair at a
-    table, so tables group neighbours in ``ranking`` (best first) while repeats still
-    cost more than a few places; tables are numbered by their players' average rank.
+  - ``SHORT`` × (earlier rounds at a short/CPU table)² for a player put at one again
+    (three-player and CPU tables go round; repeats still weigh more);
+  - Swiss (``method="swiss"``): plus ``SWISS`` × (ranking distance)² for every pair at a
+    table (a table's spread of ranks), so tables group neighbours in ``ranking`` (best
+    first); a repeat weighs about as much as moving a player two or three tables away
+    from their block of four (tables of four). Tables are numbered by their players' average rank.
 
   ``avoid_repeats`` with 16+ players plans several rounds ahead at once (the current
   round plus the rounds that could still be repeat-free, or ``rounds_total`` if given),
@@ -49,13 +51,13 @@ from games.engine.tiles import SeedRng
 PlayerId = str
 METHODS = ("avoid_repeats", "swiss")
 
-REPEAT = 100  # per earlier meeting of a pair seated together again
-RECENT = 60  # extra if the pair met in the previous round
-START = 8  # per start above the fewest, for the table's least-started player
-SHORT = 30  # per earlier short/CPU table, for a player put at one again
-SWISS = 1  # per place of ranking distance between two players at a table
+REPEAT = 400  # per earlier meeting of a pair seated together again
+RECENT = 240  # extra if the pair met in the previous round
+START = 32  # per start above the fewest, for the table's least-started player
+SHORT = 120  # × (earlier short/CPU tables)², for a player put at one again
+SWISS = 1  # × (ranking distance)² between two players at a table
 
-LOOKAHEAD_MAX = 3  # rounds planned at once (avoid_repeats)
+LOOKAHEAD_MAX = 2  # rounds planned at once (avoid_repeats)
 LOOKAHEAD_MAX_PLAYERS = 64  # larger fields are easy to keep repeat-free one round at a time
 WORK_BUDGET = 300_000  # swap evaluations (× planned rounds) per search: a deterministic limit
 RESTARTS = 4  # fresh starts per search at most
@@ -187,7 +189,7 @@ class _Search:
             [
                 REPEAT * past[u][x]
                 + RECENT * last[u][x]
-                + (SWISS * abs(rank[u] - rank[x]) if rank is not None else 0)
+                + (SWISS * (rank[u] - rank[x]) ** 2 if rank is not None else 0)
                 for x in range(n)
             ]
             for u in range(n)
@@ -228,7 +230,7 @@ class _Search:
             return 0
         c = START * (min(self.starts[m] for m in ms) - self.gmin)
         if self.short_table[t]:
-            c += SHORT * sum(self.shorts[m] for m in ms)
+            c += SHORT * sum(self.shorts[m] ** 2 for m in ms)
         return c
 
     def total(self) -> int:

@@ -56,6 +56,7 @@ RECENT = 240  # extra if the pair met in the previous round
 START = 32  # per start above the fewest, for the table's least-started player
 SHORT = 120  # × (earlier short/CPU tables)², for a player put at one again
 SWISS = 1  # × (ranking distance)² between two players at a table
+SWISS_WINDOW = 4  # Swiss: swaps only between players at most this many tables apart
 
 LOOKAHEAD_MAX = 2  # rounds planned at once (avoid_repeats)
 LOOKAHEAD_MAX_PLAYERS = 64  # larger fields are easy to keep repeat-free one round at a time
@@ -196,6 +197,16 @@ class _Search:
         ]
         self.baseF = [[REPEAT * past[u][x] for x in range(n)] for u in range(n)]
         self.evals = 0
+        # swap partners worth trying: everyone, or (Swiss) players within SWISS_WINDOW
+        # tables of ranking (further moves cost more than a repeat)
+        everyone = list(range(n))
+        if rank is None:
+            self.partners = [everyone] * n
+        else:
+            reach = SWISS_WINDOW * max(sizes)
+            self.partners = [
+                [x for x in everyone if abs(rank[x] - rank[u]) <= reach] for u in everyone
+            ]
 
     # ------------------------------------------------------------ costs
     def pc(self, r: int, u: int, x: int) -> int:
@@ -359,7 +370,7 @@ class _Search:
             move, move_d, ties = None, 0, 0
             for r, a in cands:
                 ta = self.tab[r][a]
-                for b in range(self.n):
+                for b in self.partners[a]:
                     if self.tab[r][b] == ta:
                         continue
                     d = self.delta(r, a, b)
@@ -408,7 +419,7 @@ class _Search:
             else:
                 movers = [m for t, ms in enumerate(mem) if self.table_extra(ms, t) > 0 for m in ms]
             for a in movers:
-                for b in range(self.n):
+                for b in self.partners[a]:
                     if self.tab[0][a] != self.tab[0][b] and self.delta(0, a, b) < 0:
                         self.swap(0, a, b)
                         improved = True

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Game, apply
@@ -194,3 +194,110 @@ def test_seventeen_checks():
     }
     assert codes(validate_table_result("seventeen", {}, [-400, 10, 10, 10])) == {"impossible_total"}
     assert validate_table_result("seventeen", {}, [-400, 20, 10, 20]) == []
+
+
+# ------------------------------------------- games built from the score rules themselves
+
+
+@st.composite
+def classic_games(draw):
+    start = draw(st.sampled_from([10, 20, 30]))
+    totals = [start] * 4
+    while min(totals) > 0:
+        if draw(st.booleans()):  # the indicator's twin shown: each other player −1
+            shower = draw(st.integers(0, 3))
+            totals = [v - (s != shower) for s, v in enumerate(totals)]
+        if draw(st.integers(0, 4)) != 4:  # a close (else the pile runs out)
+            closer = draw(st.integers(0, 3))
+            lose = draw(st.sampled_from([2, 4, 4, 8]))
+            totals = [v - lose * (s != closer) for s, v in enumerate(totals)]
+    return {"start_points": start}, totals
+
+
+@st.composite
+def rummy_games(draw):
+    opts = {
+        "players": draw(st.sampled_from([2, 3, 4])),
+        "length": draw(st.sampled_from(["short", "standard", "long"])),
+    }
+    target = rummy_target(validate_options("rummy", opts))
+    totals = [0] * opts["players"]
+    seat = st.integers(0, opts["players"] - 1)
+    while max(totals) < target:
+        if draw(st.booleans()):
+            totals[draw(seat)] += 1  # shown indicator; reaching the target ends at once
+            if max(totals) >= target:
+                break
+        if draw(st.integers(0, 3)) != 3:  # a close (else the pile runs out)
+            totals[draw(seat)] += draw(st.sampled_from([3, 6]))
+    return opts, totals
+
+
+@st.composite
+def fifty_one_games(draw):
+    opts = {"hands": draw(st.sampled_from([1, 3])), "partners": draw(st.booleans())}
+    totals = [0] * 4
+    small = st.integers(1, 13)
+    for _ in range(opts["hands"]):
+        for _ in range(draw(st.integers(0, 4))):  # penalties during the hand
+            who = draw(st.integers(0, 3))
+            totals[who] += draw(st.sampled_from([10 * draw(small), 100 + 10 * draw(small), 100]))
+        ending = draw(st.sampled_from(["hand", "pairs", "okey", "exhausted"]))
+        finisher = None if ending == "exhausted" else draw(st.integers(0, 3))
+        big = ending in ("pairs", "okey")
+        if finisher is not None:
+            totals[finisher] += -1000 if big else -500
+        for s in range(4):
+            if s == finisher:
+                continue
+            if opts["partners"] and finisher is not None and s == (finisher + 2) % 4:
+                continue  # [D14] the partner pays nothing
+            if draw(st.booleans()):
+                totals[s] += 1000 if big else 500  # not opened
+            else:
+                m = 10 if big or draw(st.booleans()) else 5
+                tiles = draw(st.lists(st.integers(0, 13), min_size=1, max_size=14))
+                totals[s] += sum(m * t if t else 100 * m for t in tiles)  # 0 = an okey
+    return opts, totals
+
+
+@st.composite
+def seventeen_games(draw):
+    totals = [0] * 4
+    for _ in range(7):
+        base = draw(st.sampled_from([400, 500, 600, 800]))
+        factor = draw(st.sampled_from([1, 2, 4]))
+        for _ in range(draw(st.integers(0, 3))):
+            who = draw(st.integers(0, 3))
+            totals[who] += draw(
+                st.sampled_from(
+                    [100 * factor, base * factor, 10 * draw(st.integers(1, 13)) * factor]
+                )
+            )
+        finisher = draw(st.one_of(st.none(), st.integers(0, 3)))
+        okey_x = 2 if finisher is not None and draw(st.booleans()) else 1
+        direct = finisher is not None and draw(st.integers(0, 5)) == 0
+        if finisher is not None:
+            totals[finisher] -= base // 10
+        for s in range(4):
+            if s == finisher:
+                continue
+            if direct or draw(st.booleans()):
+                totals[s] += base * (4 if direct else 1) * factor * okey_x
+            else:
+                totals[s] += 10 * draw(st.integers(1, 14)) * factor * okey_x
+    return {}, totals
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(
+    st.one_of(
+        classic_games().map(lambda g: ("classic", *g)),
+        rummy_games().map(lambda g: ("rummy", *g)),
+        fifty_one_games().map(lambda g: ("fifty-one", *g)),
+        seventeen_games().map(lambda g: ("seventeen", *g)),
+    )
+)
+def test_games_built_from_the_rules_are_accepted(game):
+    variant, options, totals = game
+    assert validate_table_result(variant, options, totals) == []

@@ -26,14 +26,21 @@
   - Swiss (``method="swiss"``): plus ``SWISS`` × (ranking distance)² for every pair at a
     table (a table's spread of ranks), so tables group neighbours in ``ranking`` (best
     first); a repeat weighs about as much as moving a player two or three tables away
-    from their block of four (tables of four). Tables are numbered by their players' average rank.
+    from their block of four, and swaps are only tried within ``SWISS_WINDOW`` tables.
+    Tables are numbered by their players' average rank.
 
-  ``avoid_repeats`` with 16+ players plans several rounds ahead at once (the current
-  round plus the rounds that could still be repeat-free, or ``rounds_total`` if given),
-  because a repeat-free round can be a dead end for the next one (16 players × 5 rounds
-  has exactly one repeat-free shape, the affine plane of order 4). Only the current
-  round is returned; the next call plans again from the rounds actually played. If the
-  plan's current round is worse than a one-round search, the one-round search wins.
+  ``avoid_repeats`` with 16 to 64 players plans two rounds at once (this one and the
+  next, while the next could still be repeat-free and, given ``rounds_total``, is still
+  to be played), because a repeat-free round can be a dead end for the next one. Only
+  the current round is returned; the next call plans again from the rounds actually
+  played. If the plan's current round repeats pairs and a one-round search does better,
+  the one-round search wins.
+* **Affine planes.** q² players at tables of q (16 at tables of four, 9 at tables of
+  three) can play q + 1 rounds in which nobody meets anyone twice, but only if every
+  round fits one affine plane (for 16 players a random repeat-free third round is often a
+  dead end). While the rounds played fit a plane, the next round is its next parallel
+  class (coordinates from rounds 1 and 2, lines y = m·x + c over GF(q)); otherwise, or
+  with ``construction=False``, the search decides.
 
 Player ids are opaque strings; ``past_rounds`` is a list of rounds, each a list of tables,
 each a seat tuple (``None`` = CPU). Players no longer playing are ignored.

@@ -605,10 +605,9 @@ def seat_round(
     rng = _Stream(seed, round_no, method)
     n_plan = 1
     if method == "avoid_repeats" and n >= table_size * table_size and n <= LOOKAHEAD_MAX_PLAYERS:
+        n_plan = (n - 1) // (table_size - 1) - len(past)  # rounds that could be repeat-free
         if rounds_total is not None:
-            n_plan = rounds_total - len(past)
-        else:
-            n_plan = (n - 1) // (table_size - 1) - len(past)
+            n_plan = min(n_plan, rounds_total - len(past))
         n_plan = max(1, min(n_plan, LOOKAHEAD_MAX))
 
     def search(n_rounds: int) -> _Search:

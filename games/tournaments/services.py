@@ -527,7 +527,9 @@ def deal_next_hand(tournament_id: int, actor: Any, table_id: int) -> Table:
     hands wait for a player's "Next hand"; when nobody is at the table the
     organiser deals it from the desk)."""
     with transaction.atomic():
-        t = _lock(tournament_id)
+        # No tournament row lock here: the game's row is locked by ``next_hand``, and a
+        # game that ends locks its row before the tournament's (``on_game_finished``).
+        t = Tournament.objects.get(pk=tournament_id)
         _require_organiser(t, actor)
         tt = _table(t, table_id)
         if tt.game_id is None:

@@ -173,6 +173,8 @@ def test_result_form_refuses_impossible_scores_with_translated_reasons(client, r
     response = client.post(target, ok)
     assert response.status_code == 302
     assert TableResult.objects.get(table=table).scores == CLASSIC_OK[0]
+    audit = client.get(url("audit", running.pk)).content.decode()
+    assert "Result entered · round 1, table 1" in audit
 
 
 def test_desk_registers_players_and_seats_rounds(client, organiser):
@@ -274,3 +276,19 @@ def test_tournament_list_shows_public_and_mine(client, organiser, stranger):
     client.force_login(organiser)
     page = client.get(url("list")).content.decode()
     assert hidden.name in page
+
+
+def test_saving_unchanged_settings_after_round_one_is_accepted(client, running, organiser):
+    from games.tournaments.forms import TournamentForm
+
+    client.force_login(organiser)
+    data = {k: v for k, v in TournamentForm.initial_for(running).items() if v not in (None, False)}
+    data.update({"date": running.date.isoformat(), "placing_points": "3 2 1 0", "published": "on"})
+    data = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in data.items()}
+    response = client.post(url("edit", running.pk), data, follow=True)
+    assert "Saved." in response.content.decode()
+    running.refresh_from_db()
+    assert running.placing_points == [3, 2, 1, 0] and running.published
+    assert running.variant == "classic" and running.options["start_points"] == 10
+    audit = client.get(url("audit", running.pk)).content.decode()
+    assert "round 1, table" not in audit and "Settings changed" in audit

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext as _
 
 from games.tournaments.messages import audit_label
 
@@ -27,3 +29,20 @@ def as_json(value: Any) -> str:
 @register.filter
 def played_in(entry: Any, number: int) -> bool:
     return bool(entry.plays_round(number))
+
+
+_TABLE = re.compile(r"^round (\d+) table (\d+)$")
+_ROUND = re.compile(r"^round (\d+)$")
+
+
+@register.filter
+def audit_what(what: str) -> str:
+    """The audit entry's subject in the reader's language (tables and rounds are
+    stored language-neutral as "round R table T" / "round R")."""
+    m = _TABLE.match(what or "")
+    if m:
+        return _("round %(r)s, table %(t)s") % {"r": m.group(1), "t": m.group(2)}
+    m = _ROUND.match(what or "")
+    if m:
+        return _("round %(r)s") % {"r": m.group(1)}
+    return what

@@ -192,6 +192,7 @@ class _Search:
         self.past, self.rng = past, rng
         self.starts, self.shorts, self.short_table = starts, shorts, short_table
         self.gmin = min(starts) if starts else 0
+        self.shorts_sq = [v * v for v in shorts]
         # static pair cost of a meeting in round 0 / in a later planned round
         self.base0 = [
             [
@@ -248,7 +249,20 @@ class _Search:
             return 0
         c = START * (min(self.starts[m] for m in ms) - self.gmin)
         if self.short_table[t]:
-            c += SHORT * sum(self.shorts[m] ** 2 for m in ms)
+            c += SHORT * sum(self.shorts_sq[m] for m in ms)
+        return c
+
+    def extra_swapped(self, ms: list[int], t: int, out_m: int, in_m: int) -> int:
+        """``table_extra`` of table t with ``out_m`` replaced by ``in_m`` (fast path)."""
+        starts = self.starts
+        low = starts[in_m]
+        for m in ms:
+            if m != out_m and starts[m] < low:
+                low = starts[m]
+        c = START * (low - self.gmin)
+        if self.short_table[t]:
+            sq = self.shorts_sq
+            c += SHORT * (sum(sq[m] for m in ms) - sq[out_m] + sq[in_m])
         return c
 
     def total(self) -> int:
@@ -300,9 +314,8 @@ class _Search:
                     d += pc(r, a, y) - pc(r, b, y)
         if r == 0:
             ma, mb = self.members[0][ta], self.members[0][tb]
-            d -= self.table_extra(ma, ta) + self.table_extra(mb, tb)
-            d += self.table_extra((b if m == a else m for m in ma), ta)
-            d += self.table_extra((a if m == b else m for m in mb), tb)
+            d -= self.extra[ta] + self.extra[tb]
+            d += self.extra_swapped(ma, ta, a, b) + self.extra_swapped(mb, tb, b, a)
         return d
 
     def swap(self, r: int, a: int, b: int) -> None:
@@ -311,6 +324,9 @@ class _Search:
         mem[ta][mem[ta].index(a)] = b
         mem[tb][mem[tb].index(b)] = a
         tab[a], tab[b] = tb, ta
+        if r == 0:
+            self.extra[ta] = self.table_extra(mem[ta], ta)
+            self.extra[tb] = self.table_extra(mem[tb], tb)
 
     # ------------------------------------------------------------ set-up
     def load(self, assignment: list[list[list[int]]]) -> None:
@@ -322,6 +338,7 @@ class _Search:
                 for m in ms:
                     tab[m] = t
             self.tab.append(tab)
+        self.extra = [self.table_extra(ms, t) for t, ms in enumerate(self.members[0])]
 
     def greedy(self, rank: list[int] | None) -> list[list[list[int]]]:
         """Round 0 by cheapest insertion (ranking order for Swiss), later rounds shuffled."""

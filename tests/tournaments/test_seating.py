@@ -393,3 +393,46 @@ def test_every_player_seated_once(n, rounds, least, seed, method):
             (sum(p is not None for p in t.seats), len(t.seats)) for t in tables
         ) == sorted(shape)
         past.append(as_round(tables))
+
+
+# ------------------------------------------------------------------ search internals
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(8, 20), st.integers(1, 3), st.booleans(), st.randoms(use_true_random=False))
+def test_swap_delta_matches_the_cost_function(n, n_rounds, swiss, rnd):
+    """The tabu search's incremental cost of a swap equals the full cost difference."""
+    from games.tournaments import seating as S
+
+    sizes = [p for p, _ in table_shape(n, 4, 3)]
+    past = [[0] * n for _ in range(n)]
+    last = [[0] * n for _ in range(n)]
+    for u, x in combinations(range(n), 2):
+        past[u][x] = past[x][u] = rnd.randrange(3)
+        last[u][x] = last[x][u] = int(past[u][x] > 0 and rnd.random() < 0.5)
+    starts = [rnd.randrange(3) for _ in range(n)]
+    shorts = [rnd.randrange(3) for _ in range(n)]
+    short_table = [size < 4 for size in sizes]
+    rank = list(range(n))
+    rnd.shuffle(rank)
+    search = S._Search(
+        n,
+        sizes,
+        n_rounds,
+        past,
+        last,
+        starts,
+        shorts,
+        short_table,
+        rank if swiss else None,
+        S._Stream("test", n),
+    )
+    search.load(search.greedy(None))
+    for _ in range(60):
+        r, a, b = rnd.randrange(n_rounds), rnd.randrange(n), rnd.randrange(n)
+        if search.tab[r][a] == search.tab[r][b]:
+            continue
+        before = search.total()
+        d = search.delta(r, a, b)
+        search.swap(r, a, b)
+        assert search.total() - before == d

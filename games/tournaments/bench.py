@@ -8,6 +8,7 @@ Prints figures, asserts nothing:
 * 200 players × 10 rounds, ``avoid_repeats`` and Swiss (the ranking of each round comes
   from random table results through ``compute_standings``): seconds per round,
   repeated pairs, spread of seat-0 starts;
+* 20/24/32/12 players with ``rounds_total``: repeated pairs and the slowest round;
 * 13 players with three-player tables: repeats and how the short tables rotate.
 """
 
@@ -90,6 +91,16 @@ def three_player_tables(n: int = 13, rounds: int = 5) -> None:
     )
 
 
+def mid_sizes() -> None:
+    for n, rounds in ((20, 4), (24, 5), (32, 7), (12, 4)):
+        players = [f"p{i}" for i in range(n)]
+        past, times = _schedule(players, rounds, "bench-mid", rounds_total=rounds)
+        print(
+            f"{n} players x {rounds} rounds (rounds_total={rounds}): repeated pairs "
+            f"{repeat_pairs(past)}; slowest round {max(times):.2f} s"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10, help="16-player schedules to try")
@@ -97,6 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     sixteen(args.seeds)
     big("avoid_repeats")
     big("swiss")
+    mid_sizes()
     three_player_tables()
 
 

@@ -6,7 +6,8 @@ from the start; with the tournament's arrival time set to "at once" the seat's C
 for its player (the tables' away rule), and the sweeper of the e2e server plays every
 move. Before round 3 one player drops out, so round 3 seats seven players and one CPU
 fill seat (never in the standings). The organiser watches the public page in a second
-tab: its standings change over the websocket, without a reload."""
+tab: its standings change over the websocket, without a reload; a player's own copy of
+the page (a phone-sized browser of their own) gets each round's "your table" link live."""
 
 from __future__ import annotations
 
@@ -87,6 +88,20 @@ def test_eight_player_three_round_online_tournament(page: Page, daphne_server: s
     expect(watch.get_by_test_id("standing-row")).to_have_count(8)
     assert played_counts(watch) == [0] * 8
 
+    # a player follows the same page in their own browser: "your table" arrives live
+    player = page.context.browser.new_context(
+        locale="en-US", viewport={"width": 360, "height": 740}
+    )
+    mine = player.new_page()
+    mine.goto(f"{base}/accounts/login/")
+    mine.get_by_label("Username").fill("tp1")
+    mine.get_by_label("Password").fill("green-felt-2024!")
+    mine.locator("main").get_by_role("button", name="Log in").click()
+    expect(mine.get_by_test_id("nav-user")).to_have_text("Tp1")
+    mine.goto(watch.url)
+    mine.wait_for_function("() => document.body.dataset.live === 'open'")
+    expect(mine.get_by_test_id("my-table")).to_contain_text("not seated")
+
     for round_no in (1, 2, 3):
         page.goto(desk_url)
         if round_no == 3:  # a drop-out: round 3 seats 7 players and one CPU seat
@@ -101,6 +116,10 @@ def test_eight_player_three_round_online_tournament(page: Page, daphne_server: s
         expect(page.locator(f"[data-testid=desk-table][data-round='{round_no}']")).to_have_count(2)
         # the watching tab learns of the new round at once, then of each finished game
         expect(watch.get_by_test_id("tournament-status")).to_contain_text(f"round {round_no} of 3")
+        expect(mine.get_by_test_id("my-table")).to_contain_text(f"Round {round_no}: table")
+        expect(mine.get_by_test_id("my-table-link")).to_have_attribute(
+            "href", re.compile(r"^/t/[\w-]+/$")
+        )
         wait_round_done(watch, round_no, 2)
         expected = [round_no] * 8 if round_no < 3 else [3] * 7 + [2]
         expect(watch.locator("[data-testid=standing-row]")).to_have_count(8)
@@ -135,4 +154,5 @@ def test_eight_player_three_round_online_tournament(page: Page, daphne_server: s
         page.get_by_role("link", name="Standings (CSV)").click()
     lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("rank,player,points") and len(lines) == 9
+    player.close()
     assert time.monotonic() - started < 150

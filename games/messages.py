@@ -136,6 +136,9 @@ HINTS = {
     "discard_loose": gettext_lazy(
         "Discard %(tile)s: it fits none of your combinations (%(leftover)s loose tiles left)."
     ),
+    "discard_safe": gettext_lazy(
+        "Discard %(tile)s, not %(avoid)s: the next player took tiles that %(avoid)s would complete."
+    ),
 }
 
 

@@ -23,6 +23,7 @@ REASONS = {
     "take_fits",
     "draw",
     "discard_loose",
+    "discard_safe",
 }
 
 
@@ -58,3 +59,33 @@ def test_hint_closes_the_seed_003_worked_example():
     h = hint(state, 0)
     assert h["reason"] in {"close", "okey_close"}
     assert h["action"]["type"] == "close"
+
+
+def test_hint_says_when_a_discard_keeps_back_what_the_next_player_collects():
+    """The next player took R12 and Y12 (public log): the loose B12 would feed
+    their group, so the hint throws another loose tile and says why."""
+    state = make_state(
+        "classic",
+        [
+            "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y4 Y5 Y6 R8 R10 B12",
+            "R12 Y12 K7 K7 B3 B3 Y9 Y9 R5 R5 K5 Y1 Y13 B1",
+            None,
+            None,
+        ],
+        indicator="K1",
+        took=["", "R12 Y12", "", ""],
+    )
+    h = hint(state, 0)
+    assert h["reason"] == "discard_safe"
+    assert h["detail"]["avoid"] == "B12" and h["detail"]["tile"] in ("R8", "R10")
+    plain = make_state(
+        "classic",
+        [
+            "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y4 Y5 Y6 R8 R10 B12",
+            "R12 Y12 K7 K7 B3 B3 Y9 Y9 R5 R5 K5 Y1 Y13 B1",
+            None,
+            None,
+        ],
+        indicator="K1",
+    )
+    assert hint(plain, 0)["reason"] == "discard_loose"

@@ -20,8 +20,10 @@ Levels
   discards, table melds and the indicator are seen), connections weighted by how
   many completing tiles are still unseen, takes the previous discard when it
   improves the arrangement, keeps its okeys for an okey finish, avoids feeding
-  the next player (tiles near the ones it took or that fit its melds), and ranks
-  the best candidate discards by the unseen tiles that would improve the rack.
+  the next player (tiles near the ones it took, the view's public ``took`` log,
+  or that fit its melds), decides early between pairs and melds and keeps to it
+  (``plan_route``), and ranks the best candidate discards by the unseen tiles
+  that would improve the rack.
 """
 
 from __future__ import annotations
@@ -187,8 +189,18 @@ class Context:
         self.legal = [a for a in legal if a["type"] not in _SKIP]
         self.next_seat = (self.seat + 1) % self.n
         self._seen: list[int] | None = None
+        # the public log of taken discards, as played kinds (-1: a real okey)
+        self.took = [[self._played(w) for w in row] for row in view.get("took") or []]
+        self.route: str | None = None  # hard, whole-rack: "pairs" or "melds" (see plan_route)
+        self.avoid_feeding = True
 
     # ---------------------------------------------------------------- tiles
+    def _played(self, word: str) -> int:
+        k = parse_kind(word)
+        if k == self.okey:
+            return -1
+        return self.okey if k == FALSE_KIND else k
+
     def is_okey(self, t: int) -> bool:
         return kind_of(t) == self.okey
 
@@ -328,8 +340,18 @@ def _run_needs(c: int, a: int, b: int, d: int, ace_high: bool) -> list[int]:
 # ------------------------------------------------------------------ decisions
 
 
-def decide(view: dict, legal: list[dict], level: str, rng: random.Random | None = None) -> dict:
-    """The action for the seat of ``view``, chosen among ``legal`` (its legal actions)."""
+def decide(
+    view: dict,
+    legal: list[dict],
+    level: str,
+    rng: random.Random | None = None,
+    *,
+    avoid_feeding: bool | None = None,
+) -> dict:
+    """The action for the seat of ``view``, chosen among ``legal`` (its legal actions).
+
+    ``avoid_feeding=False`` switches off hard's reading of what the next player
+    took (the hint compares both choices to explain a discard)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (choose from {LEVELS})")
     if rng is None:
@@ -343,6 +365,9 @@ def decide(view: dict, legal: list[dict], level: str, rng: random.Random | None 
     types = {a["type"] for a in acts}
     if "show" in types:
         return next(a for a in acts if a["type"] == "show")
+    if level == "hard" and _FAST and PLAN_ROUTES:
+        ctx.route = plan_route(ctx)
+    ctx.avoid_feeding = AVOID_FEEDING if avoid_feeding is None else avoid_feeding
     if ctx.whole:
         return _whole_rack(ctx, acts, types, level, rng)
     return _lay_down(ctx, acts, types, level, rng)
@@ -396,6 +421,12 @@ def _whole_take(ctx: Context, level: str) -> bool:
         return True
     if level == "medium":
         return after - 1 <= now - 2  # completes a meld outright
+    if ctx.route is not None:  # hard: progress on the route it plays
+        inc = _INC[ctx.okey]
+        V = pack(ctx.rack, ctx.okey)
+        now, after = route_left(ctx, V), route_left(ctx, V + inc[t])
+        if after <= 1:
+            return True
     return after - 1 < now  # hard: any improvement
 
 
@@ -579,6 +610,10 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
             cand = clean
     if len(cand) == 1:
         return cand[0]
+    if level == "hard" and ctx.whole and _FAST and HARD_WIDE:
+        return _whole_discard(ctx, cand, [])
+    if level == "hard" and ctx.route == "pairs" and not ctx.whole:
+        return _pairs_discard(ctx, cand)
     arr = ctx.arr(rack)
     leftover = [t for t in arr.leftover if t in cand]
     if not leftover:
@@ -618,8 +653,6 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
     # hard: look ahead over the best few candidates
     if not ctx.whole and not opened and _FAST:
         return _open_discard(ctx, cand)
-    if ctx.whole and _FAST and HARD_WIDE:
-        return _whole_discard(ctx, cand, others)
     top = scored[: min(5, len(scored))]
     outs = {t: _outs(ctx, t) for _, t in top}
     return min(top, key=lambda x: (x[0] * 0.5 - outs[x[1]], x[1]))[1]
@@ -639,9 +672,19 @@ def _whole_discard(ctx: Context, cand: list[int], others: list[int]) -> int:
         by_kind.setdefault(ctx.kind(t), t)
     scored = []
     for t in by_kind.values():
-        scored.append((left_packed(V - inc[t], "sum", ctx.ace_high, True), t))
+        scored.append((route_left(ctx, V - inc[t]), t))
     low = min(x for x, _ in scored)
     best_t = [t for x, t in scored if x == low]
+    if not others:
+        others = list(ctx.arr(ctx.rack).leftover)
+    if len(best_t) > 1 and ctx.avoid_feeding:
+        # the next player evidently collects these (what it took): keep them
+        # unless every equally good discard feeds it
+        wants = collected(ctx, ctx.next_seat)
+        if wants:
+            least = min(wants.get(ctx.kind(t), 0.0) for t in best_t)
+            cut = max(least, FEED_MIN - 0.5)
+            best_t = [t for t in best_t if wants.get(ctx.kind(t), 0.0) <= cut]
     if len(best_t) == 1:
         return best_t[0]
     ranked = sorted(best_t, key=lambda t: (potential(ctx, t, others, True), t))[:4]
@@ -662,9 +705,15 @@ def _outs(ctx: Context, d: int) -> float:
     if not _FAST:  # pragma: no cover - evaluator internals changed
         return 0.0
     mode = vals or "sum"
-    pairs = ctx.whole
+    pairs = ctx.whole and ctx.route != "melds"
     V = pack(keep, okey_kind)
-    base = left_packed(V, mode, ctx.ace_high, pairs)
+
+    def left_of(v: int) -> int:
+        if ctx.whole and ctx.route is not None:
+            return route_left(ctx, v)
+        return left_packed(v, mode, ctx.ace_high, pairs)
+
+    base = left_of(V)
     inc = _INC[okey_kind]
     kinds_here = {ctx.kind(t) for t in keep}
     kinds_here.discard(-1)
@@ -686,7 +735,7 @@ def _outs(ctx: Context, d: int) -> float:
         b = inc[tid]
         if (V // b) & 3 >= 2:
             continue
-        after = left_packed(V + b, mode, ctx.ace_high, pairs)
+        after = left_of(V + b)
         gain = base + 1 - after  # leftover tiles saved (the new tile included)
         if gain <= 0:
             continue
@@ -826,16 +875,10 @@ def _feed_risk(ctx: Context, t: int) -> float:
         nx += 1
         if kx == k or (cx == c and _near(n, nx, ctx.ace_high)) or (nx == n and cx != c):
             risk -= 0.5
-    # tiles the next player took (score lines name them in fifty-one)
-    for line in ctx.view.get("scores") or []:
-        det = line.get("detail") or {}
-        if line.get("reason") == "discard_taken" and det.get("by") == nxt and det.get("tile"):
-            try:
-                kx = parse_kind(det["tile"])
-            except ValueError:
-                continue
-            if kx == FALSE_KIND:
-                kx = ctx.okey
+    # tiles the next player took (the view's public log); whole-rack variants
+    # read it through ``collected`` when choosing among equally good discards
+    for kx in ctx.took[nxt] if nxt < len(ctx.took) and not ctx.whole else ():
+        if kx >= 0:
             cx, nx = divmod(kx, 13)
             nx += 1
             if kx == k or (cx == c and _near(n, nx, ctx.ace_high)) or (nx == n and cx != c):
@@ -843,4 +886,211 @@ def _feed_risk(ctx: Context, t: int) -> float:
     return risk
 
 
-__all__ = ["LEVELS", "Context", "decide", "seed_rng", "arrangement", "PAIR"]
+# ------------------------------------------------------- reading the next player
+
+
+def _run_mates(n: int, ace_high: bool) -> list[tuple[int, float]]:
+    """Numbers one or two away from ``n`` in a run of one colour, with a weight
+    (12-13-1 is a run where 1 may be high, 13-1-2 never)."""
+    out = []
+    for dn, w in ((-1, 1.0), (1, 1.0), (-2, 0.5), (2, 0.5)):
+        m = n + dn
+        if ace_high and m == 14:
+            m = 1  # 13-1, 12-13-1
+        elif ace_high and n == 1 and m in (0, -1):
+            m = 13 + m  # 1 after 13: 13 and 12
+        if 1 <= m <= 13:
+            out.append((m, w))
+    return out
+
+
+def collected(ctx: Context, seat: int) -> dict[int, float]:
+    """Kinds ``seat`` evidently collects, read from the tiles it took (the view's
+    public log): the other colours of a taken number (a group), the same colour
+    one or two numbers away (a run), and in whole-rack variants its twin (a pair).
+    Weights add up, so the tile that completes two taken tiles weighs double.
+    A taken kind the seat threw away since no longer counts. Lay-down variants:
+    a taken tile went into a meld on the table, whose slots are penalty tiles
+    anyway, so only whole-rack variants read it here."""
+    if not ctx.whole or seat >= len(ctx.took) or not ctx.took[seat]:
+        return {}
+    thrown = {ctx.kind(x["id"]) for x in ctx.view["discards"][seat]}
+    out: dict[int, float] = {}
+    for x in ctx.took[seat]:
+        if x < 0 or x in thrown:
+            continue
+        c, n = divmod(x, 13)
+        n += 1
+        for cc in range(4):
+            if cc != c:
+                k = cc * 13 + n - 1
+                out[k] = out.get(k, 0.0) + 1.0
+        for m, w in _run_mates(n, ctx.ace_high):
+            k = c * 13 + m - 1
+            out[k] = out.get(k, 0.0) + w
+        out[x] = out.get(x, 0.0) + 0.5
+    return out
+
+
+def feeds_next(ctx: Context, t: int) -> bool:
+    """Would discarding ``t`` evidently help the next player (what it took)?"""
+    k = ctx.kind(t)
+    return k >= 0 and collected(ctx, ctx.next_seat).get(k, 0.0) >= FEED_MIN
+
+
+# ------------------------------------------------------------ pairs or melds
+
+PLAN_ROUTES = True
+AVOID_FEEDING = True
+FEED_MIN = 1.5  # a kind the next player collects with at least this weight is not fed
+ROUTE_MARGIN = 2  # pairs when their leftover is this much below the melds' leftover
+LAY_PAIRS = True
+
+
+def pairs_left(V: int) -> int:
+    """Leftover tiles of the packed rack ``V`` read as pairs only (okeys pair singles)."""
+    j = V >> _OK_SHIFT
+    singles = (V & ~(V >> 1) & _SINGLE_BITS).bit_count()
+    return singles - j if singles >= j else (j - singles) % 2
+
+
+def route_left(ctx: Context, V: int) -> int:
+    """Leftover count of ``V`` on the route the hard bot plays (whole-rack)."""
+    if ctx.route == "pairs":
+        return pairs_left(V)
+    return left_packed(V, "sum", ctx.ace_high, ctx.route is None)
+
+
+def _route_gap(ctx: Context, tiles: list[int]) -> float:
+    """How much better the pairs route looks than the melds route for ``tiles``:
+    melds leftover − pairs leftover, a single whose twin is already seen (dead
+    for pairs unless an okey covers it) counting half a tile more."""
+    V = pack(tiles, ctx.okey)
+    ml = left_packed(V, "sum", ctx.ace_high, False)
+    pl = pairs_left(V)
+    counts: dict[int, int] = {}
+    okeys = 0
+    for t in tiles:
+        k = ctx.kind(t)
+        if k < 0:
+            okeys += 1
+        else:
+            counts[k] = counts.get(k, 0) + 1
+    unseen = ctx.unseen()
+    dead = sum(1 for k, c in counts.items() if c == 1 and unseen[k] == 0)
+    return ml - (pl + 0.5 * max(0, dead - okeys))
+
+
+def _kept_last_turn(ctx: Context) -> list[int] | None:
+    """The rack this seat kept at the end of its previous turn: the rack without
+    the tile drawn or taken this turn (the engine appends it last), or None on
+    the first turn / in the draw phase (then the rack itself is what it kept)."""
+    v = ctx.view
+    if v.get("phase") != "play" or len(ctx.rack) < 2:
+        return None
+    if not any(v["discards"]) and not any(v.get("took") or []):
+        return None  # the starter's first turn: nothing drawn
+    return ctx.rack[:-1]
+
+
+def plan_route(ctx: Context) -> str | None:
+    """Hard: decide early between pairs and melds and keep to it.
+
+    Whole-rack (classic, rummy: seven pairs close, scored double): the route
+    whose leftover is clearly lower, pairs only when their leftover is
+    ``ROUTE_MARGIN`` below the melds'. The route of the rack kept last turn is
+    kept unless the other becomes better by one more tile (a dead band), so a
+    drawn tile does not flip the plan back and forth. Lay-down (fifty-one,
+    seventeen), not opened yet: "pairs" when a pairs opening is in reach and
+    the runs-and-groups opening is far (see ``_lay_pairs_route``); else None
+    (the usual opening plan)."""
+    if not ctx.whole:
+        if LAY_PAIRS and ctx.opened[ctx.seat] is None and _lay_pairs_route(ctx):
+            return "pairs"
+        return None
+    gap = _route_gap(ctx, ctx.rack)
+    kept = _kept_last_turn(ctx)
+    if kept is None:
+        return "pairs" if gap >= ROUTE_MARGIN else "melds"
+    before = "pairs" if _route_gap(ctx, kept) >= ROUTE_MARGIN else "melds"
+    if before == "pairs":
+        return "pairs" if gap >= ROUTE_MARGIN - 1 else "melds"
+    return "pairs" if gap >= ROUTE_MARGIN + 1 else "melds"
+
+
+def _rack_pairs(ctx: Context, tiles: list[int]) -> tuple[list[int], list[int], int]:
+    """(kinds held twice, kinds held once, okeys) of ``tiles`` by played kind."""
+    counts: dict[int, int] = {}
+    okeys = 0
+    for t in tiles:
+        k = ctx.kind(t)
+        if k < 0:
+            okeys += 1
+        else:
+            counts[k] = counts.get(k, 0) + 1
+    two = [k for k, c in counts.items() if c >= 2]
+    one = [k for k, c in counts.items() if c == 1]
+    return two, one, okeys
+
+
+def _lay_pairs_route(ctx: Context) -> bool:
+    """Lay-down, not opened: is a pairs opening the better plan?
+
+    fifty-one: five pairs open with no barrier; four in hand (okeys pair a
+    single) with the runs-and-groups opening under 60% of its barrier.
+    seventeen: pairs (each worth its number once) within 80% of the pairs
+    minimum, four or more of them, with the runs-and-groups opening under 60%."""
+    need = ctx.view.get("opening_min") or {}
+    two, one, okeys = _rack_pairs(ctx, ctx.rack)
+    unseen = ctx.unseen()
+    live = [k for k in one if unseen[k] > 0]
+    n_pairs = len(two) + min(okeys, len(one))
+    if n_pairs < 4:
+        return False
+    total = search_packed(pack(ctx.rack, ctx.okey), ctx.values or "sum", ctx.ace_high)[1]
+    if total >= 0.6 * (need.get("melds") or 0):
+        return False
+    if ctx.rules.pairs_opening_min_pairs:
+        return n_pairs >= ctx.rules.pairs_opening_min_pairs - 1 and bool(live)
+    by_value = sorted((k % 13 + 1 for k in two), reverse=True)
+    value = sum(by_value) + sum(sorted((k % 13 + 1 for k in one), reverse=True)[:okeys])
+    return value >= 0.8 * (need.get("pairs") or 0)
+
+
+def _pairs_discard(ctx: Context, cand: list[int]) -> int:
+    """Lay-down pairs route: keep the pairs; throw a single, first one whose twin
+    is already seen (it can no longer pair), then the least useful."""
+    two, _one, _okeys = _rack_pairs(ctx, ctx.rack)
+    keep = set(two)
+    singles = [t for t in cand if ctx.kind(t) not in keep and not ctx.is_okey(t)]
+    if not singles:
+        singles = cand
+    unseen = ctx.unseen()
+    others = list(ctx.rack)
+    low_first = ctx.variant == "seventeen"  # pairs are worth their number there
+
+    def key(t: int) -> tuple:
+        k = ctx.kind(t)
+        live = k >= 0 and unseen[k] > 0
+        num = _num(ctx, t)
+        return (
+            live,
+            num if low_first else -num,
+            potential(ctx, t, others, True) + _feed_risk(ctx, t),
+            t,
+        )
+
+    return min(singles, key=key)
+
+
+__all__ = [
+    "LEVELS",
+    "Context",
+    "decide",
+    "seed_rng",
+    "arrangement",
+    "PAIR",
+    "collected",
+    "feeds_next",
+    "plan_route",
+]

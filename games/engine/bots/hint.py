@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..actions import legal_actions
 from ..evaluate import best_arrangement
 from ..melds import classify
 from ..state import HandState
 from ..tiles import kind_of, notation
-from . import choose_action
+from ..view import view_for
+from .core import Context, decide, feeds_next
 
 
 def _leftover(tiles: list[int], state: HandState) -> int:
@@ -24,9 +26,13 @@ def hint(state: HandState, seat: int) -> dict[str, Any]:
     """``{"action": {...}, "reason": code, "detail": {...}, "tiles": [ids to highlight]}``.
 
     Reason codes: close, okey_close, show, open, lay, add, swap, undo, take_fits,
-    draw, discard_okey_kept, discard_penalty_avoided, discard_loose.
+    draw, discard_loose, discard_safe (the loose tile it would otherwise throw,
+    ``detail["avoid"]``, is one the next player evidently collects: see what it
+    took, the view's public ``took`` log).
     """
-    action = choose_action(state, seat, "hard")
+    view = view_for(state, seat)
+    legal = legal_actions(state, seat)
+    action = decide(view, legal, "hard")
     kind = action["type"]
     rack = list(state.racks[seat])
     detail: dict[str, Any] = {}
@@ -63,4 +69,10 @@ def hint(state: HandState, seat: int) -> dict[str, Any]:
         rest = [t for t in rack if t != tile]
         detail["leftover"] = _leftover(rest, state)
         reason = "discard_loose"
+        plain = decide(view, legal, "hard", avoid_feeding=False)
+        if plain.get("tile") not in (None, tile):
+            ctx = Context(view, legal)
+            if feeds_next(ctx, plain["tile"]) and not feeds_next(ctx, tile):
+                reason = "discard_safe"
+                detail["avoid"] = notation(plain["tile"])
     return {"action": action, "reason": reason, "detail": detail, "tiles": tiles}

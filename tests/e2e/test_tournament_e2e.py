@@ -52,7 +52,7 @@ def test_eight_player_three_round_online_tournament(page: Page, daphne_server: s
     for name in PLAYERS:
         sign_up(page, base, name)
         log_out(page)
-    sign_up(page, base, "organiser")
+    sign_up(page, base, "tournament_organiser")
 
     # create: one-hand Fifty-one without a turn clock, CPUs play for absent players at once
     page.goto(f"{base}/")

@@ -14,6 +14,8 @@ from games.tournaments import services
 def _fast_cpus(settings):
     settings.OKEY_CPU_DELAY_MS = 0
     settings.OKEY_AWAY_GRACE_S = 15
+    # many accounts per test: a fast hasher (these are not login tests)
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

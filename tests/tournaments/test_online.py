@@ -149,7 +149,15 @@ def test_organiser_deals_the_next_hand_of_a_table_nobody_attends(organiser, stra
     register_accounts(t, organiser, PLAYERS[:4])
     tt = services.seat_next_round(t.pk, organiser).tables.select_related("game").get()
     with pytest.raises(services.TournamentError) as e:
-        services.deal_next_hand(t.pk, organiser, tt.pk)
+        from django.test import Client
+    from django.urls import reverse
+
+    desk = Client()
+    desk.force_login(organiser)
+    html = desk.get(reverse("tournaments:desk", args=[t.pk])).content.decode()
+    assert 'data-testid="next-hand"' in html
+    response = desk.post(reverse("tournaments:next_hand", args=[t.pk, tt.pk]))
+    assert response.status_code == 302
     assert e.value.code == "hand_not_over"
     for _ in range(3000):
         tt.game.refresh_from_db()
@@ -160,6 +168,14 @@ def test_organiser_deals_the_next_hand_of_a_table_nobody_attends(organiser, stra
     with pytest.raises(services.TournamentError) as e:
         services.deal_next_hand(t.pk, stranger, tt.pk)
     assert e.value.code == "not_organiser"
-    services.deal_next_hand(t.pk, organiser, tt.pk)
+    from django.test import Client
+    from django.urls import reverse
+
+    desk = Client()
+    desk.force_login(organiser)
+    html = desk.get(reverse("tournaments:desk", args=[t.pk])).content.decode()
+    assert 'data-testid="next-hand"' in html
+    response = desk.post(reverse("tournaments:next_hand", args=[t.pk, tt.pk]))
+    assert response.status_code == 302
     assert tt.game.hands.count() == 2 and table_services.due_tables() == [tt.game.pk]
     assert t.audit.filter(action="next_hand", actor=organiser).exists()

@@ -50,7 +50,7 @@ def standings_csv(t: Tournament) -> str:
         rows.append(
             [
                 r.rank,
-                names.get(r.player, r.player),
+                _text(names.get(r.player, r.player)),
                 _num(r.points),
                 r.game_total,
                 r.played,
@@ -80,13 +80,18 @@ def results_csv(t: Tournament) -> str:
                     tt.round.number,
                     tt.number,
                     pos + 1,
-                    names.get(pid, "CPU") if pid is not None else "CPU",
+                    _text(names.get(pid, "CPU")) if pid is not None else "CPU",
                     "yes" if pid is None else "no",
                     r.scores[pos],
                     _num(points[pos]) if t.scoring == Tournament.Scoring.PLACING else "",
                 ]
             )
     return _csv(rows)
+
+
+def _text(value: str) -> str:
+    """A name as a CSV cell that no spreadsheet runs as a formula."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
 def _num(value: float) -> str:

@@ -139,3 +139,16 @@ def test_printable_standings(client, played):
     assert response.status_code == 200
     html = response.content.decode()
     assert "tn-print" in html and html.count('data-testid="standing-row"') == 7
+
+
+def test_names_never_become_spreadsheet_formulas(organiser):
+    t = in_person(organiser, rounds=1)
+    register_names(t, organiser, ["=HYPERLINK(1)", "+Cem", "Deniz", "@Elif"])
+    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    services.enter_result(t.pk, organiser, tt.pk, [10, 4, 0, 2])
+    for text in (exchange.standings_csv(t), exchange.results_csv(t)):
+        players = {r["player"] for r in rows(text)}
+        assert "'=HYPERLINK(1)" in players and "'+Cem" in players and "'@Elif" in players
+        assert "Deniz" in players
+    scores = [int(r["score"]) for r in rows(exchange.results_csv(t))]
+    assert sorted(scores) == [0, 2, 4, 10]

@@ -7,9 +7,11 @@ engine view of *this* connection's seat only.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -18,6 +20,8 @@ from django.utils import translation
 
 from games import messages, presenter, services
 from games.models import Seat, Table
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 8 * 1024
 RATE_PER_SECOND = 8.0
@@ -65,15 +69,66 @@ def _read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] |
     key = (table_id, change) if change else None
     if key is not None and key in _READS:
         return _READS[key]
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
+    # one query: the seats with their table (and names)
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("table", "user__profile"))
+    if not seats:
         return None
-    value = (table, list(table.seats.select_related("user__profile")))
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table
+    value = (table, seats)
     if key is not None:
         _READS[key] = value
         while len(_READS) > 256:
             _READS.popitem(last=False)
     return value
+
+
+class _Hub:
+    """The connections of one table in this process (on one event loop).
+
+    A broadcast reaches each of them; the first to receive it renders the
+    frames of all of them in one trip to the database thread and sends them,
+    and the others find that change done. Every render and send for the table
+    holds the hub's lock, so each connection's frames leave in the order they
+    were rendered (a frame holds only what changed since the previous one).
+    """
+
+    def __init__(self) -> None:
+        self.members: set[TableConsumer] = set()
+        self.lock = asyncio.Lock()
+        self.done: deque[str] = deque(maxlen=64)
+
+
+_HUBS: dict[tuple[int, int], _Hub] = {}
+
+
+def _hub(table_id: int) -> _Hub:
+    key = (id(asyncio.get_running_loop()), table_id)
+    hub = _HUBS.get(key)
+    if hub is None:
+        hub = _HUBS[key] = _Hub()
+    return hub
+
+
+def _drop_from_hub(table_id: int, consumer: TableConsumer) -> None:
+    key = (id(asyncio.get_running_loop()), table_id)
+    hub = _HUBS.get(key)
+    if hub is not None:
+        hub.members.discard(consumer)
+        if not hub.members and not hub.lock.locked():
+            del _HUBS[key]
+
+
+def _render_all(members: list[TableConsumer], change: str) -> list[str | None]:
+    frames: list[str | None] = []
+    for member in members:
+        try:
+            frames.append(member.render_view(change=change))
+        except Exception:  # one connection's frame must not cost the others theirs
+            log.exception("rendering a table frame failed")
+            frames.append(None)
+    return frames
 
 
 class FrameError(Exception):
@@ -146,13 +201,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id, self.seat_id, self.position = found
         self.bucket = Bucket()
         self.group = services.group_name(self.table_id)
+        services.attach_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        _hub(self.table_id).members.add(self)
         await database_sync_to_async(services.set_presence)(self.seat_id, True)
         await self.send_view()
 
     async def disconnect(self, code: int) -> None:
         if self.table_id is not None:
+            _drop_from_hub(self.table_id, self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(services.set_presence)(self.seat_id, False)
 
@@ -227,7 +285,22 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------- frames out
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self.send_view(change=event.get("change"))
+        change = str(event.get("change") or "")
+        hub = _hub(self.table_id)
+        if not change or self not in hub.members:
+            await self.send_view(change=change or None)
+            return
+        if change in hub.done:
+            return  # another connection of this table rendered ours too
+        async with hub.lock:
+            if change in hub.done:
+                return
+            hub.done.append(change)
+            members = list(hub.members)
+            frames = await database_sync_to_async(_render_all)(members, change)
+            for member, html in zip(members, frames, strict=True):
+                if html is not None and member in hub.members:
+                    await member.send(text_data=html)
 
     async def send_view(
         self,
@@ -235,9 +308,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         hint: dict[str, Any] | None = None,
         change: str | None = None,
     ) -> None:
-        html = await database_sync_to_async(self.render_view)(error, hint, change)
-        if html is not None:
-            await self.send(text_data=html)
+        """This connection's frame alone (connect, refusals, hints, sorting)."""
+        async with _hub(self.table_id).lock:
+            html = await database_sync_to_async(self.render_view)(error, hint, change)
+            if html is not None:
+                await self.send(text_data=html)
 
     def render_view(
         self,

@@ -119,7 +119,8 @@ def table_context(
         if view is not None:
             p["count"] = view["rack_counts"][s.position]
             p["turn"] = view["turn"] == s.position and not view["over"]
-            p["discards"] = [tile_ctx(t, table.variant) for t in view["discards"][s.position]]
+            # the felt shows the last three discards of each seat
+            p["discards"] = [tile_ctx(t, table.variant) for t in view["discards"][s.position][-3:]]
             p["opened"] = view.get("opened", [None] * n)[s.position]
         players.append(p)
     totals = game.totals()

@@ -8,7 +8,9 @@ was rolled back.
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
@@ -30,6 +32,8 @@ from games.engine import state as engine_state
 from games.engine.refusals import Refusal
 from games.models import Hand, HandAction, ScoreLine, Seat, Table
 from games.signals import game_finished
+
+log = logging.getLogger(__name__)
 
 
 def _secure_seed(table: Table, number: int) -> str:
@@ -62,16 +66,74 @@ def group_name(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+class _Broadcaster:
+    """Sends table broadcasts from the server's event loop, in order, without
+    making the (single) thread that runs the services wait for the send.
+
+    ``async_to_sync(group_send)`` from that thread blocked it until the event
+    loop got round to the send, and every other move of the process waited
+    too. When a server loop is attached (the consumers and the sweeper attach
+    theirs), a broadcast is queued onto it instead and one task sends the queue
+    in order (with Redis, sends from parallel tasks could overtake each other).
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Called on the loop's thread (a consumer connecting, the sweeper)."""
+        if self.loop is not loop:
+            self.loop, self.queue, self.task = loop, asyncio.Queue(), None
+
+    def send(self, group: str, message: dict[str, Any]) -> bool:
+        """Queue a group send on the attached loop; False if there is none running."""
+        loop = self.loop
+        if loop is None or not loop.is_running() or loop.is_closed():
+            return False
+        try:
+            loop.call_soon_threadsafe(self._enqueue, loop, group, message)
+        except RuntimeError:  # closed meanwhile
+            return False
+        return True
+
+    def _enqueue(self, loop: asyncio.AbstractEventLoop, group: str, message: dict) -> None:
+        if self.loop is not loop or self.queue is None:  # re-attached to another loop
+            loop.create_task(get_channel_layer().group_send(group, message))
+            return
+        self.queue.put_nowait((group, message))
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self._drain(self.queue))
+
+    @staticmethod
+    async def _drain(queue: asyncio.Queue[tuple[str, dict[str, Any]]]) -> None:
+        layer = get_channel_layer()
+        while not queue.empty():
+            group, message = queue.get_nowait()
+            try:
+                await layer.group_send(group, message)
+            except Exception:  # one failed send must not stop the others
+                log.exception("broadcast to %s failed", group)
+
+
+_BROADCASTER = _Broadcaster()
+
+
+def attach_event_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Let broadcasts from service threads be sent by this (running) loop."""
+    _BROADCASTER.attach(loop)
+
+
 def broadcast(table_id: int, version: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     # ``change`` names this one broadcast: the consumers of one process that
-    # receive it share one read of the table and its seats (consumers.py).
-    async_to_sync(layer.group_send)(
-        group_name(table_id),
-        {"type": "table.changed", "version": version, "change": secrets.token_hex(8)},
-    )
+    # receive it render their frames together (consumers.py).
+    message = {"type": "table.changed", "version": version, "change": secrets.token_hex(8)}
+    if not _BROADCASTER.send(group_name(table_id), message):
+        async_to_sync(layer.group_send)(group_name(table_id), message)
 
 
 def _on_commit_broadcast(table: Table) -> None:

@@ -8,9 +8,12 @@ resume after a restart (their due times are in the database).
 from __future__ import annotations
 
 import asyncio
+import gc
 from typing import Any
 
 from django.core.management.base import BaseCommand
+
+GC_THRESHOLDS = (5_000, 10, 10)
 
 
 class Command(BaseCommand):
@@ -35,6 +38,13 @@ class Command(BaseCommand):
             # (With Redis and several processes, counts are kept across restarts.)
             services.reset_presence()
 
+        # Fewer, cheaper garbage collections: everything loaded at start-up (Django,
+        # templates, the engine) is frozen out of the collector's scans, and young
+        # objects are collected in larger batches. A full collection over a busy
+        # server's heap paused every table for 100+ ms in the load benchmark.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         if not opts["no_sweeper"]:
 
             def start() -> None:

@@ -475,7 +475,10 @@ def _schedule(table: Table, state: engine_state.HandState, at: datetime) -> None
     """
     table.cpu_due_at = None
     table.turn_deadline = None
-    if state.over or table.status != Table.Status.PLAYING:
+    if table.status != Table.Status.PLAYING:
+        return
+    if state.over:
+        _schedule_next_hand(table, at)
         return
     seat = table.seats.get(position=state.turn)
     if seat.is_cpu:
@@ -486,6 +489,25 @@ def _schedule(table: Table, state: engine_state.HandState, at: datetime) -> None
     clock = int(table.options.get("clock") or 0)
     if clock:
         table.turn_deadline = at + timedelta(seconds=clock)
+
+
+def _everyone_away(table: Table) -> tuple[bool, datetime | None]:
+    """Whether no person is at the table (every human seat away), and since when."""
+    people = [s for s in table.seats.all() if not s.is_cpu]
+    if any(s.away_since is None for s in people):
+        return False, None
+    return True, max((s.away_since for s in people), default=None)
+
+
+def _schedule_next_hand(table: Table, at: datetime) -> None:
+    """A finished hand waits for someone at the table to press "Next hand". When
+    every person has left (each seat away; a tournament table whose players never
+    came), nobody could: the sweeper deals the next hand once the grace period is
+    over, after a pause to show the result, so such a game still reaches its end."""
+    empty, since = _everyone_away(table)
+    if empty:
+        pause = at + 4 * cpu_delay()
+        table.cpu_due_at = max(since + grace(), pause) if since is not None else pause
 
 
 def play_due(table_id: int, *, at: datetime | None = None) -> bool:
@@ -501,6 +523,10 @@ def play_due(table_id: int, *, at: datetime | None = None) -> bool:
         if table.status != Table.Status.PLAYING or not (cpu_due or clock_due):
             return False
         hand = table.current_hand
+        if hand is not None and hand.result is not None and cpu_due and _everyone_away(table)[0]:
+            start_hand(table, at=at)  # nobody is left to press "Next hand"
+            _on_commit_broadcast(table)
+            return True
         if hand is None or hand.result is not None:
             table.cpu_due_at = table.turn_deadline = None
             table.save()
@@ -659,9 +685,13 @@ def set_presence(seat_id: int | None, connected: bool, *, at: datetime | None = 
         if was_away == now_away or table.status != Table.Status.PLAYING:
             return
         hand = table.current_hand
-        if hand is None or hand.result is not None:
+        if hand is None:
             return
         state = load_state(hand)
+        if hand.result is not None:  # between hands: is anyone left to deal the next?
+            _schedule(table, state, at)
+            table.save()
+            return
         if state.turn == seat.position:
             deadline = table.turn_deadline
             _schedule(table, state, at)

@@ -17,7 +17,7 @@ from games import cpu, services
 from games.engine import view_for
 from games.models import HandAction, Table
 from okeysite.asgi import application
-from tests.games.conftest import cpu_table
+from tests.games.conftest import cpu_table, play_out_hand
 
 TILE_ID = re.compile(r'data-id="(\d+)"')
 
@@ -97,6 +97,38 @@ def test_dropped_player_is_played_by_cpu_after_grace_and_gets_the_seat_back(sett
     table.refresh_from_db()
     assert table.cpu_due_at is None
     assert services.play_due(table.pk, at=t0 + timedelta(hours=1)) is False
+
+
+@pytest.mark.django_db
+def test_a_table_everyone_left_deals_its_next_hand_after_the_grace_period(settings):
+    settings.OKEY_AWAY_GRACE_S = 15
+    table = cpu_table()  # classic: many hands to a game
+    seat = table.seats.get(position=0)
+    play_out_hand(table)
+    table.refresh_from_db()
+    assert table.current_hand.number == 0 and table.cpu_due_at is None  # waits for the player
+    t0 = services.now()
+    services.set_presence(seat.pk, True, at=t0)
+    services.set_presence(seat.pk, False, at=t0)  # the only person leaves between hands
+    assert services.play_due(table.pk, at=t0 + timedelta(seconds=14)) is False
+    assert services.play_due(table.pk, at=t0 + timedelta(seconds=16)) is True
+    table.refresh_from_db()
+    assert table.current_hand.number == 1 and table.current_hand.result is None
+
+
+@pytest.mark.django_db
+def test_a_finished_hand_waits_while_a_person_is_at_the_table(settings):
+    settings.OKEY_AWAY_GRACE_S = 15
+    table = cpu_table()  # classic: many hands to a game
+    seat = table.seats.get(position=0)
+    play_out_hand(table)
+    t0 = services.now()
+    services.set_presence(seat.pk, True, at=t0)
+    services.set_presence(seat.pk, False, at=t0)
+    services.set_presence(seat.pk, True, at=t0 + timedelta(seconds=5))  # back in time
+    assert services.play_due(table.pk, at=t0 + timedelta(hours=1)) is False
+    table.refresh_from_db()
+    assert table.current_hand.number == 0
 
 
 @pytest.mark.django_db

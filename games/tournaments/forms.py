@@ -167,4 +167,7 @@ class RoundForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(label=_("Tournament file (JSON, okey-tournament/1)"))
+    file = forms.FileField(
+        label=_("Tournament file (JSON, okey-tournament/1)"),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )

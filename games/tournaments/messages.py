@@ -69,6 +69,35 @@ RESULT_PROBLEMS = {
 }
 
 
+# The same codes, said more precisely for one rule set (the organiser needs to know
+# which sheet line to check, not only that "it cannot add up").
+VARIANT_PROBLEMS = {
+    ("classic", "impossible_total"): _(
+        "The points lost do not add up: every close and every shown indicator costs each "
+        "of the three other players the same, so the starting points of the four seats minus "
+        "the sum of the scores must be a multiple of 3."
+    ),
+    ("classic", "out_of_range"): _(
+        "Below -8 is impossible: the game stops once someone reaches 0, and one hand costs "
+        "at most 9 points."
+    ),
+    ("rummy", "out_of_range"): _(
+        "Impossible: points won are never negative, and the game stops at the first score "
+        "that reaches the target."
+    ),
+    ("fifty-one", "impossible_total"): _(
+        "The scores are too low together: in every hand each rival of the finisher pays at "
+        "least 5 for the tiles left, so a hand adds up to at least -970."
+    ),
+    ("fifty-one", "not_multiple"): _("Every Fifty-one score is a multiple of 5."),
+    ("seventeen", "impossible_total"): _(
+        "The scores are too low together: in every hand the three other players pay at least "
+        "10 each, so a hand adds up to at least -50."
+    ),
+    ("seventeen", "not_multiple"): _("Every Seventeen score is a multiple of 10."),
+}
+
+
 def error_text(code: str, fallback: str = "", **params: Any) -> str:
     text = ERRORS.get(code)
     if text is None:
@@ -79,8 +108,8 @@ def error_text(code: str, fallback: str = "", **params: Any) -> str:
         return str(text)
 
 
-def problem_text(code: str, fallback: str = "") -> str:
-    text = RESULT_PROBLEMS.get(code)
+def problem_text(code: str, fallback: str = "", variant: str = "") -> str:
+    text = VARIANT_PROBLEMS.get((variant, code)) or RESULT_PROBLEMS.get(code)
     return str(text) if text is not None else (fallback or code.replace("_", " "))
 
 

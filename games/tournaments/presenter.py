@@ -113,7 +113,11 @@ def table_rows(
                 "between_hands": _between_hands(tt.game),
             }
         )
-    return [rounds[n] for n in sorted(rounds)]
+    out = [rounds[n] for n in sorted(rounds)]
+    for rnd in out:
+        rnd["done"] = sum(1 for table in rnd["tables"] if table["result"] is not None)
+        rnd["complete"] = rnd["done"] == len(rnd["tables"])
+    return out
 
 
 def _between_hands(game: Table | None) -> bool:
@@ -151,13 +155,15 @@ def page_context(t: Tournament, user: Any) -> dict[str, Any]:
     entries = {e.pid: e for e in t.entries.select_related("user")}
     mine = entry_of(t, user)
     full = sees_all(t, user)
+    rows = standing_rows(t, entries) if full else []
     return {
         "t": t,
         "full": full,
+        "has_results": any(r["played"] for r in rows),
         "is_organiser": t.is_organiser(user),
         "my_entry": mine,
         "my_tables": my_tables(t, mine),
-        "standings": standing_rows(t, entries) if full else [],
+        "standings": rows,
         "rounds": table_rows(t, entries, None if full else mine),
         "seated_rounds": t.seated_rounds,
         "entries": list(entries.values()),
@@ -181,6 +187,7 @@ def history(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
                     "points": me["points"],
                     "others": [s for s in table["seats"] if s is not me],
                     "result": table["result"],
+                    "game": table["game"],
                 }
             )
     return out

@@ -16,9 +16,13 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from games.engine.options import rummy_target, validate_options
+from games.engine.refusals import Refusal
 
 from . import exchange, presenter, seating, services
 from .forms import EntryForm, ImportForm, OrganiserForm, TournamentForm
@@ -160,6 +164,8 @@ def player_history(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse
             "entry": entry,
             "history": presenter.history(t, entry),
             "standing": standing if presenter.sees_all(t, request.user) else None,
+            "sees_all": presenter.sees_all(t, request.user),
+            "is_organiser": t.is_organiser(request.user),
         },
     )
 
@@ -179,7 +185,17 @@ def meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 cells.append(counts.get((a.pid, b.pid), counts.get((b.pid, a.pid), 0)))
         rows.append({"entry": a, "cells": cells, "starts": starts.get(a.pid, 0)})
-    return render(request, "tournaments/matrix.html", {"t": t, "entries": entries, "rows": rows})
+    return render(
+        request,
+        "tournaments/matrix.html",
+        {
+            "t": t,
+            "entries": entries,
+            "rows": rows,
+            "seated": bool(past),
+            "is_organiser": t.is_organiser(request.user),
+        },
+    )
 
 
 def standings_print(request: HttpRequest, pk: int) -> HttpResponse:
@@ -254,9 +270,17 @@ def organiser_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = OrganiserForm(request.POST)
     if form.is_valid():
         try:
-            services.add_organiser(t.pk, request.user, form.cleaned_data["username"])
+            user = services.add_organiser(t.pk, request.user, form.cleaned_data["username"])
         except services.TournamentError as e:
             _refused(request, e)
+        else:
+            flash.success(
+                request,
+                _("%(username)s can now run this tournament's desk.")
+                % {"username": user.get_username()},
+            )
+    else:
+        flash.error(request, _("Give the username of the co-organiser to add."))
     return _desk(t)
 
 
@@ -269,6 +293,8 @@ def organiser_remove(request: HttpRequest, pk: int, user_id: int) -> HttpRespons
         if e.code == "not_owner":
             raise PermissionDenied(error_text(e.code, e.message)) from e
         _refused(request, e)
+    else:
+        flash.success(request, _("The co-organiser was removed."))
     return _desk(t)
 
 
@@ -279,7 +305,7 @@ def entry_add(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         d = form.cleaned_data
         try:
-            services.register_entry(
+            entry = services.register_entry(
                 t.pk,
                 request.user,
                 username=d.get("username") or "",
@@ -288,6 +314,15 @@ def entry_add(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except services.TournamentError as e:
             _refused(request, e)
+        else:
+            if entry.joins_round > max(t.seated_rounds + 1, 1):
+                text = _("%(name)s is registered and plays from round %(n)s.") % {
+                    "name": entry.name,
+                    "n": entry.joins_round,
+                }
+            else:
+                text = _("%(name)s is registered.") % {"name": entry.name}
+            flash.success(request, text)
     else:
         flash.error(request, error_text("name_needed"))
     return _desk(t)
@@ -297,9 +332,17 @@ def entry_add(request: HttpRequest, pk: int) -> HttpResponse:
 def entry_drop(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        services.drop_entry(t.pk, request.user, entry_id, _int_or_none(request.POST.get("round")))
+        entry = services.drop_entry(
+            t.pk, request.user, entry_id, _int_or_none(request.POST.get("round"))
+        )
     except services.TournamentError as e:
         _refused(request, e)
+    else:
+        flash.success(
+            request,
+            _("%(name)s plays no more rounds from round %(n)s on; their results so far count.")
+            % {"name": entry.name, "n": entry.dropped_from_round},
+        )
     return _desk(t)
 
 
@@ -307,9 +350,11 @@ def entry_drop(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
 def entry_reinstate(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        services.reinstate_entry(t.pk, request.user, entry_id)
+        entry = services.reinstate_entry(t.pk, request.user, entry_id)
     except services.TournamentError as e:
         _refused(request, e)
+    else:
+        flash.success(request, _("%(name)s plays again.") % {"name": entry.name})
     return _desk(t)
 
 
@@ -319,9 +364,15 @@ def entry_no_show(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     round_no = _int_or_none(request.POST.get("round")) or t.seated_rounds + 1
     absent = request.POST.get("absent", "1") == "1"
     try:
-        services.set_no_show(t.pk, request.user, entry_id, round_no, absent)
+        entry = services.set_no_show(t.pk, request.user, entry_id, round_no, absent)
     except services.TournamentError as e:
         _refused(request, e)
+    else:
+        if absent:
+            text = _("%(name)s is marked absent in round %(n)s and will not be seated in it.")
+        else:
+            text = _("%(name)s is no longer marked absent in round %(n)s.")
+        flash.success(request, text % {"name": entry.name, "n": round_no})
     return _desk(t)
 
 
@@ -332,6 +383,8 @@ def entry_remove(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
         services.remove_entry(t.pk, request.user, entry_id)
     except services.TournamentError as e:
         _refused(request, e)
+    else:
+        flash.success(request, _("The registration was removed."))
     return _desk(t)
 
 
@@ -354,6 +407,8 @@ def next_hand(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
         services.deal_next_hand(t.pk, request.user, table_id)
     except services.TournamentError as e:
         _refused(request, e)
+    else:
+        flash.success(request, _("The next hand is dealt."))
     return _desk(t)
 
 
@@ -380,7 +435,11 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
             services.enter_result(t.pk, request.user, tt.pk, scores)
         except services.ResultRefused as e:
             problems = [
-                {"code": p.code, "seat": p.seat, "text": problem_text(p.code, p.message)}
+                {
+                    "code": p.code,
+                    "seat": p.seat,
+                    "text": problem_text(p.code, p.message, t.variant),
+                }
                 for p in e.problems
             ]
             status = 400
@@ -393,7 +452,10 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
                 _("Result of round %(r)s, table %(n)s saved.")
                 % {"r": tt.round.number, "n": tt.number},
             )
-            return _desk(t)
+            following = _next_open_table(tt)
+            if request.POST.get("then") == "next" and following is not None:
+                return redirect("tournaments:result", pk=t.pk, table_id=following.pk)
+            return redirect(f"{reverse('tournaments:desk', args=[t.pk])}#round-{tt.round.number}")
     seats = []
     for i, pid in enumerate(tt.seats):
         entry = entries.get(pid) if pid is not None else None
@@ -414,8 +476,48 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
             "seats": seats,
             "general_problems": [p for p in problems if p["seat"] is None],
             "existing": existing,
+            "hint": _score_hint(t, len(tt.seats)),
+            "next_table": _next_open_table(tt),
         },
         status=status,
+    )
+
+
+def _score_hint(t: Tournament, seats: int) -> str:
+    """What to type in each field, in the rule set's own terms."""
+    try:
+        opts = validate_options(t.variant, services.table_options(t, seats))
+    except Refusal:
+        return ""
+    if t.variant == "classic":
+        return _(
+            "Classic: enter the points each seat has left (everyone starts with %(start)s; "
+            "the game ends when someone reaches 0 or less)."
+        ) % {"start": opts["start_points"]}
+    if t.variant == "rummy":
+        return _(
+            "Okey Rummy: enter the points each seat has won; the game ends when one player "
+            "reaches %(target)s."
+        ) % {"target": rummy_target(opts)}
+    if t.variant == "fifty-one":
+        return _(
+            "Fifty-one: enter each seat's penalty total over the %(n)s hand(s), in multiples "
+            "of 5 (a finish counts as minus)."
+        ) % {"n": opts.get("hands", 1)}
+    if t.variant == "seventeen":
+        return _(
+            "Seventeen: enter each seat's penalty total over the %(n)s hand(s), in multiples of 10."
+        ) % {"n": opts.get("rounds", 1)}
+    return ""
+
+
+def _next_open_table(tt: TournamentTable) -> TournamentTable | None:
+    """The next table of the same round still without a result (for "next table")."""
+    return (
+        TournamentTable.objects.filter(round_id=tt.round_id, result__isnull=True)
+        .exclude(pk=tt.pk)
+        .order_by("number")
+        .first()
     )
 
 
@@ -439,11 +541,14 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 ],
             }
         )
-    hands = t.options.get("hands") or t.options.get("rounds") or 0
+    hands = int(t.options.get("hands") or t.options.get("rounds") or 0)
+    if not hands:
+        # Open-ended games (classic countdown, rummy to a target): room for a long game.
+        hands = max(12, int(t.options.get("start_points") or 0) // 2 + 2)
     return render(
         request,
         "tournaments/cards.html",
-        {"t": t, "round": rnd, "tables": tables, "sheet_rows": range(max(int(hands), 8))},
+        {"t": t, "round": rnd, "tables": tables, "sheet_rows": range(hands)},
     )
 
 

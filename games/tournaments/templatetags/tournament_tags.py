@@ -46,3 +46,24 @@ def audit_what(what: str) -> str:
     if m:
         return _("round %(r)s") % {"r": m.group(1)}
     return what
+
+
+def _short(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+@register.simple_tag
+def audit_changes(before: Any, after: Any) -> list[dict[str, str]]:
+    """The keys that changed between an audit entry's two snapshots (both dicts),
+    as short texts; [] when there is nothing to compare."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return []
+    return [
+        {"key": key, "before": _short(before.get(key)), "after": _short(after.get(key))}
+        for key in sorted(set(before) | set(after))
+        if before.get(key) != after.get(key)
+    ]

@@ -1,0 +1,170 @@
+"""What the pages say and link to (the review pass): the desk's feedback and the actions
+it offers, the result form's "then the next table", per-rule-set explanations, empty
+states, the audit log's changes and the links between the pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.tournaments import services
+from games.tournaments.messages import VARIANT_PROBLEMS
+from games.tournaments.models import Entry, TableResult, TournamentTable
+from tests.tournaments.conftest import CLASSIC_OK, enter_all, in_person, register_names
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ayşe", "Baran", "Cem", "Deniz", "Elif", "Fatma"]
+
+
+def url(name: str, *args) -> str:
+    return reverse(f"tournaments:{name}", args=args)
+
+
+def _row(html: str, name: str) -> str:
+    start = html.index(f'data-name="{name}"')
+    return html[start : html.index("</tr>", start)]
+
+
+def test_desk_confirms_each_registration_change(client, organiser):
+    t = in_person(organiser)
+    client.force_login(organiser)
+    page = client.post(url("entry_add", t.pk), {"name": "Ayşe"}, follow=True).content.decode()
+    assert "Ayşe is registered." in page
+    page = client.post(
+        url("entry_add", t.pk), {"name": "Late", "joins_round": "2"}, follow=True
+    ).content.decode()
+    assert "Late is registered and plays from round 2." in page
+    entry = Entry.objects.get(tournament=t, name="Ayşe")
+    page = client.post(
+        url("entry_no_show", t.pk, entry.pk), {"round": "1"}, follow=True
+    ).content.decode()
+    assert "Ayşe is marked absent in round 1" in page
+    page = client.post(
+        url("entry_no_show", t.pk, entry.pk), {"round": "1", "absent": "0"}, follow=True
+    ).content.decode()
+    assert "no longer marked absent in round 1" in page
+    page = client.post(url("entry_remove", t.pk, entry.pk), follow=True).content.decode()
+    assert "The registration was removed." in page
+
+
+def test_desk_offers_only_the_actions_that_apply(client, organiser):
+    t = in_person(organiser)
+    register_names(t, organiser, NAMES[:4])
+    services.register_entry(t.pk, organiser, name="Late", joins_round=2)
+    client.force_login(organiser)
+    html = client.get(url("desk", t.pk)).content.decode()
+    # before round 1: no drop-out (removing does it), no "absent" for a round not played
+    assert 'data-testid="entry-drop"' not in html
+    assert 'data-testid="entry-no-show"' not in _row(html, "Late")
+    assert 'data-testid="entry-no-show"' in _row(html, "Cem")
+    assert "late entry: from round 2" in _row(html, "Late")
+    cem = Entry.objects.get(tournament=t, name="Cem")
+    services.set_no_show(t.pk, organiser, cem.pk, 1)
+    html = client.get(url("desk", t.pk)).content.decode()
+    assert 'data-testid="entry-present"' in _row(html, "Cem")
+    services.seat_next_round(t.pk, organiser)
+    html = client.get(url("desk", t.pk)).content.decode()
+    assert 'data-testid="entry-drop"' in _row(html, "Late")
+    assert 'data-testid="entry-no-show"' in _row(html, "Late")  # round 2 is theirs
+
+
+def test_finished_tournament_desk_has_no_registration_form(client, organiser):
+    t = in_person(organiser, rounds=1)
+    register_names(t, organiser, NAMES[:4])
+    services.seat_next_round(t.pk, organiser)
+    enter_all(t, organiser, 1)
+    client.force_login(organiser)
+    html = client.get(url("desk", t.pk)).content.decode()
+    assert 'data-testid="finished-note"' in html
+    assert 'data-testid="entry-form"' not in html
+    assert url("detail", t.pk) in html
+
+
+def test_result_form_save_then_next_table(client, organiser):
+    t = in_person(organiser)
+    register_names(t, organiser, NAMES)
+    services.seat_next_round(t.pk, organiser)
+    first, second = TournamentTable.objects.filter(round__tournament=t).order_by("number")
+    client.force_login(organiser)
+    form = client.get(url("result", t.pk, first.pk)).content.decode()
+    assert 'data-testid="result-save-next"' in form
+    assert "everyone starts with 10" in form  # the rule set's hint
+    data = {f"seat_{i}": str(v) for i, v in enumerate(CLASSIC_OK[0])}
+    response = client.post(url("result", t.pk, first.pk), {**data, "then": "next"})
+    assert response.status_code == 302
+    assert response["Location"] == url("result", t.pk, second.pk)
+    # the last open table: no "next" button, and saving goes back to the round on the desk
+    form = client.get(url("result", t.pk, second.pk)).content.decode()
+    assert 'data-testid="result-save-next"' not in form
+    response = client.post(url("result", t.pk, second.pk), {**data, "then": "next"})
+    assert response["Location"] == url("desk", t.pk) + "#round-1"
+    assert TableResult.objects.filter(table__round__tournament=t).count() == 2
+
+
+def test_classic_impossible_total_is_explained_for_classic(client, organiser):
+    t = in_person(organiser)
+    register_names(t, organiser, NAMES[:4])
+    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    client.force_login(organiser)
+    response = client.post(
+        url("result", t.pk, tt.pk), {"seat_0": "10", "seat_1": "4", "seat_2": "1", "seat_3": "0"}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'data-code="impossible_total"' in html
+    assert str(VARIANT_PROBLEMS[("classic", "impossible_total")]) in html
+
+
+def test_matrix_empty_state_then_legend(client, organiser):
+    t = in_person(organiser)
+    register_names(t, organiser, NAMES[:4])
+    client.force_login(organiser)
+    html = client.get(url("matrix", t.pk)).content.decode()
+    assert 'data-testid="matrix-empty"' in html and 'data-testid="matrix"' not in html
+    services.seat_next_round(t.pk, organiser)
+    html = client.get(url("matrix", t.pk)).content.decode()
+    assert 'data-testid="matrix"' in html and "met more than once" in html
+    entry = t.entries.first()
+    assert url("player", t.pk, entry.pk) in html
+
+
+def test_standings_show_no_ranks_before_the_first_result(client, organiser):
+    t = in_person(organiser, published=True)
+    register_names(t, organiser, NAMES[:4])
+    html = client.get(url("detail", t.pk)).content.decode()
+    assert 'data-testid="no-results-yet"' in html
+    decided = html.split('data-testid="decided-by">')[1:]
+    assert decided and all(d.startswith("</td>") for d in decided)
+    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    services.enter_result(t.pk, organiser, tt.pk, CLASSIC_OK[0])
+    html = client.get(url("detail", t.pk)).content.decode()
+    assert 'data-testid="no-results-yet"' not in html
+
+
+def test_player_history_links_back_and_to_opponents_only_when_published(
+    client, organiser, stranger
+):
+    t = in_person(organiser, published=True)
+    register_names(t, organiser, NAMES[:3])
+    me = services.register_entry(t.pk, organiser, username="stranger")
+    services.seat_next_round(t.pk, organiser)
+    others = [e for e in t.entries.all() if e.pk != me.pk]
+    client.force_login(stranger)
+    html = client.get(url("player", t.pk, me.pk)).content.decode()
+    assert url("detail", t.pk) in html
+    assert url("player", t.pk, others[0].pk) in html
+    assert url("desk", t.pk) not in html
+    t.published = False
+    t.save()
+    html = client.get(url("player", t.pk, me.pk)).content.decode()
+    assert all(url("player", t.pk, e.pk) not in html for e in others)
+
+
+def test_audit_log_shows_what_changed(client, organiser):
+    t = in_person(organiser)
+    (entry,) = register_names(t, organiser, ["Cem"])
+    services.set_no_show(t.pk, organiser, entry.pk, 2)
+    client.force_login(organiser)
+    html = client.get(url("audit", t.pk)).content.decode()
+    assert "no_shows: <del>[]</del> → <ins>[2]</ins>" in html

@@ -110,6 +110,10 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         except services.TournamentError as e:
             flash.error(request, error_text(e.code, e.message, **e.params))
         else:
+            flash.success(
+                request,
+                _("The tournament is created. Register the players, then seat round 1."),
+            )
             return _desk(t)
     return render(request, "tournaments/form.html", {"form": form, "t": None})
 

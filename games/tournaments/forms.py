@@ -25,6 +25,16 @@ ARRIVAL_CHOICES = [
 ]
 
 
+def _value_label(value: Any) -> Any:
+    """An option value as the form shows it. Not ``VALUE_LABELS.get(value)`` for a
+    number: ``1 == True`` in a dict, so one hand would read "on"."""
+    if isinstance(value, bool | str):
+        return VALUE_LABELS.get(value, value)
+    if value == 0:
+        return VALUE_LABELS[False]  # a turn clock of 0 seconds is "off"
+    return str(value)
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     date = forms.DateField(
@@ -72,7 +82,7 @@ class TournamentForm(forms.Form):
                 name = field_name(variant, key)
                 self.fields[name] = forms.TypedChoiceField(
                     label=OPTION_LABELS.get(key, key),
-                    choices=[(_encode(v), VALUE_LABELS.get(v, v)) for v in allowed],
+                    choices=[(_encode(v), _value_label(v)) for v in allowed],
                     initial=_encode(default),
                     required=False,
                 )

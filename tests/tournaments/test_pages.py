@@ -168,3 +168,15 @@ def test_audit_log_shows_what_changed(client, organiser):
     client.force_login(organiser)
     html = client.get(url("audit", t.pk)).content.decode()
     assert "no_shows: <del>[]</del> → <ins>[2]</ins>" in html
+
+
+def test_number_options_are_not_labelled_on_or_off():
+    """Fifty-one's "hands" is 1 or 3; 1 == True, so a dict lookup of the bool labels
+    showed one hand as "on"."""
+    from games.tournaments.forms import TournamentForm
+
+    form = TournamentForm()
+    hands = dict(form.fields["fifty-one__hands"].choices)
+    assert {k: str(v) for k, v in hands.items()} == {"1": "1", "3": "3"}
+    partners = {k: str(v) for k, v in form.fields["fifty-one__partners"].choices}
+    assert partners == {"0": "off", "1": "on"}

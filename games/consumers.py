@@ -59,16 +59,17 @@ class Bucket:
         return False
 
 
-_READS: OrderedDict[tuple[int, str], tuple[Table, list[Seat]]] = OrderedDict()
+_READS: OrderedDict[int, tuple[str, tuple[Table, list[Seat]]]] = OrderedDict()
 
 
 def _read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | None:
-    """The table and its seats, read once per broadcast per process: the four
-    seats' consumers answering one ``table.changed`` share the read. Reads that
-    answer one socket (connect, errors, sort) always go to the database."""
-    key = (table_id, change) if change else None
-    if key is not None and key in _READS:
-        return _READS[key]
+    """The table and its seats, read once per broadcast per process (the frames
+    of one ``table.changed`` share the read; only the latest per table is kept).
+    Reads that answer one socket (connect, errors, sort) always go to the database."""
+    if change:
+        hit = _READS.get(table_id)
+        if hit is not None and hit[0] == change:
+            return hit[1]
     # one query: the seats with their table (and names)
     seats = list(Seat.objects.filter(table_id=table_id).select_related("table", "user__profile"))
     if not seats:
@@ -77,9 +78,10 @@ def _read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] |
     for seat in seats:
         seat.table = table
     value = (table, seats)
-    if key is not None:
-        _READS[key] = value
-        while len(_READS) > 256:
+    if change:
+        _READS[table_id] = (change, value)
+        _READS.move_to_end(table_id)
+        while len(_READS) > 2048:
             _READS.popitem(last=False)
     return value
 
@@ -98,6 +100,7 @@ class _Hub:
         self.members: set[TableConsumer] = set()
         self.lock = asyncio.Lock()
         self.done: deque[str] = deque(maxlen=64)
+        self.shown = -1  # every member has been sent at least this table version
 
 
 _HUBS: dict[tuple[int, int], _Hub] = {}
@@ -120,15 +123,23 @@ def _drop_from_hub(table_id: int, consumer: TableConsumer) -> None:
             del _HUBS[key]
 
 
-def _render_all(members: list[TableConsumer], change: str) -> list[str | None]:
+def _render_all(
+    members: list[TableConsumer], change: str | None, found: Any = None
+) -> list[str | None]:
     frames: list[str | None] = []
     for member in members:
         try:
-            frames.append(member.render_view(change=change))
+            frames.append(member.render_view(change=change, found=found))
         except Exception:  # one connection's frame must not cost the others theirs
             log.exception("rendering a table frame failed")
             frames.append(None)
     return frames
+
+
+async def _send_frames(hub: _Hub, members: list[TableConsumer], frames: list[str | None]) -> None:
+    for member, html in zip(members, frames, strict=True):
+        if html is not None and member in hub.members:
+            await member.send(text_data=html)
 
 
 class FrameError(Exception):
@@ -241,18 +252,46 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.position is None:
             await self.send_error("not_seated", "spectators cannot play")
             return
-        try:
-            await database_sync_to_async(self.dispatch_action)(kind, fields, version)
-        except services.ActionRefused as e:
-            await self.send_error(e.code, e.message)
-            return
-        except FrameError as e:
-            await self.send_error(e.code, e.message)
+        refusal: services.ActionRefused | FrameError | None = None
+        hub = _hub(self.table_id)
+        async with hub.lock:
+            members = list(hub.members)
+            try:
+                frames = await database_sync_to_async(self.act_and_render)(
+                    kind, fields, version, members
+                )
+            except (services.ActionRefused, FrameError) as e:
+                refusal = e
+            else:
+                if frames is not None:
+                    await _send_frames(hub, members, frames[0])
+                    hub.shown = max(hub.shown, frames[1])
+        if refusal is not None:
+            await self.send_error(refusal.code, refusal.message)
             return
         if kind == "sort":
             await self.send_view()  # private to this seat: no broadcast
         if kind == "hint":
             await self.send_view(hint=self._hint)  # "Show me": this seat only
+
+    def act_and_render(
+        self,
+        kind: str,
+        fields: dict[str, Any],
+        version: int | None,
+        members: list[TableConsumer],
+    ) -> tuple[list[str | None], int] | None:
+        """Apply the action, then (for a change every seat sees) render the frames
+        of this process's connections to the table at once, in the same trip to
+        the database thread: the broadcast that follows finds them sent (the
+        hub's ``shown`` version) and only other processes render for it."""
+        self.dispatch_action(kind, fields, version)
+        if kind not in ENGINE_ACTIONS and kind != "next_hand":
+            return None
+        found = _read_table(self.table_id, None)
+        if found is None:
+            return None
+        return _render_all(members, None, found), found[0].version
 
     def dispatch_action(self, kind: str, fields: dict[str, Any], version: int | None) -> None:
         assert self.table_id is not None and self.position is not None
@@ -290,17 +329,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not change or self not in hub.members:
             await self.send_view(change=change or None)
             return
-        if change in hub.done:
+        if change in hub.done or self._already_shown(hub, event):
             return  # another connection of this table rendered ours too
         async with hub.lock:
-            if change in hub.done:
+            if change in hub.done or self._already_shown(hub, event):
                 return
             hub.done.append(change)
             members = list(hub.members)
             frames = await database_sync_to_async(_render_all)(members, change)
-            for member, html in zip(members, frames, strict=True):
-                if html is not None and member in hub.members:
-                    await member.send(text_data=html)
+            await _send_frames(hub, members, frames)
+
+    @staticmethod
+    def _already_shown(hub: _Hub, event: dict[str, Any]) -> bool:
+        """An action of this process was rendered for every member right after it
+        was applied; its broadcast (and older ones) need no new frames here."""
+        version = event.get("version")
+        return not event.get("presence") and isinstance(version, int) and version <= hub.shown
 
     async def send_view(
         self,
@@ -319,8 +363,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         error: dict[str, str] | None = None,
         hint: dict[str, Any] | None = None,
         change: str | None = None,
+        found: tuple[Table, list[Seat]] | None = None,
     ) -> str | None:
-        found = _read_table(self.table_id, change)
+        found = found or _read_table(self.table_id, change)
         if found is None:
             return None
         table, seats = found

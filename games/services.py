@@ -125,20 +125,26 @@ def attach_event_loop(loop: asyncio.AbstractEventLoop) -> None:
     _BROADCASTER.attach(loop)
 
 
-def broadcast(table_id: int, version: int) -> None:
+def broadcast(table_id: int, version: int, *, presence: bool = False) -> None:
+    """Tell the table's connections that it changed. ``change`` names this one
+    broadcast (the connections of one process render their frames for it
+    together); ``presence`` marks a change that kept the version (who is away)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    # ``change`` names this one broadcast: the consumers of one process that
-    # receive it render their frames together (consumers.py).
-    message = {"type": "table.changed", "version": version, "change": secrets.token_hex(8)}
+    message = {
+        "type": "table.changed",
+        "version": version,
+        "change": secrets.token_hex(8),
+        "presence": presence,
+    }
     if not _BROADCASTER.send(group_name(table_id), message):
         async_to_sync(layer.group_send)(group_name(table_id), message)
 
 
-def _on_commit_broadcast(table: Table) -> None:
+def _on_commit_broadcast(table: Table, *, presence: bool = False) -> None:
     table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: broadcast(table_id, version))
+    transaction.on_commit(lambda: broadcast(table_id, version, presence=presence))
 
 
 # ----------------------------------------------------------------- state access
@@ -177,18 +183,20 @@ def hand_record(hand: Hand) -> dict[str, Any]:
     return record
 
 
-# (hand, state, game) per table version, per process: see snapshot().
-_SNAPSHOTS: OrderedDict[tuple[Any, ...], tuple[Any, Any, Any]] = OrderedDict()
-_SNAPSHOT_LIMIT = 512
+# The latest (hand, state, game) of each table, per process: see snapshot(). One
+# entry per table (a version is only ever read again while it is the latest), most
+# recently used last, so memory (and the collector's work) follows the live tables.
+_SNAPSHOTS: OrderedDict[int, tuple[tuple[Any, ...], tuple[Any, Any, Any]]] = OrderedDict()
+_SNAPSHOT_LIMIT = 2048
 
 
 def _snapshot_key(table: Table) -> tuple[Any, ...]:
-    return (table.pk, table.version, table.updated_at)
+    return (table.version, table.updated_at)
 
 
 def _remember(table: Table, value: tuple[Any, Any, Any]) -> None:
-    _SNAPSHOTS[_snapshot_key(table)] = value
-    _SNAPSHOTS.move_to_end(_snapshot_key(table))
+    _SNAPSHOTS[table.pk] = (_snapshot_key(table), value)
+    _SNAPSHOTS.move_to_end(table.pk)
     while len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
         _SNAPSHOTS.popitem(last=False)
 
@@ -202,9 +210,9 @@ def snapshot(table: Table) -> tuple[Hand | None, engine_state.HandState | None, 
     of the version it creates once its transaction has committed; a process that
     did not see the action (another server) reads the database once.
     """
-    hit = _SNAPSHOTS.get(_snapshot_key(table))
-    if hit is not None:
-        return hit
+    hit = _SNAPSHOTS.get(table.pk)
+    if hit is not None and hit[0] == _snapshot_key(table):
+        return hit[1]
     hand = table.current_hand
     state = load_state(hand) if hand is not None else None
     value = (hand, state, game_for(table))
@@ -691,6 +699,7 @@ def set_presence(seat_id: int | None, connected: bool, *, at: datetime | None = 
         if hand.result is not None:  # between hands: is anyone left to deal the next?
             _schedule(table, state, at)
             table.save()
+            _on_commit_broadcast(table, presence=True)
             return
         if state.turn == seat.position:
             deadline = table.turn_deadline
@@ -700,7 +709,7 @@ def set_presence(seat_id: int | None, connected: bool, *, at: datetime | None = 
         # Presence is shown, not played: no version bump (a player's pending
         # action stays valid); everyone re-renders to see who is away.
         table.save()
-        _on_commit_broadcast(table)
+        _on_commit_broadcast(table, presence=True)
 
 
 def reset_presence() -> None:

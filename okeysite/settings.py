@@ -137,7 +137,9 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "okeysite.channel_layers.ThrottledInMemoryChannelLayer"}
+    }
 
 # Cache (login throttling). Local memory is per process; with Redis, share it.
 if REDIS_URL:

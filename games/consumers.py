@@ -142,6 +142,17 @@ async def _send_frames(hub: _Hub, members: list[TableConsumer], frames: list[str
             await member.send(text_data=html)
 
 
+def scope_language(scope: dict[str, Any]) -> str:
+    """The language of a websocket's frames: the signed-in player's profile
+    language, else the language cookie the switcher sets, else English."""
+    user = scope.get("user")
+    profile = getattr(user, "profile", None) if user is not None else None
+    if profile is not None and getattr(profile, "language", ""):
+        return profile.language
+    cookies = scope.get("cookies") or {}
+    return cookies.get("django_language", "en")
+
+
 class FrameError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -378,12 +389,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return html
 
     def _language(self) -> str:
-        user = self.scope.get("user")
-        profile = getattr(user, "profile", None) if user is not None else None
-        if profile is not None and getattr(profile, "language", ""):
-            return profile.language
-        cookies = self.scope.get("cookies") or {}
-        return cookies.get("django_language", "en")
+        return scope_language(self.scope)
 
     async def send_error(self, code: str, message: str) -> None:
         """A refusal goes to this socket only, with the fresh full view (so a

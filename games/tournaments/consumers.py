@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.consumers import MAX_FRAME_BYTES, Bucket
+from games.consumers import MAX_FRAME_BYTES, Bucket, scope_language
 
 from . import services
 from .models import Tournament
@@ -53,12 +53,7 @@ class StandingsConsumer(AsyncWebsocketConsumer):
         return can_view(t, self.scope.get("user"))
 
     def _language(self) -> str:
-        user = self.scope.get("user")
-        profile = getattr(user, "profile", None) if user is not None else None
-        if profile is not None and getattr(profile, "language", ""):
-            return profile.language
-        cookies = self.scope.get("cookies") or {}
-        return cookies.get("django_language", "en")
+        return scope_language(self.scope)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Nothing is played here; a frame only asks for a fresh copy (resync).

@@ -180,3 +180,12 @@ def test_number_options_are_not_labelled_on_or_off():
     assert {k: str(v) for k, v in hands.items()} == {"1": "1", "3": "3"}
     partners = {k: str(v) for k, v in form.fields["fifty-one__partners"].choices}
     assert partners == {"0": "off", "1": "on"}
+
+
+def test_public_online_page_tells_visitors_how_to_find_their_table(client, organiser):
+    from tests.tournaments.conftest import online
+
+    t = online(organiser, published=True)
+    html = client.get(url("detail", t.pk)).content.decode()
+    assert 'data-testid="login-hint"' in html
+    assert f"/accounts/login/?next={url('detail', t.pk)}" in html

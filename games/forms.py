@@ -28,6 +28,18 @@ VALUE_LABELS = {
     True: _("on"),
     False: _("off"),
 }
+
+
+def value_label(value: Any) -> Any:
+    """An option value as the forms show it. Not ``VALUE_LABELS.get(value)`` for a
+    number: ``1 == True`` in a dict, so one hand would read "on"."""
+    if isinstance(value, bool | str):
+        return VALUE_LABELS.get(value, value)
+    if value == 0:
+        return VALUE_LABELS[False]  # a turn clock of 0 seconds is "off"
+    return str(value)
+
+
 SEAT_CHOICES = [
     ("cpu:easy", _("CPU · easy")),
     ("cpu:medium", _("CPU · medium")),
@@ -63,7 +75,7 @@ class CreateTableForm(forms.Form):
                     default = assisted_default
                 self.fields[name] = forms.TypedChoiceField(
                     label=OPTION_LABELS.get(key, key),
-                    choices=[(_encode(v), VALUE_LABELS.get(v, v)) for v in allowed],
+                    choices=[(_encode(v), value_label(v)) for v in allowed],
                     initial=_encode(default),
                     required=False,
                 )

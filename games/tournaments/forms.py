@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.options import VARIANTS
-from games.forms import OPTION_LABELS, VALUE_LABELS, _encode, field_name
+from games.forms import OPTION_LABELS, _encode, field_name, value_label
 from games.models import VARIANT_CHOICES
 
 from .models import Tournament
@@ -23,16 +23,6 @@ ARRIVAL_CHOICES = [
     (300, _("5 minutes")),
     (600, _("10 minutes")),
 ]
-
-
-def _value_label(value: Any) -> Any:
-    """An option value as the form shows it. Not ``VALUE_LABELS.get(value)`` for a
-    number: ``1 == True`` in a dict, so one hand would read "on"."""
-    if isinstance(value, bool | str):
-        return VALUE_LABELS.get(value, value)
-    if value == 0:
-        return VALUE_LABELS[False]  # a turn clock of 0 seconds is "off"
-    return str(value)
 
 
 class TournamentForm(forms.Form):
@@ -82,7 +72,7 @@ class TournamentForm(forms.Form):
                 name = field_name(variant, key)
                 self.fields[name] = forms.TypedChoiceField(
                     label=OPTION_LABELS.get(key, key),
-                    choices=[(_encode(v), _value_label(v)) for v in allowed],
+                    choices=[(_encode(v), value_label(v)) for v in allowed],
                     initial=_encode(default),
                     required=False,
                 )

@@ -22,6 +22,16 @@ def test_lobby_offers_every_variant(client):
     assert 'name="fifty-one__doubling"' in html and 'name="classic__start_points"' in html
 
 
+def test_numeric_options_read_as_numbers_not_on_off():
+    from games.forms import CreateTableForm, field_name
+
+    form = CreateTableForm()
+    hands = dict(form.fields[field_name("fifty-one", "hands")].choices)
+    clock = dict(form.fields[field_name("fifty-one", "clock")].choices)
+    assert list(hands.values()) == ["1", "3"]  # 1 == True must not read "on"
+    assert str(clock["0"]) == "off" and clock["30"] == "30"
+
+
 def test_guest_creates_a_table_with_three_cpus(client):
     r = client.post(
         reverse("games:create"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -70,7 +72,15 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     seat = my_seat(request, table)
     ctx = presenter.table_context(table, seat)
+    ctx["tournament_table"] = _tournament_table(table)
     return render(request, "games/table.html", ctx)
+
+
+def _tournament_table(table: Table) -> Any:
+    """The tournament table this game is played for, if any (a link back to it)."""
+    from games.tournaments.models import TournamentTable
+
+    return TournamentTable.objects.filter(game=table).select_related("round__tournament").first()
 
 
 @require_POST

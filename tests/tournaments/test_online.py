@@ -173,3 +173,17 @@ def test_organiser_deals_the_next_hand_of_a_table_nobody_attends(organiser, stra
     assert response.status_code == 302
     assert tt.game.hands.count() == 2 and table_services.due_tables() == [tt.game.pk]
     assert t.audit.filter(action="next_hand", actor=organiser).exists()
+
+
+def test_a_tournament_game_links_back_to_its_tournament(organiser):
+    from django.test import Client
+    from django.urls import reverse
+
+    t = online(organiser, options={"hands": 1, "clock": 0})
+    register_accounts(t, organiser, PLAYERS[:4])
+    tt = services.seat_next_round(t.pk, organiser).tables.select_related("game").get()
+    viewer = Client()
+    viewer.force_login(organiser)
+    html = viewer.get(reverse("games:table", args=[tt.game.code])).content.decode()
+    assert 'data-testid="tournament-link"' in html
+    assert reverse("tournaments:detail", args=[t.pk]) in html

@@ -1,6 +1,11 @@
 """Hard CPU (issue 4, item 2): reads what the next player took, and decides early
 between pairs and melds.
 
+rules.md §1: a winning rack splits into runs and groups or into seven pairs, never
+a mix, and an okey may fill a pair [D3]; classic scores a seven-pairs close double
+(§2, [D5]); fifty-one opens with five pairs and no barrier (§4). Taking a discard is
+public (§1 "Information": the discards are seen by everyone).
+
 Racks are built with ``make_state``; each test checks behaviour that a bot
 without the heuristic does not show (the medium level, or the same situation
 without the public fact, is the control).

@@ -94,6 +94,7 @@ def test_a_drawn_tile_is_never_logged():
 
 
 def test_take_is_logged_and_an_undone_take_is_not():
+    """[D12] a taken discard that is given back returns to the discards: not logged."""
     s = make_state(
         "fifty-one",
         ["B1 K2 K3", None, None, None],

@@ -968,16 +968,9 @@ def _route_gap(ctx: Context, tiles: list[int]) -> float:
     V = pack(tiles, ctx.okey)
     ml = left_packed(V, "sum", ctx.ace_high, False)
     pl = pairs_left(V)
-    counts: dict[int, int] = {}
-    okeys = 0
-    for t in tiles:
-        k = ctx.kind(t)
-        if k < 0:
-            okeys += 1
-        else:
-            counts[k] = counts.get(k, 0) + 1
+    _two, singles, okeys = _rack_pairs(ctx, tiles)
     unseen = ctx.unseen()
-    dead = sum(1 for k, c in counts.items() if c == 1 and unseen[k] == 0)
+    dead = sum(1 for k in singles if unseen[k] == 0)
     return ml - (pl + 0.5 * max(0, dead - okeys))
 
 

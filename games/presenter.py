@@ -20,6 +20,7 @@ from games.models import Seat, Table
 from games.services import snapshot
 
 RACK_SLOTS = 32  # two rows of 16, like a real istaka
+TOOK_SHOWN = 4  # the last tiles each opponent took from the discards
 
 
 SYMBOLS = {"R": "♥", "Y": "★", "B": "◆", "K": "♠", "F": "✿"}
@@ -122,6 +123,10 @@ def table_context(
             # the felt shows the last three discards of each seat
             p["discards"] = [tile_ctx(t, table.variant) for t in view["discards"][s.position][-3:]]
             p["opened"] = view.get("opened", [None] * n)[s.position]
+            # what this seat took from the discards (public at a real table)
+            took = (view.get("took") or [[]] * n)[s.position]
+            p["took"] = [tile_ctx({"t": t}, table.variant) for t in took[-TOOK_SHOWN:]]
+            p["took_count"] = len(took)
         players.append(p)
     totals = game.totals()
     for p in players:
@@ -247,6 +252,8 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
             p.get("count"),
             p.get("turn"),
             _tiles_key((p.get("discards") or [])[-3:]),
+            tuple(t["t"] for t in p.get("took") or ()),
+            p.get("took_count"),
         )
     return keys
 

@@ -36,8 +36,10 @@ def tile_html(tile: dict[str, Any] | None, size: str = "") -> SafeString:
     title = t + (" · " + escape(gettext("okey")) if tile.get("okey") else "")
     number = "F" if tile.get("colour") == "F" else escape(tile.get("number", ""))
     mark = '<span class="okey-mark" aria-hidden="true">★</span>' if tile.get("okey") else ""
+    # a tile known by its face only (the public log of taken discards) has no id
+    data_id = f' data-id="{int(tile["id"])}"' if tile.get("id") is not None else ""
     return mark_safe(
-        f'<span class="{" ".join(c for c in classes if c)}" data-id="{int(tile["id"])}" '
+        f'<span class="{" ".join(c for c in classes if c)}"{data_id} '
         f'data-t="{t}" title="{title}"><span class="num">{number}</span>'
         f'<span class="sym" aria-hidden="true">{escape(tile.get("symbol", ""))}</span>{mark}</span>'
     )

@@ -136,3 +136,37 @@ def test_host_fills_free_seats_with_cpus_and_others_cannot(client):
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     assert [s.is_cpu for s in table.seats.all()] == [False, True, True, True]
+
+
+def test_every_seat_sees_which_discard_a_player_took():
+    """Taking a discard is public at a real table: the other seats' felt shows it
+    (the engine view's ``took`` log), by face only, no tile id."""
+    from django.utils import translation
+
+    from games import presenter
+    from games.engine import notation
+
+    keys = ["g0", "g1", "g2", "g3"]
+    table = services.create_table(
+        variant="classic",
+        options={},
+        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        guest_key=keys[0],
+    )
+    for key in keys[1:]:
+        services.join_table(table.pk, guest_key=key)
+    table.refresh_from_db()
+    state = services.load_state(table.current_hand)
+    starter, taker = state.turn, (state.turn + 1) % 4
+    tile = state.racks[starter][0]
+    services.submit_action(table.pk, starter, {"type": "discard", "tile": tile}, table.version)
+    table.refresh_from_db()
+    services.submit_action(table.pk, taker, {"type": "take"}, table.version)
+    table.refresh_from_db()
+    viewer = table.seats.get(position=(taker + 2) % 4)
+    with translation.override("en"):
+        ctx = presenter.table_context(table, viewer)
+        html, _keys = presenter.live_frame(ctx, None, "en")
+    took = re.search(rf'data-testid="took-{taker}".*?</div>', html, re.S)
+    assert took is not None, html
+    assert f'data-t="{notation(tile)}"' in took.group(0) and "data-id" not in took.group(0)

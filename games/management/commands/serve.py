@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-GC_THRESHOLDS = (5_000, 10, 10)
+GC_THRESHOLDS = (5_000, 50, 1_000)
 
 
 class Command(BaseCommand):

@@ -67,7 +67,7 @@ def test_two_tables_play_with_no_errors():
     env["DJANGO_SETTINGS_MODULE"] = "okeysite.settings"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), "loadbench", "--tables", "2"]
-        + ["--seconds", "6", "--json"],
+        + ["--seconds", "6", "--think", "0", "--json"],
         cwd=ROOT,
         env=env,
         capture_output=True,

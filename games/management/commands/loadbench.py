@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.loadbench import BenchConfig, format_summary, run_bench
+from games.loadbench import HUMAN_THINK_MS, BenchConfig, format_summary, run_bench
 
 
 class Command(BaseCommand):
@@ -35,9 +35,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--think",
             type=float,
-            default=0.0,
+            default=HUMAN_THINK_MS,
             metavar="MS",
-            help="mean think time before each action (uniform 0.5x-1.5x); 0 = as fast as possible",
+            help=(
+                "mean think time before each action (uniform 0.5x-1.5x); default "
+                f"{HUMAN_THINK_MS:g} ms (a brisk human: a turn in about 4 s); "
+                "0 = as fast as the server answers (a throughput test)"
+            ),
         )
         parser.add_argument("--debug", action="store_true", help="servers with DEBUG=1")
         parser.add_argument(

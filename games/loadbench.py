@@ -55,8 +55,9 @@ HAND_OVER = "The hand is over."
 GAME_OVER = "The game is over."
 
 
-# Players at a real table think: the target (100 tables, p99 < 250 ms) is for
-# players at a brisk human pace, a draw and a discard in about 4 s (turn clocks are
+# Players at a real table think. Decision (README, Load benchmark): the target (100
+# tables, p99 < 250 ms) is measured at a brisk human pace, a draw and a discard in
+# about 4 s (turn clocks are
 # 15-60 s). With no think time the 400 players form a closed loop that keeps the
 # server saturated, and the latency is the queue (tables / actions per second).
 HUMAN_THINK_MS = 2000.0

@@ -125,21 +125,27 @@ def attach_event_loop(loop: asyncio.AbstractEventLoop) -> None:
     _BROADCASTER.attach(loop)
 
 
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send a channel-layer group message from service code (a worker thread):
+    queued onto the server's loop when one is attached, else sent at once."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if not _BROADCASTER.send(group, message):
+        async_to_sync(layer.group_send)(group, message)
+
+
 def broadcast(table_id: int, version: int, *, presence: bool = False) -> None:
     """Tell the table's connections that it changed. ``change`` names this one
     broadcast (the connections of one process render their frames for it
     together); ``presence`` marks a change that kept the version (who is away)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     message = {
         "type": "table.changed",
         "version": version,
         "change": secrets.token_hex(8),
         "presence": presence,
     }
-    if not _BROADCASTER.send(group_name(table_id), message):
-        async_to_sync(layer.group_send)(group_name(table_id), message)
+    group_send(group_name(table_id), message)
 
 
 def _on_commit_broadcast(table: Table, *, presence: bool = False) -> None:

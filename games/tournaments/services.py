@@ -19,8 +19,6 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -87,10 +85,7 @@ def group_name(tournament_id: int) -> str:
 
 
 def broadcast(tournament_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(group_name(tournament_id), {"type": "standings.changed"})
+    table_services.group_send(group_name(tournament_id), {"type": "standings.changed"})
 
 
 def _on_commit_broadcast(tournament_id: int) -> None:
@@ -365,10 +360,10 @@ def reinstate_entry(tournament_id: int, actor: Any, entry_id: int) -> Entry:
         t = _lock(tournament_id)
         _require_organiser(t, actor)
         entry = _entry(t, entry_id)
-        if entry.dropped_from_round is not None and entry.dropped_from_round <= t.seated_rounds:
-            entry.dropped_from_round = t.seated_rounds + 1
-            if entry.dropped_from_round > t.rounds:
-                raise TournamentError("no_more_rounds", "every round has been seated")
+        dropped = entry.dropped_from_round
+        if dropped is not None and dropped <= t.seated_rounds and t.seated_rounds >= t.rounds:
+            # the drop-out took effect and no round is left to come back to
+            raise TournamentError("no_more_rounds", "every round has been seated")
         entry.dropped_from_round = None
         _change_entry(t, actor, entry, "entry_reinstated")
         return entry

@@ -301,3 +301,21 @@ def test_swiss_seating_uses_the_standings(organiser):
     ranking = [r.player for r in services.standings(t)]
     top = set(ranking[:4])
     assert any(set(tt.seats) == top for tt in rnd.tables.all())
+
+
+def test_a_dropped_player_comes_back_only_while_a_round_is_left(organiser):
+    t = in_person(organiser, rounds=2)
+    entries = register_names(t, organiser, [f"P{i}" for i in range(8)])
+    services.seat_next_round(t.pk, organiser)
+    services.drop_entry(t.pk, organiser, entries[0].pk, 2)
+    services.reinstate_entry(t.pk, organiser, entries[0].pk)  # round 2 is not seated yet
+    entries[0].refresh_from_db()
+    assert entries[0].dropped_from_round is None
+    services.drop_entry(t.pk, organiser, entries[1].pk, 2)
+    enter_all(t, organiser, 1)
+    services.seat_next_round(t.pk, organiser)
+    with pytest.raises(services.TournamentError) as e:
+        services.reinstate_entry(t.pk, organiser, entries[1].pk)
+    assert e.value.code == "no_more_rounds"
+    entries[1].refresh_from_db()
+    assert entries[1].dropped_from_round == 2

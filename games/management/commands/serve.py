@@ -48,6 +48,7 @@ class Command(BaseCommand):
         if not opts["no_sweeper"]:
 
             def start() -> None:
+                services.attach_event_loop(asyncio.get_event_loop())
                 asyncio.ensure_future(sweeper.run_forever())
 
             reactor.callWhenRunning(start)

@@ -80,7 +80,9 @@ def test_settings_defaults(monkeypatch):
     assert str(db["NAME"]).endswith("db.sqlite3")
     assert db["OPTIONS"]["timeout"] >= 10
     assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
-    assert s.CHANNEL_LAYERS["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert s.CHANNEL_LAYERS["default"]["BACKEND"] == (
+        "okeysite.channel_layers.ThrottledInMemoryChannelLayer"  # in-memory, one process
+    )
     assert [code for code, _ in s.LANGUAGES] == ["en", "es", "de", "tr"]
 
 

@@ -385,7 +385,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._lang = self._language()  # once per connection
         with translation.override(self._lang):
             ctx = presenter.table_context(table, seat, error=error, hint=hint, seats=seats)
-            html, self._sent = presenter.live_frame(ctx, self._sent, self._lang)
+            last = self._sent
+            if error is not None and last is not None:
+                # a refusal sends the rack again, as it stands: the tiles the player
+                # had selected for the refused move are no longer selected
+                last = {k: v for k, v in last.items() if k != "rack"}
+            html, self._sent = presenter.live_frame(ctx, last, self._lang)
             return html
 
     def _language(self) -> str:

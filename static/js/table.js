@@ -79,12 +79,20 @@
     return el.closest("[data-drop], .meld[data-meld], .staging");
   }
 
+  /* A move sent with the selected tiles uses the selection up, whatever the table
+     answers: frames only replace the rack when it changed, so a move that leaves the
+     rack as it was (a refusal, a tile sent back) must not leave tiles selected. */
+  function clearSelection() {
+    document.querySelectorAll("#rack-grid .tile.selected").forEach(function (el) { el.classList.remove("selected"); });
+  }
+
   function onAct(btn) {
     var act = btn.dataset.act;
     var sel = selected();
     if (btn.dataset.needs === "1") {
       if (sel.length !== 1) { showMessage(text("pickOne", "Select one tile first.")); return; }
       send({ action: act, tile: sel[0] });
+      clearSelection();
       return;
     }
     if (btn.dataset.melds === "1") {
@@ -98,6 +106,7 @@
       if (!melds.length) { showMessage(text("pickTiles", "Select tiles first.")); return; }
       send({ action: act, melds: JSON.stringify(melds) });
       staged = [];
+      clearSelection();
       return;
     }
     send({ action: act });
@@ -123,14 +132,14 @@
       var sel = selected();
       if (sel.length < 2) { showMessage(text("pickMeld", "Select the tiles of one meld first.")); return; }
       staged.push(sel);
-      document.querySelectorAll("#rack-grid .tile.selected").forEach(function (el) { el.classList.remove("selected"); });
+      clearSelection();
       renderStaging();
       return;
     }
     var meld = t.closest(".meld[data-meld]");
     if (meld) {
       var s = selected();
-      if (s.length === 1) send({ action: "place", tile: s[0], meld: meld.dataset.meld });
+      if (s.length === 1) { send({ action: "place", tile: s[0], meld: meld.dataset.meld }); clearSelection(); }
     }
   });
 

@@ -7,7 +7,12 @@ from channels.layers import InMemoryChannelLayer
 
 from okeysite.channel_layers import ThrottledInMemoryChannelLayer
 
+# Marked like the other async tests (transactional database): without it, these tests
+# failed when run after the Playwright tests in the same session ("Runner.run() cannot
+# be called from a running event loop").
 
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_group_messages_still_reach_every_member():
     layer = ThrottledInMemoryChannelLayer()
@@ -19,6 +24,7 @@ async def test_group_messages_still_reach_every_member():
     assert (await layer.receive(b))["version"] == 3
 
 
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_expired_messages_are_swept_at_most_once_a_second(monkeypatch):
     sweeps = []

@@ -240,7 +240,6 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
         "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
         "result": (ctx["version"], ctx["game_over"]) if ctx.get("result") else None,
     }
-    keys["rack"] = (keys["rack"], my_turn)
     for p in ctx["opponents"]:
         keys[f"opp-{p['position']}"] = (
             p["place"],

@@ -49,12 +49,19 @@ def test_two_browsers_at_one_rummy_table(browser: Browser, daphne_server: str):
     host.click("[data-act=discard]")
     expect(guest.locator(f".takeable .tile[data-id='{tile_id}']")).to_have_count(1)
     expect(guest.get_by_test_id("status")).to_contain_text("Your turn")
+    # the host picks a tile while waiting: the guest's moves do not replace the host's
+    # rack (a frame carries only what changed), so the tile stays selected
+    waiting = host.locator("#rack-grid .tile").nth(3)
+    waiting.click()
+    expect(waiting).to_have_class(re.compile(r"\bselected\b"))
     guest.click(".controls [data-act=draw]")
     expect(guest.locator("#rack-grid .tile")).to_have_count(15)
     guest.locator("#rack-grid .tile").first.click()
     guest.click("[data-act=discard]")
     expect(host.get_by_test_id("status")).to_contain_text("Your turn")
     expect(host.get_by_test_id("pile-count")).to_have_text("75")
+    expect(host.locator("#rack-grid .tile.selected")).to_have_count(1)
+    expect(waiting).to_have_class(re.compile(r"\bselected\b"))
 
     # the guest leaves: the host's table shows them away
     guest_ctx.close()

@@ -56,23 +56,24 @@ def _encode(v: Any) -> str:
     return "1" if v is True else "0" if v is False else str(v)
 
 
-class CreateTableForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Rule set"), choices=VARIANT_CHOICES, initial="classic")
-    seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="cpu:medium")
-    seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="cpu:medium")
-    seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=SEAT_CHOICES, initial="cpu:medium")
+class VariantOptionsMixin:
+    """The table options of every rule set as form fields (``<variant>__<option>``,
+    the options with a choice), grouped per rule set; ``options()`` reads back those
+    of the chosen one. Used by the new-table and the tournament forms."""
 
-    def __init__(self, *args: Any, assisted_default: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    skip_options: frozenset[str] = frozenset()
+    fields: dict[str, Any]
+    cleaned_data: dict[str, Any]
+
+    def add_option_fields(self, defaults: dict[str, Any] | None = None) -> None:
         self.variant_fields: dict[str, list[str]] = {}
         for variant, meta in VARIANTS.items():
             names = []
             for key, (allowed, default) in meta["options"].items():
-                if len(allowed) < 2:
+                if len(allowed) < 2 or key in self.skip_options:
                     continue
                 name = field_name(variant, key)
-                if key == "assisted":
-                    default = assisted_default
+                default = (defaults or {}).get(key, default)
                 self.fields[name] = forms.TypedChoiceField(
                     label=OPTION_LABELS.get(key, key),
                     choices=[(_encode(v), value_label(v)) for v in allowed],
@@ -85,7 +86,7 @@ class CreateTableForm(forms.Form):
     def fieldsets(self) -> list[dict[str, Any]]:
         labels = dict(VARIANT_CHOICES)
         return [
-            {"variant": v, "label": labels[v], "fields": [self[n] for n in names]}
+            {"variant": v, "label": labels[v], "fields": [self[n] for n in names]}  # type: ignore[index]
             for v, names in self.variant_fields.items()
         ]
 
@@ -94,12 +95,23 @@ class CreateTableForm(forms.Form):
         out: dict[str, Any] = {}
         for key, (allowed, _default) in VARIANTS[variant]["options"].items():
             raw = self.cleaned_data.get(field_name(variant, key))
-            if raw in (None, ""):
+            if raw in (None, "") or key in self.skip_options:
                 continue
             for v in allowed:
                 if _encode(v) == raw:
                     out[key] = v
         return out
+
+
+class CreateTableForm(VariantOptionsMixin, forms.Form):
+    variant = forms.ChoiceField(label=_("Rule set"), choices=VARIANT_CHOICES, initial="classic")
+    seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="cpu:medium")
+    seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="cpu:medium")
+    seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=SEAT_CHOICES, initial="cpu:medium")
+
+    def __init__(self, *args: Any, assisted_default: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_option_fields({"assisted": assisted_default})
 
     def seat_specs(self) -> list[tuple[str, str]]:
         n = (

@@ -9,8 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.options import VARIANTS
-from games.forms import OPTION_LABELS, _encode, field_name, value_label
+from games.forms import VariantOptionsMixin, _encode, field_name
 from games.models import VARIANT_CHOICES
 
 from .models import Tournament
@@ -25,7 +24,9 @@ ARRIVAL_CHOICES = [
 ]
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(VariantOptionsMixin, forms.Form):
+    skip_options = frozenset({"players"})  # the seating decides a table's size
+
     name = forms.CharField(label=_("Name"), max_length=120)
     date = forms.DateField(
         label=_("Date"), initial=dt.date.today, widget=forms.DateInput(attrs={"type": "date"})
@@ -63,21 +64,7 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.variant_fields: dict[str, list[str]] = {}
-        for variant, meta in VARIANTS.items():
-            names = []
-            for key, (allowed, default) in meta["options"].items():
-                if len(allowed) < 2 or key == "players":
-                    continue
-                name = field_name(variant, key)
-                self.fields[name] = forms.TypedChoiceField(
-                    label=OPTION_LABELS.get(key, key),
-                    choices=[(_encode(v), value_label(v)) for v in allowed],
-                    initial=_encode(default),
-                    required=False,
-                )
-                names.append(name)
-            self.variant_fields[variant] = names
+        self.add_option_fields()
 
     @classmethod
     def initial_for(cls, t: Tournament) -> dict[str, Any]:
@@ -99,13 +86,6 @@ class TournamentForm(forms.Form):
             initial[field_name(t.variant, key)] = _encode(value)
         return initial
 
-    def fieldsets(self) -> list[dict[str, Any]]:
-        labels = dict(VARIANT_CHOICES)
-        return [
-            {"variant": v, "label": labels[v], "fields": [self[n] for n in names]}
-            for v, names in self.variant_fields.items()
-        ]
-
     def clean_placing_points(self) -> list[int]:
         raw = self.cleaned_data["placing_points"].replace(",", " ").replace("/", " ").split()
         try:
@@ -115,18 +95,6 @@ class TournamentForm(forms.Form):
         if len(points) != 4:
             raise forms.ValidationError(_("Placing points are four whole numbers, e.g. 4 2 1 0."))
         return points
-
-    def options(self) -> dict[str, Any]:
-        variant = self.cleaned_data["variant"]
-        out: dict[str, Any] = {}
-        for key, (allowed, _default) in VARIANTS[variant]["options"].items():
-            raw = self.cleaned_data.get(field_name(variant, key))
-            if raw in (None, "") or key == "players":
-                continue
-            for v in allowed:
-                if _encode(v) == raw:
-                    out[key] = v
-        return out
 
     def values(self) -> dict[str, Any]:
         d = self.cleaned_data

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -18,26 +17,9 @@ DECISION = re.compile(r"\bD(\d{1,2})\b")
 # --------------------------------------------------------------------------- rules.md
 
 
-def _rules_md() -> str | None:
-    candidates = [
-        os.environ.get("OKEY_RULES_MD", ""),
-        # the project's shared/ folder sits beside the repository (DEVELOPERS.md)
-        str(Path(__file__).resolve().parents[2].parent / "shared" / "rules.md"),
-    ]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file():
-            return Path(candidate).read_text(encoding="utf-8")
-    return None
-
-
-RULES_MD = _rules_md()
-# rules.md is part of every checkout's surroundings: its absence is a failure, not a skip.
-needs_rules = pytest.mark.usefixtures("_rules_md_present")
-
-
-@pytest.fixture
-def _rules_md_present() -> None:
-    assert RULES_MD is not None, "../shared/rules.md not found beside the repository"
+# The product's reading of the rules lives in the repository (games/engine/RULES.md).
+RULES_MD_PATH = Path(render.__file__).resolve().parents[1] / "engine" / "RULES.md"
+RULES_MD = RULES_MD_PATH.read_text(encoding="utf-8")
 
 
 # The section of rules.md for each variant.
@@ -50,7 +32,6 @@ SECTION_HEADINGS = {
 
 
 def _section(variant: str) -> str:
-    assert RULES_MD is not None
     start = RULES_MD.index(SECTION_HEADINGS[variant])
     nxt = RULES_MD.find("\n## ", start + 1)
     return RULES_MD[start : nxt if nxt != -1 else len(RULES_MD)]
@@ -273,7 +254,6 @@ def _cited(text: str) -> set[int]:
     return {int(n) for n in DECISION.findall(text)}
 
 
-@needs_rules
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_each_variant_page_cites_its_decisions(lang: str, variant: str) -> None:
@@ -291,8 +271,7 @@ def test_decisions_cited_exist(lang: str, variant: str) -> None:
     cited = _cited(_text(lang, variant))
     assert cited, f"{lang}/{variant} cites no decision"
     assert all(1 <= n <= 24 for n in cited)
-    if RULES_MD is not None:
-        assert cited <= _decisions(RULES_MD)
+    assert cited <= _decisions(RULES_MD)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -402,10 +381,8 @@ def test_key_numbers_on_english_pages(variant: str) -> None:
         assert fact in text or re.sub(r"\s+", " ", fact) in flat, f"{variant}: {fact!r}"
 
 
-@needs_rules
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_key_numbers_match_rules_md(variant: str) -> None:
-    assert RULES_MD is not None
     flat = re.sub(r"\s+", " ", RULES_MD)
     for fact in RULES_FACTS[variant]:
         assert re.sub(r"\s+", " ", fact) in flat, f"rules.md no longer says {fact!r}"

@@ -17,6 +17,13 @@ override ``daphne_extra_env`` to add variables).
 Drive everything through the browser; e2e tests get ``DJANGO_ALLOW_ASYNC_UNSAFE=true`` in case
 they must read the ORM, but the test process's ORM is pytest-django's test database, NOT the
 server's. Playwright uses Debian's ``/usr/bin/chromium``.
+
+Dates and time zones
+--------------------
+No test may depend on today's date or the machine's time zone: tests that care freeze or
+travel with ``time_machine`` (or pass an injected ``at=`` / ``now``). To check that, run the
+suite on another day: ``pytest --at 2027-01-01T00:00:30+00:00 -m "not e2e"`` starts the whole
+run at that instant (the clock keeps ticking from there; ``time.monotonic`` is untouched).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import time_machine
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -45,6 +53,30 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 SERVER_START_TIMEOUT = 60
+
+
+# Time travel for the whole run --------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--at",
+        default="",
+        help="run the whole suite as if it started at this ISO instant (e.g. 2028-02-29T23:59Z)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    at = config.getoption("--at", default="")
+    if at:
+        config._okey_travel = time_machine.travel(at, tick=True)  # type: ignore[attr-defined]
+        config._okey_travel.start()  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    travel = getattr(config, "_okey_travel", None)
+    if travel is not None:
+        travel.stop()
 
 
 # Playwright -------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import datetime as dt
 import json
 
 import pytest
+import time_machine
 from django.contrib.auth.models import User
 
 from games import services
@@ -90,6 +91,7 @@ def test_commentary_marks_differences_with_a_reason():
     assert data["percent"] == round(100 * data["agree"] / data["total"])
 
 
+@time_machine.travel(dt.datetime(2026, 12, 1, 23, 30, tzinfo=dt.UTC), tick=False)
 def test_my_games_lists_filters_and_pages(client, ayse):
     fifty = play_out_hand(cpu_table("fifty-one", user=ayse))  # over after one hand
     classic = play_out_hand(cpu_table("classic", user=ayse))  # one finished hand, goes on
@@ -106,9 +108,15 @@ def test_my_games_lists_filters_and_pages(client, ayse):
     assert fifty.code in by_result and classic.code not in by_result  # unfinished: no result
     other_result = client.get(f"/games/?result={'lost' if won else 'won'}").content.decode()
     assert fifty.code not in other_result
-    tomorrow = (dt.date.today() + dt.timedelta(days=2)).isoformat()
-    assert fifty.code not in client.get(f"/games/?date_from={tomorrow}").content.decode()
-    assert fifty.code in client.get(f"/games/?date_to={tomorrow}").content.decode()
+    # Dates are whole days in the site's time zone: the game of 1 December (23:30) is in
+    # "from 1 December" and "until 1 December", not in "from 2 December" or "until 30 November".
+    for query, listed in [
+        ("date_from=2026-12-01", True),
+        ("date_to=2026-12-01", True),
+        ("date_from=2026-12-02", False),
+        ("date_to=2026-11-30", False),
+    ]:
+        assert (fifty.code in client.get(f"/games/?{query}").content.decode()) is listed, query
 
 
 def test_my_games_pages(client, ayse, monkeypatch):

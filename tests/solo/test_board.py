@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.urls import reverse
-from django.utils import timezone
 
 from games.solo import views
 from games.solo.models import SoloResult
@@ -97,23 +98,78 @@ def test_one_row_per_player_and_level_best_first(client, django_user_model):
     assert board_rows(client, level="easy") == []
 
 
-def test_period_filters(client, django_user_model):
-    ayse = player(django_user_model, "ayse", name="Ayşe")
-    bora = player(django_user_model, "bora", name="Bora")
-    cem = player(django_user_model, "cem", name="Cem")
-    now = timezone.now()
+# The instants that broke a calendar-dependent version of this test: the first day of a
+# month after its week began (Tuesday 1 December 2026: the week started on 30 November), New
+# Year's Day, a leap day, and the days around a daylight-saving change in a time zone that has
+# one (Europe/Berlin moves to summer time at 02:00 on Sunday 29 March 2026).
+PERIOD_INSTANTS = [
+    ("UTC", datetime(2026, 12, 1, 9, 0)),
+    ("UTC", datetime(2027, 1, 1, 0, 30)),
+    ("UTC", datetime(2028, 2, 29, 23, 59)),
+    ("UTC", datetime(2026, 11, 25, 15, 30)),
+    ("Europe/Berlin", datetime(2026, 3, 29, 12, 0)),
+    ("Europe/Berlin", datetime(2026, 3, 30, 0, 30)),
+    ("Europe/Berlin", datetime(2026, 10, 25, 2, 30)),
+    ("Europe/Berlin", datetime(2026, 11, 1, 1, 0)),
+]
+
+
+def _site_time(settings, zone: str, wall: datetime) -> datetime:
+    """Switch the site to ``zone`` and return ``wall`` as an aware instant there."""
+    settings.TIME_ZONE = zone
+    return wall.replace(tzinfo=ZoneInfo(zone))
+
+
+@pytest.mark.parametrize(("zone", "wall"), PERIOD_INSTANTS, ids=lambda v: str(v))
+def test_period_filters(client, django_user_model, settings, zone, wall):
+    """Each period keeps exactly the results finished since its start in the site's time
+    zone: a result one second before the start is out, one at the start is in."""
+    now = _site_time(settings, zone, wall)
     week_start = views.period_start("week", now)
     month_start = views.period_start("month", now)
-    make_result(ayse, 500, finished_at=now)
-    make_result(ayse, 300, finished_at=month_start - timedelta(days=40))
-    make_result(bora, 600, finished_at=week_start - timedelta(seconds=1))
-    make_result(cem, 650, finished_at=month_start - timedelta(seconds=1))
-    assert [r[1:3] for r in board_rows(client)] == [("Ayşe", 300), ("Bora", 600), ("Cem", 650)]
-    month = [r[1:3] for r in board_rows(client, period="month")]
-    week = [r[1:3] for r in board_rows(client, period="week")]
-    bora_in_month = week_start - timedelta(seconds=1) >= month_start
-    assert month == [("Ayşe", 500)] + ([("Bora", 600)] if bora_in_month else [])
-    assert week == [("Ayşe", 500)]
+    names = ["ayse", "bora", "cem", "deniz", "ece"]
+    ayse, bora, cem, deniz, ece = (player(django_user_model, n, name=n.title()) for n in names)
+    results = [
+        (ayse, "Ayse", 500, now),
+        (ayse, "Ayse", 300, month_start - timedelta(days=40)),
+        (bora, "Bora", 600, week_start - timedelta(seconds=1)),
+        (cem, "Cem", 650, month_start - timedelta(seconds=1)),
+        (deniz, "Deniz", 700, week_start),
+        (ece, "Ece", 750, month_start),
+    ]
+    for user, _, total, at in results:
+        make_result(user, total, finished_at=at)
+
+    def expected(since: datetime | None) -> list[tuple[str, int]]:
+        best: dict[str, int] = {}
+        for _, name, total, at in results:
+            if since is None or at >= since:
+                best[name] = min(total, best.get(name, total))
+        return sorted(best.items(), key=lambda row: row[1])
+
+    with time_machine.travel(now, tick=False):
+        everything = [r[1:3] for r in board_rows(client)]
+        month = [r[1:3] for r in board_rows(client, period="month")]
+        week = [r[1:3] for r in board_rows(client, period="week")]
+    assert everything == expected(None)
+    assert month == expected(month_start)
+    assert week == expected(week_start)
+    # The boundaries themselves, independently of the helper above.
+    assert ("Deniz", 700) in week and ("Bora", 600) not in week
+    assert ("Ece", 750) in month and ("Cem", 650) not in month
+    assert ("Ayse", 500) in week and ("Ayse", 500) in month
+
+
+@pytest.mark.parametrize(("zone", "wall"), PERIOD_INSTANTS, ids=lambda v: str(v))
+def test_period_start_is_local_midnight_of_monday_and_of_the_first(settings, zone, wall):
+    now = _site_time(settings, zone, wall)
+    week = views.period_start("week", now).astimezone(ZoneInfo(zone))
+    month = views.period_start("month", now).astimezone(ZoneInfo(zone))
+    assert (week.hour, week.minute, week.weekday()) == (0, 0, 0)
+    assert (month.hour, month.minute, month.day) == (0, 0, 1)
+    assert week <= now and month <= now
+    assert now - week < timedelta(days=7, hours=1)
+    assert (month.year, month.month) == (wall.year, wall.month)
 
 
 def test_period_start():
@@ -121,6 +177,18 @@ def test_period_start():
     assert views.period_start("week", wednesday) == datetime(2026, 11, 23, tzinfo=UTC)
     assert views.period_start("month", wednesday) == datetime(2026, 11, 1, tzinfo=UTC)
     assert views.period_start("all", wednesday) is None
+
+
+def test_period_start_across_daylight_saving_changes(settings):
+    """Sunday 29 March 2026 in Berlin: the week began on Monday 23 March at midnight CET
+    (UTC+1), not at midnight CEST; the month began on 1 March at midnight CET."""
+    now = _site_time(settings, "Europe/Berlin", datetime(2026, 3, 29, 12, 0))
+    assert views.period_start("week", now) == datetime(2026, 3, 22, 23, 0, tzinfo=UTC)
+    assert views.period_start("month", now) == datetime(2026, 2, 28, 23, 0, tzinfo=UTC)
+    # Back to winter time at 03:00 on Sunday 25 October: the week began at midnight CEST.
+    autumn = _site_time(settings, "Europe/Berlin", datetime(2026, 10, 25, 12, 0))
+    assert views.period_start("week", autumn) == datetime(2026, 10, 18, 22, 0, tzinfo=UTC)
+    assert views.period_start("month", autumn) == datetime(2026, 9, 30, 22, 0, tzinfo=UTC)
 
 
 def test_pagination_keeps_ranks_and_filters(client, django_user_model, monkeypatch):

@@ -389,6 +389,27 @@ class TableRun:
             self.done.set()
 
 
+class _Pace:
+    """The server's token bucket (``games.consumers.Bucket``) mirrored on the client, a
+    little slower, so the benchmark's players are never rate limited."""
+
+    def __init__(self) -> None:
+        from games.consumers import RATE_BURST, RATE_PER_SECOND
+
+        self.rate, self.burst = RATE_PER_SECOND * 0.9, RATE_BURST - 1
+        self.tokens, self.stamp = self.burst, time.monotonic()
+
+    async def wait(self) -> None:
+        while True:
+            t = time.monotonic()
+            self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+            self.stamp = t
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return
+            await asyncio.sleep((1 - self.tokens) / self.rate)
+
+
 class Player:
     def __init__(
         self, run: TableRun, seat: int, url: str, origin: str, cfg: BenchConfig, go: asyncio.Event
@@ -401,6 +422,9 @@ class Player:
         self.skip = 0  # rack tiles to skip after a refused discard
         self.over = False
         self.rng = random.Random(cfg.seed * 1000003 + run.spec.table_id * 7 + seat)
+        # An honest client keeps to the server's per-connection rate (the consumer's token
+        # bucket): with no think time a seat would otherwise act ~25 times a second.
+        self.pace = _Pace()
         self.ready = asyncio.Event()
         self.task: asyncio.Task | None = None
 
@@ -487,6 +511,7 @@ class Player:
                 self.acted_on = None
                 self.decide()
                 return
+        await self.pace.wait()
         self.skip = 0 if kind == "draw" else self.skip
         self.run.sent(version, kind, time.perf_counter())
         with contextlib.suppress(Exception):

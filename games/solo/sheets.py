@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from games import services
+from games.csvsafe import write_rows
 from games.messages import reason_label
 from games.models import Table
 
@@ -34,15 +33,13 @@ def sheet_lines(table: Table) -> tuple[list[str], list[dict[str, Any]], list[int
 
 
 def sheet_csv(table: Table, *, total_label: str = "total") -> str:
-    """The sheet as CSV: hand, player, points, reason, code; then one total row per player."""
+    """The sheet as CSV: hand, player, points, reason, code; then one total row per player.
+
+    Written through ``games.csvsafe``: a display name that starts like a formula is text."""
     players, lines, totals = sheet_lines(table)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["hand", "player", "points", "reason", "code"])
+    rows: list[list[Any]] = [["hand", "player", "points", "reason", "code"]]
     for line in lines:
-        writer.writerow(
-            [line["hand"], line["player"], line["points"], line["reason"], line["code"]]
-        )
+        rows.append([line["hand"], line["player"], line["points"], line["reason"], line["code"]])
     for name, total in zip(players, totals, strict=False):
-        writer.writerow([total_label, name, total, "", ""])
-    return out.getvalue()
+        rows.append([total_label, name, total, "", ""])
+    return write_rows(rows)

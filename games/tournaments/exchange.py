@@ -10,14 +10,14 @@ name. Online games themselves are not part of the file (their results are).
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+
+from games.csvsafe import write_rows
 
 from . import services
 from . import standings as standing_rules
@@ -35,10 +35,8 @@ class ImportRefused(services.TournamentError):
 
 
 def _csv(rows: list[list[Any]]) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerows(rows)
-    return buf.getvalue()
+    """Through ``games.csvsafe``: a player's name that starts like a formula is text."""
+    return write_rows(rows, lineterminator="\n")
 
 
 def standings_csv(t: Tournament) -> str:
@@ -50,7 +48,7 @@ def standings_csv(t: Tournament) -> str:
         rows.append(
             [
                 r.rank,
-                _text(names.get(r.player, r.player)),
+                names.get(r.player, r.player),
                 _num(r.points),
                 r.game_total,
                 r.played,
@@ -80,7 +78,7 @@ def results_csv(t: Tournament) -> str:
                     tt.round.number,
                     tt.number,
                     pos + 1,
-                    _text(names.get(pid, "CPU")) if pid is not None else "CPU",
+                    names.get(pid, "CPU") if pid is not None else "CPU",
                     "yes" if pid is None else "no",
                     r.scores[pos],
                     _num(points[pos]) if t.scoring == Tournament.Scoring.PLACING else "",
@@ -89,13 +87,9 @@ def results_csv(t: Tournament) -> str:
     return _csv(rows)
 
 
-def _text(value: str) -> str:
-    """A name as a CSV cell that no spreadsheet runs as a formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+def _num(value: float) -> int | float:
+    """A number stays a number in the CSV (``3``, ``2.5``), so it is never neutralised."""
+    return int(value) if float(value).is_integer() else float(value)
 
 
 # ---------------------------------------------------------------------- JSON

@@ -74,3 +74,40 @@ def test_result_page_links_the_csv(client):
     play_hand(table)
     page = client.get(reverse("solo:result", args=[table.code])).content.decode()
     assert reverse("games:sheet_csv", args=[table.code]) in page
+
+
+FORMULAS = ['=HYPERLINK("http://evil.example/","click")', "+1+1", "-2+3", "@SUM(A1:A2)", "\tx"]
+
+
+@pytest.mark.parametrize("name", FORMULAS)
+def test_a_display_name_that_starts_like_a_formula_is_text_in_the_csv(client, name):
+    """OWASP CSV injection: a spreadsheet must show the name, never run it."""
+    table = solo_table(variant="classic")
+    seat = table.seats.get(position=1)
+    seat.name = name
+    seat.save(update_fields=["name"])
+    rows = read_csv(client, table.code)
+    totals = {r[1]: r for r in rows[1:]}
+    assert "'" + name in totals  # neutralised with a leading quote, the name kept whole
+    assert name not in totals
+    assert totals["'" + name][2] == "20"  # numbers stay numbers
+
+
+def test_negative_points_stay_numbers_in_the_csv(client):
+    table = play_game(solo_table(), hands=1)
+    rows = read_csv(client, table.code)
+    points = [r[2] for r in rows[1:]]
+    assert any(p.startswith("-") for p in points)  # the finisher's −base/10
+    assert all(re.fullmatch(r"-?\d+", p) for p in points)
+
+
+def test_the_one_csv_helper_neutralises_every_formula_start():
+    from games.csvsafe import cell, write_rows
+
+    for start in ("=", "+", "-", "@", "\t", "\r"):
+        assert cell(start + "1") == "'" + start + "1"
+    assert cell("Ayşe") == "Ayşe" and cell("a=b") == "a=b"
+    assert cell(-2) == -2 and cell(2.5) == 2.5 and cell(None) == ""
+    assert cell(True) == "True"  # a bool is text, not a number
+    text = write_rows([["name", "points"], ['=1+"x"', -4]])
+    assert list(csv.reader(io.StringIO(text))) == [["name", "points"], ['\'=1+"x"', "-4"]]

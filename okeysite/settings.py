@@ -2,18 +2,36 @@
 
 Environment variables (all optional for development):
 
-- ``SECRET_KEY``: required in production; a fixed development key is used otherwise.
-- ``DEBUG``: "1"/"true"/"yes"/"on" to enable (default on, unless SECRET_KEY is set).
+- ``SECRET_KEY``: the site's secret. Without it, a random key is made once and kept in
+  ``SECRET_KEY_FILE`` (default ``.secret_key`` beside manage.py, mode 0600, git-ignored),
+  so sessions and signed exports survive restarts. Several servers must share one key.
+- ``DEBUG``: "1"/"true"/"yes"/"on" to enable. Off unless asked for: nothing switches it on.
 - ``ALLOWED_HOSTS``: comma-separated host names (default: localhost, 127.0.0.1, [::1]).
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins, e.g. ``https://okey.example.org``.
 - ``DATABASE_URL``: any dj-database-url URL (default: SQLite file ``db.sqlite3`` in the
   project root).
 - ``REDIS_URL``: when set, channels-redis's ``RedisChannelLayer``; otherwise the in-memory
   layer (one process only).
+- ``STATIC_ROOT``: where ``collectstatic`` puts the files WhiteNoise serves (default
+  ``staticfiles/``).
 - ``PORT``: used by ``make run`` only.
+
+Served over HTTPS (behind a proxy that terminates TLS and sets ``X-Forwarded-Proto``):
+
+- ``HTTPS``: "1" switches on everything below at once (each can still be set on its own).
+- ``SECURE_SSL_REDIRECT``: redirect plain HTTP to HTTPS (default: ``HTTPS``).
+- ``SECURE_COOKIES``: session and CSRF cookies only over HTTPS (default: ``HTTPS``).
+- ``SECURE_HSTS_SECONDS``: Strict-Transport-Security max-age (default: one year with
+  ``HTTPS``, otherwise 0, no header).
+- ``SECURE_HSTS_INCLUDE_SUBDOMAINS``, ``SECURE_HSTS_PRELOAD``: the HSTS flags (default off:
+  they commit every subdomain, and the preload list, to HTTPS).
+
+README.md ("Production") lists the set with which ``manage.py check --deploy`` is clean.
 """
 
+import contextlib
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -36,9 +54,32 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-_DEV_SECRET_KEY = "django-insecure-dev-only-okey-do-not-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET_KEY
-DEBUG = env_bool("DEBUG", default="SECRET_KEY" not in os.environ)
+def load_or_create_secret_key(path: Path) -> str:
+    """The key kept in ``path``; made (random, 0600) the first time. Two processes starting
+    at once agree: the new key is written to a private temporary file and linked into
+    place, which fails if the other process got there first (then its key is read)."""
+    try:
+        key = path.read_text().strip()
+    except FileNotFoundError:
+        key = ""
+    if key:
+        return key
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50) + "\n")
+        with contextlib.suppress(FileExistsError):  # the other process's key wins
+            os.link(tmp, path)
+    finally:
+        tmp.unlink()
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or load_or_create_secret_key(
+    Path(os.environ.get("SECRET_KEY_FILE") or BASE_DIR / ".secret_key")
+)
+DEBUG = env_bool("DEBUG")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -52,6 +93,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "django_htmx",
     "template_partials",
     "accounts",
@@ -183,7 +225,11 @@ USE_TZ = True
 # Static files --------------------------------------------------------------
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+# Without DEBUG, WhiteNoise serves what collectstatic put in STATIC_ROOT (``make run`` and
+# the browser tests' server run it): hashed names, compressed copies, cached for a year.
+# The in-process tests render pages without collectstatic (tests/conftest.py switches them
+# to the plain storage).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -198,10 +244,36 @@ STORAGES = {
 # Security (production) -----------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
+HTTPS = env_bool("HTTPS")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=HTTPS)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (31_536_000 if HTTPS else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
+if HTTPS or SECURE_SSL_REDIRECT:
+    # Trust the proxy's word that the request came over HTTPS (it must set or strip
+    # this header); without it every request would look like plain HTTP and redirect.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files,
+# no inline script or event-handler attribute anywhere (page scripts are in static/js/),
+# nothing may frame the site. connect-src 'self' covers the table's websocket on the same
+# host (ws:/wss: of the page's origin, CSP Level 3).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 LOGGING = {
     "version": 1,

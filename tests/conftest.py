@@ -10,10 +10,11 @@ Mark them ``@pytest.mark.e2e`` and use pytest-playwright's ``page`` fixture toge
         page.goto(f"{daphne_server}/")
         expect(page.get_by_test_id("nav-user")).to_have_text("Ayşe")
 
-``daphne_server`` is session-scoped: one daphne subprocess on a free 127.0.0.1 port, with its
-own migrated SQLite file database in a temporary directory (``e2e_env`` holds the environment
-it runs with, so a test can start another process, e.g. a sweeper, on the same database;
-override ``daphne_extra_env`` to add variables).
+``daphne_server`` is session-scoped: one daphne subprocess on a free 127.0.0.1 port, serving
+as ``make run`` does (DEBUG off; static files collected into a temporary directory and served
+by WhiteNoise), with its own migrated SQLite file database in a temporary directory
+(``e2e_env`` holds the environment it runs with, so a test can start another process, e.g. a
+sweeper, on the same database; override ``daphne_extra_env`` to add variables).
 Drive everything through the browser; e2e tests get ``DJANGO_ALLOW_ASYNC_UNSAFE=true`` in case
 they must read the ORM, but the test process's ORM is pytest-django's test database, NOT the
 server's. Playwright uses Debian's ``/usr/bin/chromium``.
@@ -108,6 +109,25 @@ def _e2e_allow_async_unsafe(request, monkeypatch):
         monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+# Static files -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_without_collectstatic():
+    """Pages rendered in the test process name static files without a collectstatic run
+    (production's manifest storage needs its manifest): plain names. The e2e server runs
+    collectstatic and serves them as production does."""
+    from django.test.utils import override_settings
+
+    with override_settings(
+        STORAGES={
+            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+    ):
+        yield
+
+
 # The real server --------------------------------------------------------------------
 
 
@@ -127,7 +147,9 @@ def _server_env(tmp_dir: Path) -> dict[str, str]:
         {
             "DJANGO_SETTINGS_MODULE": "okeysite.settings",
             "DATABASE_URL": f"sqlite:///{tmp_dir / 'e2e.sqlite3'}",
-            "DEBUG": "1",  # whitenoise serves static files straight from static/
+            # As `make run` serves it: DEBUG off, WhiteNoise serving the collected files.
+            "DEBUG": "0",
+            "STATIC_ROOT": str(tmp_dir / "static"),
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
@@ -153,16 +175,17 @@ def e2e_env(tmp_path_factory, daphne_extra_env) -> dict[str, str]:
     env = _server_env(tmp_dir)
     env.update(daphne_extra_env)
     env["E2E_TMP_DIR"] = str(tmp_dir)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if result.returncode != 0:
-        pytest.fail(f"migrate for the e2e server failed:\n{result.stdout}\n{result.stderr}")
+    for command in ("migrate", "collectstatic"):
+        result = subprocess.run(
+            [sys.executable, "manage.py", command, "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if result.returncode != 0:
+            pytest.fail(f"{command} for the e2e server failed:\n{result.stdout}\n{result.stderr}")
     return env
 
 

@@ -60,8 +60,24 @@ def test_asgi_application_routes_http_and_websocket():
     assert set(application.application_mapping) == {"http", "websocket"}
 
 
+SETTINGS_ENV = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "ALLOWED_HOSTS",
+    "DEBUG",
+    "SECRET_KEY",
+    "SECRET_KEY_FILE",
+    "HTTPS",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_COOKIES",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+)
+
+
 def load_settings(monkeypatch, **env):
-    for key in ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "DEBUG", "SECRET_KEY"):
+    for key in SETTINGS_ENV:
         monkeypatch.delenv(key, raising=False)
     for key, value in env.items():
         monkeypatch.setenv(key, value)
@@ -71,9 +87,12 @@ def load_settings(monkeypatch, **env):
     return module
 
 
-def test_settings_defaults(monkeypatch):
-    s = load_settings(monkeypatch)
-    assert s.DEBUG is True
+def test_settings_defaults(monkeypatch, tmp_path):
+    s = load_settings(monkeypatch, SECRET_KEY_FILE=str(tmp_path / ".secret_key"))
+    assert s.DEBUG is False  # never on by itself, not even without a SECRET_KEY
+    assert s.SECURE_SSL_REDIRECT is False  # `make run` serves plain HTTP on localhost
+    assert s.SESSION_COOKIE_SECURE is False
+    assert s.SECURE_HSTS_SECONDS == 0
     assert s.INSTALLED_APPS[0] == "daphne"
     db = s.DATABASES["default"]
     assert db["ENGINE"] == "django.db.backends.sqlite3"
@@ -103,3 +122,48 @@ def test_settings_from_environment(monkeypatch):
     layer = s.CHANNEL_LAYERS["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
+
+
+def test_without_secret_key_a_random_one_is_made_once_and_kept_private(monkeypatch, tmp_path):
+    key_file = tmp_path / ".secret_key"
+    first = load_settings(monkeypatch, SECRET_KEY_FILE=str(key_file))
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert key_file.read_text().strip() == first.SECRET_KEY
+    # Strong enough for `check --deploy` (security.W009): long, varied, not Django's dev prefix.
+    assert len(first.SECRET_KEY) >= 50
+    assert len(set(first.SECRET_KEY)) >= 5
+    assert not first.SECRET_KEY.startswith("django-insecure-")
+    again = load_settings(monkeypatch, SECRET_KEY_FILE=str(key_file))
+    assert again.SECRET_KEY == first.SECRET_KEY  # sessions and signed exports survive restarts
+    other = load_settings(monkeypatch, SECRET_KEY_FILE=str(tmp_path / "other"))
+    assert other.SECRET_KEY != first.SECRET_KEY  # random, not a fixed development key
+    # No temporary file is left behind.
+    assert sorted(tmp_path.iterdir()) == sorted([key_file, tmp_path / "other"])
+
+
+def test_debug_only_when_asked_for(monkeypatch, tmp_path):
+    key_file = str(tmp_path / ".secret_key")
+    assert load_settings(monkeypatch, SECRET_KEY_FILE=key_file, DEBUG="1").DEBUG is True
+    assert load_settings(monkeypatch, SECRET_KEY_FILE=key_file, DEBUG="0").DEBUG is False
+    assert load_settings(monkeypatch, SECRET_KEY_FILE=key_file, DEBUG="").DEBUG is False
+
+
+def test_an_environment_secret_key_writes_no_file(monkeypatch, tmp_path):
+    key_file = tmp_path / ".secret_key"
+    s = load_settings(monkeypatch, SECRET_KEY="k" * 10 + "x" * 50, SECRET_KEY_FILE=str(key_file))
+    assert s.SECRET_KEY == "k" * 10 + "x" * 50
+    assert not key_file.exists()
+
+
+def test_https_switches_on_the_transport_settings(monkeypatch, tmp_path):
+    s = load_settings(monkeypatch, SECRET_KEY_FILE=str(tmp_path / "k"), HTTPS="1")
+    assert s.SECURE_SSL_REDIRECT is True
+    assert s.SESSION_COOKIE_SECURE is True
+    assert s.CSRF_COOKIE_SECURE is True
+    assert s.SECURE_HSTS_SECONDS == 31_536_000
+    assert s.SECURE_PROXY_SSL_HEADER == ("HTTP_X_FORWARDED_PROTO", "https")
+    # Each can be set on its own.
+    s = load_settings(
+        monkeypatch, SECRET_KEY_FILE=str(tmp_path / "k"), HTTPS="1", SECURE_HSTS_SECONDS="60"
+    )
+    assert s.SECURE_HSTS_SECONDS == 60

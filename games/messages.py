@@ -67,6 +67,7 @@ REFUSALS = {
     "bad_arrangement": gettext_lazy("The new order must hold exactly the tiles of your rack."),
     "not_host": gettext_lazy("Only the table's host can do that."),
     "no_place": gettext_lazy("That tile fits no meld on the table."),
+    "too_many_free_actions": gettext_lazy("Too many flips in a row: wait for the next move."),
 }
 
 REASONS = {

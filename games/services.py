@@ -422,6 +422,8 @@ def submit_action(
         hand = copy.copy(hand)  # the snapshot's hand stays as it was at this version
         action = {**action, "seat": seat_position}
         try:
+            if not by_cpu:  # the server's own actions (CPU, time-out) are never limited
+                engine_actions.check_free_action_limit(state, action)
             new_state, _events = engine_actions.apply(state, action)
         except Refusal as r:
             raise ActionRefused(r.code, r.message) from r
@@ -437,7 +439,13 @@ def submit_action(
             game = _finish_hand(table, hand, new_state, at)
         hand.save(update_fields=["state", "result", "finished_at"])
         table.version += 1
-        _schedule(table, new_state, at)
+        _schedule(
+            table,
+            new_state,
+            at,
+            same_turn=not new_state.over and new_state.turn_no == state.turn_no,
+            cpu_step=by_cpu,
+        )
         table.save()
         primed = (hand, new_state, game)
         transaction.on_commit(lambda: _remember(table, primed))
@@ -480,13 +488,31 @@ def cpu_delay() -> timedelta:
     return timedelta(milliseconds=getattr(settings, "OKEY_CPU_DELAY_MS", 700))
 
 
-def _schedule(table: Table, state: engine_state.HandState, at: datetime) -> None:
+def _schedule(
+    table: Table,
+    state: engine_state.HandState,
+    at: datetime,
+    *,
+    same_turn: bool = False,
+    cpu_step: bool = False,
+) -> None:
     """Set when the next CPU move and the turn clock fall due.
 
     A CPU seat moves after a short visible delay; a human seat that is away
     (no open connection) is played by its CPU once the grace period since it
     left has passed; a present human gets the table's turn clock, if any.
+
+    ``same_turn``: the action just applied left the same turn going (a draw, a
+    lay-down, an undo, a returned discard, and every free action: a flip, an
+    arrange, by any seat). Such an action never postpones anything: the turn
+    clock runs from the start of the turn to its end, and a due CPU move stays
+    due. Only the CPU's own step (``cpu_step``: it plays a turn one action at a
+    time) sets its next step, after the visible delay.
     """
+    if same_turn and table.status == Table.Status.PLAYING:
+        if cpu_step:
+            table.cpu_due_at = at + cpu_delay()
+        return
     table.cpu_due_at = None
     table.turn_deadline = None
     if table.status != Table.Status.PLAYING:
@@ -548,10 +574,19 @@ def play_due(table_id: int, *, at: datetime | None = None) -> bool:
         state = load_state(hand)
         seat = table.seats.get(position=state.turn)
         if cpu_due and not clock_due and not seat.is_cpu and seat.away_since is None:
-            # the player came back before the grace period ended
+            # the player came back before the grace period ended; the clock runs on
+            deadline = table.turn_deadline
             _schedule(table, state, at)
+            if deadline is not None:
+                table.turn_deadline = deadline
             table.save()
             return False
+        if clock_due and not cpu_due and table.cpu_due_at is not None:
+            last = hand.actions.order_by("-index").first()
+            if last is not None and last.by_cpu and last.seat == state.turn:
+                return (
+                    False  # the seat's CPU is playing out the timed-out turn: its next step waits
+                )
         action = cpu.choose(state, state.turn, seat.cpu_level, timeout=clock_due and not cpu_due)
         if action.get("type") == "timeout":
             # [D8] the opening turn's time-out discards the rightmost tile: the one
@@ -573,7 +608,12 @@ def _arrange_as_seen(table: Table, seat: Seat, state: Any, at: datetime) -> int:
     if seen == rack:
         return table.version
     t = submit_action(
-        table.pk, seat.position, {"type": "arrange", "tiles": seen}, table.version, at=at
+        table.pk,
+        seat.position,
+        {"type": "arrange", "tiles": seen},
+        table.version,
+        by_cpu=True,  # the server arranges for the time-out
+        at=at,
     )
     return t.version
 
@@ -676,48 +716,159 @@ def hint_for(table_id: int, position: int) -> dict[str, Any]:
     return hint(state, position)
 
 
-def set_presence(seat_id: int | None, connected: bool, *, at: datetime | None = None) -> None:
+# ------------------------------------------------------------------ presence
+#
+# A seat is away when its owner has no open websocket. Each open socket is a
+# ``SeatConnection`` row (its channel name, the process holding it, when that
+# process last vouched for it); ``Seat.connections`` is their count. A socket
+# that ends cleanly deletes its row; one that ends any other way (its consumer
+# crashed, its process was killed) is found by ``reconcile_presence``, which each
+# server process runs from the sweeper: rows of its own that no live consumer
+# holds are dropped, and rows no process has vouched for within
+# ``OKEY_PRESENCE_TTL_S`` expire. A count can lag by that long, never stick.
+
+PROCESS = secrets.token_hex(8)  # this server process, in its SeatConnection rows
+
+
+def presence_ttl() -> timedelta:
+    return timedelta(seconds=getattr(settings, "OKEY_PRESENCE_TTL_S", 45))
+
+
+def set_presence(
+    seat_id: int | None,
+    connected: bool,
+    *,
+    at: datetime | None = None,
+    channel: str | None = None,
+) -> None:
     """Count a seat owner's open connections; the seat is away when none is
     left. Leaving during one's turn starts the grace period after which the
-    seat's CPU plays; coming back hands the seat back at once."""
+    seat's CPU plays; coming back hands the seat back at once. ``channel`` names
+    the socket (its row); without one, a connect adds an anonymous row and a
+    disconnect removes the oldest row of this process."""
+    from games.models import SeatConnection
+
     if seat_id is None:
         return
     at = at or now()
     with transaction.atomic():
         seat = Seat.objects.select_for_update().select_related("table").get(pk=seat_id)
         table = Table.objects.select_for_update().get(pk=seat.table_id)
-        was_away = seat.away_since is not None
+        rows = SeatConnection.objects.filter(seat_id=seat_id)
         if connected:
-            seat.connections = max(seat.connections, 0) + 1
-            seat.away_since = None
+            SeatConnection.objects.update_or_create(
+                channel=channel or f"{PROCESS}!{secrets.token_hex(8)}",
+                defaults={"seat_id": seat_id, "process": PROCESS, "seen_at": at},
+            )
+        elif channel is not None:
+            rows.filter(channel=channel).delete()
         else:
-            seat.connections = max(seat.connections - 1, 0)
-            if seat.connections == 0:
-                seat.away_since = at
-        seat.save(update_fields=["connections", "away_since"])
-        now_away = seat.away_since is not None
-        if was_away == now_away or table.status != Table.Status.PLAYING:
-            return
-        hand = table.current_hand
-        if hand is None:
-            return
-        state = load_state(hand)
-        if hand.result is not None:  # between hands: is anyone left to deal the next?
-            _schedule(table, state, at)
-            table.save()
-            _on_commit_broadcast(table, presence=True)
-            return
-        if state.turn == seat.position:
-            deadline = table.turn_deadline
-            _schedule(table, state, at)
-            if deadline is not None:
-                table.turn_deadline = deadline  # the clock keeps running
-        # Presence is shown, not played: no version bump (a player's pending
-        # action stays valid); everyone re-renders to see who is away.
+            oldest = rows.filter(process=PROCESS).order_by("pk").first()
+            if oldest is not None:
+                oldest.delete()
+        _count_presence(seat, table, rows.count(), at)
+
+
+def _count_presence(seat: Seat, table: Table, count: int, at: datetime) -> None:
+    """Store a seat's connection count (both rows locked by the caller) and,
+    when that makes it away or present, reschedule and tell the table."""
+    was_away = seat.away_since is not None
+    seat.connections = count
+    if count > 0:
+        seat.away_since = None
+    elif not was_away:
+        seat.away_since = at
+    seat.save(update_fields=["connections", "away_since"])
+    now_away = seat.away_since is not None
+    if was_away == now_away or table.status != Table.Status.PLAYING:
+        return
+    hand = table.current_hand
+    if hand is None:
+        return
+    state = load_state(hand)
+    if hand.result is not None:  # between hands: is anyone left to deal the next?
+        _schedule(table, state, at)
         table.save()
         _on_commit_broadcast(table, presence=True)
+        return
+    if state.turn == seat.position:
+        deadline = table.turn_deadline
+        _schedule(table, state, at)
+        if deadline is not None:
+            table.turn_deadline = deadline  # the clock keeps running
+    # Presence is shown, not played: no version bump (a player's pending
+    # action stays valid); everyone re-renders to see who is away.
+    table.save()
+    _on_commit_broadcast(table, presence=True)
+
+
+def reconcile_presence(
+    live: dict[str, int],
+    *,
+    at: datetime | None = None,
+    process: str | None = None,
+) -> int:
+    """Make the stored presence match the sockets that are really open.
+
+    ``live`` maps the channel name of every table socket this process holds to
+    its seat. This process's rows are refreshed (and re-added if another process
+    expired them), its rows that no live socket holds are dropped, rows of any
+    process not refreshed within the TTL expire, and every seat whose count was
+    wrong is recounted (away, CPU scheduled) as if its sockets had closed.
+    Returns the number of seats recounted."""
+    from django.db.models import Count, F, Q
+
+    from games.models import SeatConnection
+
+    at = at or now()
+    process = process or PROCESS
+    touched: set[int] = set()
+    with transaction.atomic():
+        mine = SeatConnection.objects.filter(process=process)
+        gone = mine.exclude(channel__in=list(live))
+        touched.update(gone.values_list("seat_id", flat=True))
+        gone.delete()
+        mine.update(seen_at=at)
+        have = set(mine.values_list("channel", flat=True))
+        missing = [
+            SeatConnection(seat_id=s, process=process, channel=c, seen_at=at)
+            for c, s in live.items()
+            if c not in have
+        ]
+        if missing:
+            existing = set(
+                Seat.objects.filter(pk__in={m.seat_id for m in missing}).values_list(
+                    "pk", flat=True
+                )
+            )
+            missing = [m for m in missing if m.seat_id in existing]
+            SeatConnection.objects.bulk_create(missing, ignore_conflicts=True)
+            touched.update(m.seat_id for m in missing)
+        expired = SeatConnection.objects.filter(seen_at__lt=at - presence_ttl())
+        touched.update(expired.values_list("seat_id", flat=True))
+        expired.delete()
+    wrong = (
+        Seat.objects.filter(Q(connections__gt=0) | Q(live_connections__isnull=False))
+        .annotate(n=Count("live_connections", distinct=True))
+        .exclude(connections=F("n"))
+        .values_list("pk", flat=True)
+    )
+    touched.update(wrong)
+    for seat_id in sorted(touched):
+        with transaction.atomic():
+            seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+            if seat is None:
+                continue
+            table = Table.objects.select_for_update().get(pk=seat.table_id)
+            count = SeatConnection.objects.filter(seat_id=seat_id).count()
+            if count != seat.connections or (count == 0) != (seat.away_since is not None):
+                _count_presence(seat, table, count, at)
+    return len(touched)
 
 
 def reset_presence() -> None:
     """At the start of a single server process: nobody is connected yet."""
+    from games.models import SeatConnection
+
+    SeatConnection.objects.all().delete()
     Seat.objects.filter(connections__gt=0).update(connections=0, away_since=now())

@@ -43,6 +43,12 @@ ACTION_FIELDS: dict[str, tuple[set[str], set[str]]] = {
 }
 # actions that do not need the turn
 FREE_ACTIONS = {"flip", "arrange"}
+# A free action never passes the turn, so nothing bounds how often a seat can send
+# one. Where players' actions enter (the table service) at most this many free
+# actions per seat are accepted between two moves of the game (any seat's
+# non-free action): enough to turn both okeys face down and up again. It is a
+# table policy, not a rule: ``apply`` accepts any number, so every record replays.
+FREE_ACTION_LIMIT = 4
 
 
 def _bad(msg: str) -> Refusal:
@@ -680,6 +686,29 @@ def apply(state: HandState, action: dict) -> tuple[HandState, list[dict]]:
     return s, events
 
 
+def free_actions_in_a_row(state: HandState, seat: int) -> int:
+    """How many free actions (``FREE_ACTIONS``) ``seat`` has played since the
+    hand's last move (the last action of any seat that is not a free action)."""
+    n = 0
+    for a in reversed(state.actions):
+        if a["type"] not in FREE_ACTIONS:
+            break
+        if a["seat"] == seat:
+            n += 1
+    return n
+
+
+def check_free_action_limit(state: HandState, action: dict) -> None:
+    """Refuse (``too_many_free_actions``) a free action past ``FREE_ACTION_LIMIT``
+    in a row for its seat; any other action passes. The service calls it before
+    ``apply`` for the actions players send."""
+    if not isinstance(action, dict) or action.get("type") not in FREE_ACTIONS:
+        return
+    seat = action.get("seat")
+    if type(seat) is int and free_actions_in_a_row(state, seat) >= FREE_ACTION_LIMIT:
+        raise Refusal("too_many_free_actions", limit=FREE_ACTION_LIMIT)
+
+
 def penalty_tiles(state: HandState, tiles: Any) -> set[int]:
     """Which of ``tiles`` would be penalised if discarded now (not as the finishing
     discard): usable tiles, and okeys in seventeen."""
@@ -708,8 +737,12 @@ def is_penalty_tile(state: HandState, tile: int) -> bool:
 
 __all__ = [
     "ACTION_FIELDS",
+    "FREE_ACTIONS",
+    "FREE_ACTION_LIMIT",
     "apply",
+    "check_free_action_limit",
     "end_hand",
+    "free_actions_in_a_row",
     "is_penalty_tile",
     "legal_actions",
     "normalize_action",

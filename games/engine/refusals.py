@@ -58,6 +58,8 @@ REFUSALS: dict[str, str] = {
     "okey_discard_forbidden": "An okey may only be discarded to finish.",
     "not_an_okey": "Only an okey can be turned face down.",
     "bad_arrangement": "The new order must hold exactly the tiles of your rack.",
+    # table policy (checked where players' actions enter, not by apply)
+    "too_many_free_actions": "Too many flips in a row: wait for the next move.",
 }
 
 

@@ -209,6 +209,39 @@ LOGOUT_REDIRECT_URL = "home"
 LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "5"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
 
+# Accounts: rate limits, client IP, email ----------------------------------
+# (accounts/throttle.py explains each limit; README "Configuration" lists them.)
+LOGIN_IP_THROTTLE_LIMIT = int(os.environ.get("LOGIN_IP_THROTTLE_LIMIT", "20"))
+LOGIN_IP_THROTTLE_WINDOW = int(os.environ.get("LOGIN_IP_THROTTLE_WINDOW", "900"))
+SIGNUP_THROTTLE_LIMIT = int(os.environ.get("SIGNUP_THROTTLE_LIMIT", "5"))
+SIGNUP_THROTTLE_WINDOW = int(os.environ.get("SIGNUP_THROTTLE_WINDOW", "3600"))
+PASSWORD_RESET_THROTTLE_LIMIT = int(os.environ.get("PASSWORD_RESET_THROTTLE_LIMIT", "5"))
+PASSWORD_RESET_THROTTLE_WINDOW = int(os.environ.get("PASSWORD_RESET_THROTTLE_WINDOW", "3600"))
+# How many reverse proxies stand in front of the site (nginx alone: 1). 0 (the default):
+# the client is REMOTE_ADDR and X-Forwarded-For is ignored, since clients can write it.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+
+# Email: SMTP when EMAIL_HOST is set, else files in EMAIL_FILE_PATH when that is set,
+# else the console (development: reset links appear in the server's output).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+    EMAIL_TIMEOUT = 20
+elif EMAIL_FILE_PATH:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Okey online <noreply@localhost>")
+# Send from a thread so a reset for a known address takes no longer than for an unknown
+# one (accounts/mail.py); on by default with SMTP, where sending is slow.
+EMAIL_SEND_IN_BACKGROUND = env_bool("EMAIL_SEND_IN_BACKGROUND", default=bool(EMAIL_HOST))
+
 # Internationalisation ------------------------------------------------------
 LANGUAGE_CODE = "en"
 LANGUAGES = [

@@ -62,6 +62,10 @@ REFUSALS = {
     "pairs_opener_cannot_add": gettext_lazy("A pairs opener never adds tiles to melds."),
     "bad_receiver": gettext_lazy("A pair can only be given to a player who opened with pairs."),
     "must_use_in_new_meld": gettext_lazy("The taken discard must be used in a new meld."),
+    "taken_not_in_new_meld": gettext_lazy(
+        "Once you have opened, a taken discard can only be added to a meld on the table,"
+        " not laid in a new one."
+    ),
     "nothing_to_undo": gettext_lazy("There is no taken discard to give back."),
     "not_an_okey": gettext_lazy("Only an okey can be turned face down."),
     "bad_arrangement": gettext_lazy("The new order must hold exactly the tiles of your rack."),

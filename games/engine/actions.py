@@ -446,6 +446,8 @@ def _lay(s: HandState, a: dict, ev: list[dict]) -> HandState:
     mine = s.opened[seat]
     owner = None
     lines: list[dict] = []
+    if mine is not None and r.take_opening_or_table_only and s.taken in tiles:
+        raise Refusal("taken_not_in_new_meld")
     if mine is None:
         if not r.provisional:
             raise Refusal("not_opened")
@@ -996,6 +998,8 @@ def _lay_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[dict]
     rack = state.racks[seat]
     out = []
     mine = state.opened[seat]
+    if r.take_opening_or_table_only and state.taken is not None:
+        rack = tuple(t for t in rack if t != state.taken)  # it goes onto the table, or back
     if mine == MELDS_OPENING:
         arr = best_arrangement(list(rack), state.okey_kind, ace_high=r.ace_high, pairs=False)
         for sh in arr.melds:
@@ -1061,7 +1065,8 @@ def _add_swap_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[
 def take_useful(state: HandState, seat: int) -> bool:
     """Can ``seat`` use the takeable discard this turn as its variant requires? (A
     cheap, not exhaustive, check: whole-rack with a pile left → always; else a close,
-    an opening, a new meld or an add that holds the tile is found.)"""
+    an opening, an add, or (not in fifty-one once opened, RULES.md §4) a new meld
+    that holds the tile is found.)"""
     if state.takeable is None:
         return False
     return _take_useful(state, seat)
@@ -1090,6 +1095,8 @@ def _take_useful(state: HandState, seat: int) -> bool:
         for m in state.melds:
             if placements(tile, m, state.okey_kind, r.ace_high):
                 return True
+    if mine is not None and r.take_opening_or_table_only:
+        return False  # once opened, only onto a table meld (above)
     probe = state.clone()
     probe.racks = _set(probe.racks, seat, rack + (tile,))
     probe.taken = tile

@@ -53,6 +53,10 @@ REFUSALS: dict[str, str] = {
     # taking the discard
     "must_use_taken_discard": "You must use the taken discard this turn (or undo).",
     "must_use_in_new_meld": "The taken discard must be used in a new meld.",
+    "taken_not_in_new_meld": (
+        "Once you have opened, a taken discard can only be added to a meld on the table,"
+        " not laid in a new one."
+    ),
     "nothing_to_undo": "There is no taken discard to give back.",
     # okeys
     "okey_discard_forbidden": "An okey may only be discarded to finish.",

@@ -9,6 +9,9 @@ Decisions taken here where rules.md is silent (also listed in API.md):
   pairs and runs/groups scores as pairs);
 * classic/rummy with an empty pile: a taken discard must close this turn or be given
   back (``undo``); ``draw`` then ends the hand [D4];
+* fifty-one: a taken discard is used in the opening or on a table meld (added, or
+  swapped in for an okey); after opening it never goes into a new meld (refusal
+  ``taken_not_in_new_meld``), so a pairs opener, who never adds, cannot use one;
 * fifty-one: a pairs opener never swaps okeys either (a swap adds a tile to a meld);
   a runs-and-groups opener lays runs and groups only; a taken okey costs the
   discarder 10 × its printed number; an okey is a penalty tile only while some table
@@ -50,6 +53,10 @@ class Rules:
     # lay-down flags
     provisional = False  # seventeen: melds may be placed before the opening is reached
     take_new_meld_only = False  # seventeen: a taken discard goes into a new meld
+    # fifty-one (seeds 000/002: "en tu apertura o añadiéndola a una combinación",
+    # "in deiner Eröffnung oder beim Anlegen"): a taken discard goes into the opening
+    # or onto a meld on the table; once opened, never into a new meld
+    take_opening_or_table_only = False
     pairs_opener_may_add = False  # seventeen: pairs openers add single tiles
     pairs_opening_min_pairs = 0
     one_tile_per_end = False
@@ -228,6 +235,7 @@ class FiftyOneRules(LayDownRules):
     name = "fifty-one"
     values = "sum"
     pairs_opening_min_pairs = 5
+    take_opening_or_table_only = True
 
     def game_hands(self, options: dict) -> int | None:
         return options["hands"]

@@ -534,8 +534,8 @@ def take_usable(ctx: Context) -> bool:
     """Can the takeable tile be used this turn (from the view alone)?
 
     Whole-rack: with an empty pile only a close counts [D4]. Lay-down: in the
-    opening (which must reach the limit), on a table meld, or in a new meld
-    (pairs for a pairs opener)."""
+    opening (which must reach the limit), on a table meld, or (seventeen, not
+    fifty-one: RULES.md §4, §5) in a new meld (pairs for a pairs opener)."""
     t = ctx.takeable
     if t is None:
         return False
@@ -559,6 +559,8 @@ def take_usable(ctx: Context) -> bool:
         for m in ctx.melds:
             if placements(t, m, ctx.okey, ctx.ace_high):
                 return True
+    if mine is not None and r.take_opening_or_table_only:
+        return False  # fifty-one: once opened, only onto a table meld (above)
     if mine is None:
         need = ctx.view.get("opening_min") or {}
         arr = ctx.arr(both, pairs=False)

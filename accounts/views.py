@@ -3,16 +3,27 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from .forms import ProfileForm, SignUpForm, ThrottledAuthenticationForm
+from . import throttle
+from .forms import ProfileForm, ResetRequestForm, SignUpForm, ThrottledAuthenticationForm
 from .models import LANGUAGE_CHOICES, Profile
 
 _LANGUAGE_CODES = {code for code, _name in LANGUAGE_CHOICES}
+
+SIGNUP_THROTTLED = gettext_lazy(
+    "Too many accounts were created from your network recently. Please try again later."
+)
+RESET_THROTTLED = gettext_lazy(
+    "Too many password reset requests from your network. Please try again later."
+)
 
 
 def apply_language(request, response, language: str):
@@ -49,8 +60,15 @@ def signup(request):
         return redirect("home")
     if request.method == "POST":
         form = SignUpForm(request.POST)
+        if throttle.signup_blocked(request):
+            # Refused before anything is checked or stored (see accounts/throttle.py).
+            form.is_valid()
+            form.add_error(None, SIGNUP_THROTTLED)
+            context = {"form": form, "next": _safe_next(request, "")}
+            return render(request, "accounts/signup.html", context, status=429)
         if form.is_valid():
             user = form.save()
+            throttle.record_signup(request)
             profile, _created = Profile.objects.get_or_create(user=user)
             profile.display_name = form.cleaned_data["display_name"]
             current = translation.get_language() or settings.LANGUAGE_CODE
@@ -74,9 +92,60 @@ class LoginView(auth_views.LoginView):
         profile, _created = Profile.objects.get_or_create(user=form.get_user())
         return apply_language(self.request, response, profile.language)
 
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "too_many_attempts"):
+            response.status_code = 429
+        return response
+
 
 class LogoutView(auth_views.LogoutView):
     pass
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's view (signed-in only; keeps this session signed in after the change)."""
+
+    template_name = "accounts/password_change_form.html"
+    success_url = reverse_lazy("accounts:password_change_done")
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Ask for a reset link by email.
+
+    Whether or not the address belongs to an account, the answer is the same page (the
+    "done" page), and each request counts towards the per-IP limit (accounts/throttle.py).
+    """
+
+    template_name = "accounts/password_reset_form.html"
+    form_class = ResetRequestForm
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        if throttle.reset_blocked(self.request):
+            form.add_error(None, RESET_THROTTLED)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        throttle.record_reset(self.request)
+        return super().form_valid(form)
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
 
 
 @login_required

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import clean_public_name
 from games.forms import VariantOptionsMixin, _encode, field_name
 from games.models import VARIANT_CHOICES
 
@@ -124,6 +125,10 @@ class EntryForm(forms.Form):
     username = forms.CharField(label=_("Username (account)"), max_length=150, required=False)
     name = forms.CharField(label=_("Name"), max_length=60, required=False)
     joins_round = forms.IntegerField(label=_("From round"), min_value=1, required=False)
+
+    def clean_name(self) -> str:
+        # Shown to everyone in seatings and standings: the rules of accounts/names.py.
+        return clean_public_name(self.cleaned_data.get("name") or "")
 
 
 class OrganiserForm(forms.Form):

@@ -10,6 +10,12 @@ def _clear_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """These tests log in many times; the hasher's strength is not what they test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def password():
     return "tile-rack-47-okey"

@@ -1,0 +1,183 @@
+"""Names other people see: one check for every place a name is typed.
+
+Display names (sign-up and profile), usernames at sign-up (they are shown when a player has
+no display name) and tournament entries registered by name all go through
+:func:`clean_public_name`. It returns the name as it is stored (NFKC-normalised, surrounding
+whitespace stripped) or raises a ``ValidationError`` whose code says what is wrong:
+
+- ``control``: control characters (Unicode category Cc, e.g. tabs and line breaks) and line
+  or paragraph separators.
+- ``bidi``: direction overrides, embeddings and isolates (U+202A–U+202E, U+2066–U+2069) and
+  the direction marks (U+200E, U+200F, U+061C), which can make a name read backwards or drag
+  the text after it along.
+- ``invisible``: zero-width and other invisible format characters (category Cf, e.g.
+  U+200B–U+200D, U+2060, U+FEFF, the soft hyphen), private-use, unassigned and surrogate code
+  points, and the "filler" letters that draw nothing (U+115F, U+1160, U+3164, U+FFA0, U+2800).
+- ``marks``: more than :data:`MAX_MARKS` combining marks on one letter (text that spills
+  over the lines around it).
+- ``cpu``: a name that would pass for a CPU seat. Seats played by the computer are labelled
+  "<name> (CPU)" at the table (``games/cpu.py``) and "CPU" in tournament seatings, so a name
+  whose last word is a CPU label in any shipped language ("CPU", Turkish "Bilgisayar"), or
+  whose closing bracket group holds one, is refused, however it is cased, spaced or
+  bracketed: the check runs on NFKC (fullwidth and small parentheses become plain ones),
+  case-folded text without accents, with any opening/closing punctuation (``[ ]``, ``❨ ❩``…)
+  read as parentheses and Cyrillic/Greek lookalike letters read as Latin ones.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+MAX_MARKS = 4
+
+BIDI_CONTROLS = frozenset(
+    [chr(c) for c in range(0x202A, 0x202F)]
+    + [chr(c) for c in range(0x2066, 0x206A)]
+    + ["\u200e", "\u200f", "\u061c"]
+)
+# Letters (category Lo/So) that render as nothing at all.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+# The labels a CPU seat carries, whatever the language: the table's "(CPU)" suffix is not
+# translated, tournament seatings show gettext("CPU") ("Bilgisayar" in Turkish). The
+# translations are read from the catalogues too (see cpu_labels), so a new language's
+# label is refused as soon as its catalogue has one.
+KNOWN_CPU_LABELS = ("CPU", "Bilgisayar")
+
+# Lookalikes of the Latin letters, read as those letters by the CPU check only.
+_LOOKALIKES = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "с": "c",
+        "е": "e",
+        "ɡ": "g",
+        "һ": "h",
+        "і": "i",
+        "ı": "i",
+        "ι": "i",
+        "ӏ": "l",
+        "ǀ": "l",
+        "о": "o",
+        "ο": "o",
+        "р": "p",
+        "ρ": "p",
+        "ѕ": "s",
+        "υ": "u",
+        "ս": "u",
+        "ʋ": "u",
+        "у": "y",
+        "γ": "y",
+        "х": "x",
+        "α": "a",
+        "β": "b",
+        "ϲ": "c",
+    }
+)
+_WORD = re.compile(r"[^\W_]+")
+
+MESSAGES = {
+    "control": _("Names cannot contain control characters such as tabs or line breaks (%(char)s)."),
+    "bidi": _("Names cannot contain characters that change the writing direction (%(char)s)."),
+    "invisible": _("Names cannot contain invisible characters (%(char)s)."),
+    "marks": _("Names cannot pile up so many accents on one letter."),
+    "cpu": _(
+        "This name could be taken for a computer player's (they are marked “%(label)s”). "
+        "Please choose another name."
+    ),
+}
+
+
+def _code_point(ch: str) -> str:
+    return f"U+{ord(ch):04X}"
+
+
+def _refuse(code: str, **params: str) -> ValidationError:
+    return ValidationError(MESSAGES[code], code=code, params=params or {"char": ""})
+
+
+def character_problem(ch: str) -> str | None:
+    """The refusal code for one character of a name, or None when it may appear."""
+    if ch in BIDI_CONTROLS:
+        return "bidi"
+    category = unicodedata.category(ch)
+    if category == "Cc" or category in ("Zl", "Zp"):
+        return "control"
+    if category[0] == "C" or ch in BLANK_LETTERS:  # Cf, Co, Cn, Cs
+        return "invisible"
+    return None
+
+
+def cpu_labels() -> frozenset[str]:
+    """Every CPU label (skeleton form) in the shipped languages."""
+    labels = set(KNOWN_CPU_LABELS)
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            labels.add(gettext("CPU"))
+    return frozenset(skeleton(label) for label in labels)
+
+
+def skeleton(text: str) -> str:
+    """``text`` as the CPU check reads it: NFKC, case-folded, accents dropped, lookalike
+    letters as Latin ones, opening/closing punctuation as parentheses."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    out = []
+    for ch in folded:
+        category = unicodedata.category(ch)
+        if category in ("Mn", "Me"):
+            continue
+        if category == "Ps":
+            ch = "("
+        elif category == "Pe":
+            ch = ")"
+        out.append(ch)
+    return "".join(out).translate(_LOOKALIKES)
+
+
+def poses_as_cpu(name: str) -> bool:
+    """True when ``name`` ends like a CPU seat's label (see the module docstring)."""
+    labels = cpu_labels()
+    text = skeleton(name)
+    words = _WORD.findall(text)
+    if words and words[-1] in labels:
+        return True
+    stripped = text.rstrip()
+    if stripped.endswith(")") and "(" in stripped:
+        group = stripped[stripped.rindex("(") + 1 : -1]
+        group_words = _WORD.findall(group)
+        if "".join(group_words) in labels or any(w in labels for w in group_words):
+            return True
+    return False
+
+
+def clean_public_name(value: str) -> str:
+    """The name as stored (NFKC, stripped), or ``ValidationError`` saying what is wrong.
+
+    An empty value stays empty (whether a name is required is the form field's business).
+    """
+    if not value:
+        return ""
+    for ch in value:
+        problem = character_problem(ch)
+        if problem is not None:
+            raise _refuse(problem, char=_code_point(ch))
+    name = unicodedata.normalize("NFKC", value).strip()
+    for ch in name:  # NFKC never adds such characters, but check what is stored
+        problem = character_problem(ch)
+        if problem is not None:
+            raise _refuse(problem, char=_code_point(ch))
+    run = 0
+    for ch in unicodedata.normalize("NFD", name):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            raise ValidationError(MESSAGES["marks"], code="marks")
+    if poses_as_cpu(name):
+        raise _refuse("cpu", label="(CPU)")
+    return name

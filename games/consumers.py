@@ -15,8 +15,11 @@ from collections import OrderedDict, deque
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext
 
 from games import messages, presenter, services
 from games.models import Seat, Table
@@ -24,8 +27,26 @@ from games.models import Seat, Table
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 8 * 1024
+MAX_NESTING = 4  # a frame is an object of lists of lists of tile ids at most
 RATE_PER_SECOND = 8.0
 RATE_BURST = 16.0
+# What all the sockets of one guest session / one IP may send together (checked
+# after the socket's own bucket): a page in several tabs, a club behind one NAT.
+SESSION_RATE, SESSION_BURST = 16.0, 32.0
+IP_RATE, IP_BURST = 48.0, 96.0
+# A socket that keeps sending while refused is flooding: after this many
+# rate-limited frames (refilled at RATE_PER_SECOND) it is closed with 1008,
+# which the htmx ws extension does not reconnect after.
+FLOOD_BURST = 64.0
+CLOSE_FLOOD = 1008
+CANNED_CODES = {  # refusals answered with a fixed fragment: no database, no table render
+    "rate_limited",
+    "frame_too_large",
+    "malformed_frame",
+    "bad_action",
+    "not_seated",
+    "internal_error",
+}
 ENGINE_ACTIONS = {
     "draw",
     "take",
@@ -42,21 +63,102 @@ ENGINE_ACTIONS = {
 }
 
 
+def _clock() -> float:
+    """The buckets' clock (tests replace it to send a burst at one instant)."""
+    return time.monotonic()
+
+
 class Bucket:
     """Per-connection token bucket (rate limit)."""
 
     def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
         self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = burst, time.monotonic()
+        self.tokens, self.stamp = burst, _clock()
+
+    def peek(self) -> bool:
+        """Whether a token is there (refilled), without taking it."""
+        t = _clock()
+        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        return self.tokens >= 1
 
     def allow(self) -> bool:
-        t = time.monotonic()
+        t = _clock()
         self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
         self.stamp = t
         if self.tokens >= 1:
             self.tokens -= 1
             return True
         return False
+
+
+_SHARED: OrderedDict[str, Bucket] = OrderedDict()
+
+
+def shared_bucket(key: str, rate: float, burst: float) -> Bucket:
+    """The bucket all sockets of one session or IP draw from (in this process;
+    the least recently used are forgotten past 10,000 keys)."""
+    bucket = _SHARED.get(key)
+    if bucket is None:
+        bucket = _SHARED[key] = Bucket(rate, burst)
+        while len(_SHARED) > 10_000:
+            _SHARED.popitem(last=False)
+    else:
+        _SHARED.move_to_end(key)
+    return bucket
+
+
+def scope_buckets(scope: dict[str, Any]) -> list[Bucket]:
+    """The shared buckets of a socket: its guest session's and its IP's."""
+    buckets = []
+    session = scope.get("session")
+    key = getattr(session, "session_key", None) if session is not None else None
+    if key:
+        buckets.append(shared_bucket(f"s:{key}", SESSION_RATE, SESSION_BURST))
+    client = scope.get("client")
+    if client:
+        buckets.append(shared_bucket(f"ip:{client[0]}", IP_RATE, IP_BURST))
+    return buckets
+
+
+def allow_frame(own: Bucket, shared: list[Bucket]) -> bool:
+    """A frame passes when the socket's bucket and every shared one have a token
+    (a token is taken from each only then)."""
+    if not own.peek() or not all(b.peek() for b in shared):
+        return False
+    for b in (own, *shared):
+        b.tokens -= 1
+    return True
+
+
+_CANNED: dict[tuple[str, str], str] = {}
+
+
+def canned_refusal(code: str, lang: str) -> str:
+    """The message fragment of a refusal that changes nothing and needs no fresh
+    view, rendered once per code and language."""
+    key = (code, lang)
+    html = _CANNED.get(key)
+    if html is None:
+        with translation.override(lang):
+            if code == "internal_error":
+                text = gettext("That message could not be handled; nothing was changed.")
+            else:
+                text = messages.refusal_text(code, code.replace("_", " "))
+            html = render_to_string(
+                "games/table.html#message", {"error": {"code": code, "message": text}}
+            )
+        _CANNED[key] = html
+    return html
+
+
+# Channel name -> seat id of every table socket of a seated player open in this
+# process (presence: ``services.reconcile_presence`` vouches for these only).
+LIVE: dict[str, int] = {}
+
+
+def live_connections() -> dict[str, int]:
+    return dict(LIVE)
 
 
 _READS: OrderedDict[int, tuple[str, tuple[Table, list[Seat]]]] = OrderedDict()
@@ -160,33 +262,58 @@ class FrameError(Exception):
 
 
 def _int(value: Any, field: str) -> int:
+    if isinstance(value, float) and not value.is_integer():
+        raise FrameError("malformed_frame", f"{field} must be a number")
     try:
-        return int(value)
-    except (TypeError, ValueError):
+        return int(value)  # Infinity: OverflowError; NaN: ValueError
+    except (TypeError, ValueError, OverflowError):
         raise FrameError("malformed_frame", f"{field} must be a number") from None
 
 
-def _json_list(value: Any, field: str) -> Any:
-    if isinstance(value, list):
-        return value
-    if not isinstance(value, str):
-        raise FrameError("malformed_frame", f"{field} is missing")
+def _depth(value: Any, limit: int) -> int:
+    """The nesting depth of a parsed JSON value, counting no further than
+    ``limit + 1`` (iterative: a deep value cannot exhaust the stack)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            if depth > limit:
+                return depth
+            stack.extend(
+                (v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
+def _json(text: str, what: str) -> Any:
+    """``json.loads`` that refuses what it cannot read, however deep (JSON nested
+    beyond the interpreter's recursion limit raises RecursionError in the decoder)."""
     try:
-        return json.loads(value)
-    except ValueError:
-        raise FrameError("malformed_frame", f"{field} is not valid JSON") from None
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise FrameError("malformed_frame", f"{what} is not valid JSON") from None
+
+
+def _json_list(value: Any, field: str, depth: int) -> Any:
+    if isinstance(value, str):
+        value = _json(value, field)
+    if not isinstance(value, list):
+        raise FrameError("malformed_frame", f"{field} must be a list")
+    if _depth(value, depth) > depth:
+        raise FrameError("malformed_frame", f"{field} is nested too deep")
+    return value
 
 
 def parse_frame(text: str) -> tuple[str, dict[str, Any], int | None]:
     """Turn a ws frame into (kind, engine-action fields, version). Raises FrameError."""
     if len(text.encode()) > MAX_FRAME_BYTES:
         raise FrameError("frame_too_large", "message too large")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise FrameError("malformed_frame", "not a JSON message") from None
+    data = _json(text, "the message")
     if not isinstance(data, dict):
         raise FrameError("malformed_frame", "not a JSON object")
+    if _depth(data, MAX_NESTING) > MAX_NESTING:
+        raise FrameError("malformed_frame", "the message is nested too deep")
     kind = data.get("action")
     if not isinstance(kind, str) or not kind:
         raise FrameError("malformed_frame", "no action given")
@@ -198,12 +325,24 @@ def parse_frame(text: str) -> tuple[str, dict[str, Any], int | None]:
     if data.get("as") not in (None, ""):
         fields["as"] = _int(data["as"], "as")
     if data.get("melds") not in (None, ""):
-        fields["melds"] = _json_list(data["melds"], "melds")
+        fields["melds"] = _json_list(data["melds"], "melds", 2)
     if data.get("order") not in (None, ""):
-        fields["order"] = _json_list(data["order"], "order")
+        fields["order"] = _json_list(data["order"], "order", 1)
     if data.get("mode") not in (None, ""):
         fields["mode"] = str(data["mode"])[:16]
     return kind, fields, version
+
+
+SEAT_ACTIONS = {"reorder", "sort", "hint"}  # private to the seat, no version needed
+
+
+def check_action(kind: str, version: int | None) -> None:
+    """Refuse, before any database work, an action that does not exist or lacks
+    the table version it was made against."""
+    if kind not in ENGINE_ACTIONS and kind not in SEAT_ACTIONS and kind != "next_hand":
+        raise FrameError("bad_action", f"unknown action {kind[:32]!r}")
+    if kind not in SEAT_ACTIONS and version is None:
+        raise FrameError("malformed_frame", "version is missing")
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -213,6 +352,31 @@ class TableConsumer(AsyncWebsocketConsumer):
     _hint: dict[str, Any] | None = None
     _lang: str | None = None
     _sent: dict[str, Any] | None = None  # presenter.fragment_keys of the last frame
+    _present = False  # this socket is counted in its seat's presence
+    _quiet = False  # the current burst of rate-limited frames has had its answer
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # However the consumer ends (a clean close, an exception, cancellation by
+        # the server), its socket stops counting for the seat's presence.
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._leave()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Any exception while handling a message is logged and, for a frame
+        from the browser, answered with a refusal; the socket stays open."""
+        try:
+            await super().dispatch(message)
+        except (StopConsumer, asyncio.CancelledError):
+            raise
+        except Exception:
+            log.exception("handling %s on a table socket failed", message.get("type"))
+            if message.get("type") == "websocket.receive" and self._accepted():
+                await self.send_canned("internal_error")
+
+    def _accepted(self) -> bool:
+        return self.table_id is not None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -222,19 +386,43 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.table_id, self.seat_id, self.position = found
         self.bucket = Bucket()
+        self.flood = Bucket(RATE_PER_SECOND, FLOOD_BURST)
+        self.shared = scope_buckets(self.scope)
         self.group = services.group_name(self.table_id)
         services.attach_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         _hub(self.table_id).members.add(self)
-        await database_sync_to_async(services.set_presence)(self.seat_id, True)
+        if self.seat_id is not None:
+            self._present = True
+            LIVE[self.channel_name] = self.seat_id
+            await database_sync_to_async(services.set_presence)(
+                self.seat_id, True, channel=self.channel_name
+            )
         await self.send_view()
 
     async def disconnect(self, code: int) -> None:
-        if self.table_id is not None:
-            _drop_from_hub(self.table_id, self)
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """Leave the table's hub and group and stop counting for presence (once)."""
+        if self.table_id is None:
+            return
+        table_id, self.table_id = self.table_id, None
+        _drop_from_hub(table_id, self)
+        try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(services.set_presence)(self.seat_id, False)
+        except Exception:
+            log.exception("leaving a table group failed")
+        if self._present:
+            self._present = False
+            LIVE.pop(self.channel_name, None)
+            try:
+                await database_sync_to_async(services.set_presence)(
+                    self.seat_id, False, channel=self.channel_name
+                )
+            except Exception:  # the sweeper's reconcile_presence will drop the row
+                log.exception("recording a departure failed")
 
     def _lookup(self, code: str) -> tuple[int, int | None, int | None] | None:
         table = Table.objects.filter(code=code).first()
@@ -249,19 +437,30 @@ class TableConsumer(AsyncWebsocketConsumer):
     # -------------------------------------------------------------- frames in
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None:
-            await self.send_error("malformed_frame", "binary frames are not accepted")
+        if not self._accepted():
             return
-        if not self.bucket.allow():
-            await self.send_error("rate_limited", "too many messages; slow down")
+        if not allow_frame(self.bucket, self.shared):
+            # Refused before anything is read: one fixed fragment for the first
+            # frame of a burst, silence for the rest, and a close for a flood.
+            if not self.flood.allow():
+                await self.close(code=CLOSE_FLOOD)
+                return
+            if not self._quiet:
+                self._quiet = True
+                await self.send_canned("rate_limited")
+            return
+        self._quiet = False
+        if text_data is None:
+            await self.send_canned("malformed_frame")
             return
         try:
             kind, fields, version = parse_frame(text_data)
+            check_action(kind, version)
         except FrameError as e:
-            await self.send_error(e.code, e.message)
+            await self.send_canned(e.code)
             return
         if self.position is None:
-            await self.send_error("not_seated", "spectators cannot play")
+            await self.send_canned("not_seated")
             return
         refusal: services.ActionRefused | FrameError | None = None
         hub = _hub(self.table_id)
@@ -403,3 +602,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(lang):
             error = {"code": code, "message": messages.refusal_text(code, message)}
         await self.send_view(error=error)
+
+    async def send_canned(self, code: str) -> None:
+        """A refusal that changed nothing and needs no fresh view (a frame that
+        could not be read or was over a limit): a fixed message fragment, sent
+        without a trip to the database or a render of the table."""
+        await self.send(text_data=canned_refusal(code, self._lang or "en"))
+        if self._sent is not None:  # the next frame replaces the message again
+            self._sent = {**self._sent, "message": object()}

@@ -166,3 +166,24 @@ class ScoreLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand} seat {self.seat}: {self.points:+d} ({self.reason})"
+
+
+class SeatConnection(models.Model):
+    """One open websocket of a seat's owner, held by one server process.
+
+    Presence is counted from these rows (``Seat.connections`` is their count): a
+    process refreshes ``seen_at`` of its own rows while their sockets live and
+    drops the rows of sockets that ended without saying so; the rows of a process
+    that died (``kill -9``) expire. See ``services.reconcile_presence``.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="live_connections")
+    process = models.CharField(max_length=32)
+    channel = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["process"]), models.Index(fields=["seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.seat} via {self.channel}"

@@ -4,12 +4,16 @@ It runs inside each server process (``manage.py serve`` starts it on daphne's
 event loop), so its broadcasts reach that process's sockets also with the
 in-memory channel layer. Every step is idempotent (row lock + due check), so
 several processes sweeping the same database never play a move twice.
+Every ``OKEY_PRESENCE_HEARTBEAT_S`` it also vouches for this process's open
+table sockets and drops presence nobody vouches for (a socket that ended
+uncleanly, a process that was killed), so a seat cannot stay "present" forever.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -20,16 +24,28 @@ from games import services
 log = logging.getLogger(__name__)
 
 
-def sweep_once() -> int:
+def sweep_once(live: dict[str, int] | None = None) -> int:
+    """One sweep; with ``live`` (this process's table sockets), presence is
+    reconciled first (``services.reconcile_presence``)."""
     close_old_connections()
+    if live is not None:
+        services.reconcile_presence(live)
     return services.sweep()
 
 
 async def run_forever(interval: float | None = None) -> None:
+    from games.consumers import live_connections
+
     interval = interval if interval is not None else settings.OKEY_SWEEP_INTERVAL
+    every = getattr(settings, "OKEY_PRESENCE_HEARTBEAT_S", 10.0)
+    reconciled = -every  # the first sweep reconciles (after a restart, too)
     while True:
+        live = None
+        if time.monotonic() - reconciled >= every:
+            reconciled = time.monotonic()
+            live = live_connections()
         try:
-            await database_sync_to_async(sweep_once)()
+            await database_sync_to_async(sweep_once)(live)
         except Exception:  # keep sweeping whatever one table did
             log.exception("sweeper step failed")
         await asyncio.sleep(interval)

@@ -17,12 +17,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 import games.routing  # noqa: E402
+from okeysite.wsguard import WebsocketGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # The origin check first (the websocket's CSRF defence), then the guard's
+        # bounds (okeysite/wsguard.py), then the session, the user and the consumers.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(games.routing.websocket_urlpatterns))
+            WebsocketGuard(AuthMiddlewareStack(URLRouter(games.routing.websocket_urlpatterns)))
         ),
     }
 )

@@ -15,6 +15,21 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 GC_THRESHOLDS = (5_000, 50, 1_000)
+
+# Websocket limits at the server, before the application sees a byte. autobahn
+# buffers a message whole before handing it over: anything over 64 KB (a table
+# frame is at most games.consumers.MAX_FRAME_BYTES, 8 KB; the 8-64 KB between
+# get a polite refusal) fails the connection with 1009 instead. A client must
+# finish the opening handshake within 5 s and the application accept within 10 s.
+# What one socket, session or IP may have queued for the application is bounded
+# by okeysite.wsguard.
+WEBSOCKET_OPTIONS: dict[str, Any] = {
+    "websocket_timeout": 86400,
+    "websocket_max_message_size": 64 * 1024,
+    "websocket_max_frame_size": 64 * 1024,
+    "websocket_handshake_timeout": 5,
+    "websocket_connect_timeout": 10,
+}
 FULL_COLLECTION_EVERY_S = 600.0
 
 
@@ -71,7 +86,7 @@ class Command(BaseCommand):
         Server(
             application=application,
             endpoints=build_endpoint_description_strings(host=opts["host"], port=opts["port"]),
-            websocket_timeout=86400,
             application_close_timeout=10,
+            **WEBSOCKET_OPTIONS,
             verbosity=1,
         ).run()

@@ -1,0 +1,258 @@
+"""Bounds on every websocket, before the consumers (and before any database work).
+
+daphne hands each incoming frame to the application through an unbounded queue,
+and a consumer reads that queue one frame at a time: a client that sends faster
+than its consumer answers makes the server hold everything it sent. The guard
+sits between daphne and the consumers (``okeysite.asgi``) and:
+
+- reads the server's queue as frames arrive, into a queue of its own whose size
+  is bounded per socket (frames and bytes) and per guest session and per IP
+  (bytes, all their sockets together). A socket past a bound is closed with 1008
+  (policy violation; the htmx ws extension reconnects only after
+  1006/1011/1012/1013, so a flooding page is not reconnected in a loop) and what
+  it had queued is dropped; its consumer gets the disconnect at once.
+- limits the open sockets per guest session (``PER_SESSION``) and per IP
+  (``PER_IP``). One more is accepted, shown a message (on a table page, in its
+  message line) and closed with ``CLOSE_TOO_MANY`` (4429, "too many sockets";
+  not reconnected either): close another tab, then reload.
+- limits how often a session or an IP may open sockets (``CONNECT_*``). Past it
+  the handshake is refused (HTTP 403, seen by the page as 1006): the htmx ws
+  extension retries with a growing delay, so an honest page gets back in.
+
+The counts are per server process (several processes behind nginx each apply
+them; nginx's ``limit_conn`` bounds the whole). The session is the session
+cookie as sent (no database read); a client without one is bounded by its IP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable
+from http.cookies import SimpleCookie
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+PER_SESSION = 8  # open sockets of one guest session (tabs, tables, tournament pages)
+PER_IP = 64  # open sockets of one address (a club behind one NAT)
+MAX_PENDING_FRAMES = 64  # frames of one socket its consumer has not read yet
+MAX_PENDING_BYTES = 256 * 1024  # ... and their size
+MAX_KEY_PENDING_BYTES = 1024 * 1024  # unread bytes of all sockets of one session / IP
+CONNECT_SESSION_BURST, CONNECT_SESSION_RATE = 20.0, 0.5  # socket openings, per second
+CONNECT_IP_BURST, CONNECT_IP_RATE = 120.0, 4.0
+CLOSE_FLOOD = 1008
+CLOSE_TOO_MANY = 4429
+
+
+class _Rate:
+    """Token bucket for socket openings (injected clock for tests)."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.stamp = burst, clock()
+
+    def take(self) -> bool:
+        t = self.clock()
+        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def _cookies(scope: Scope) -> SimpleCookie:
+    cookies = SimpleCookie()
+    for name, value in scope.get("headers") or ():
+        if name == b"cookie":
+            with contextlib.suppress(Exception):  # a malformed header counts as none
+                cookies.load(value.decode("latin-1"))
+    return cookies
+
+
+def scope_keys(scope: Scope) -> list[str]:
+    """The keys a socket is counted under: its session cookie and its address."""
+    keys = []
+    cookies = _cookies(scope)
+    morsel = cookies.get(settings.SESSION_COOKIE_NAME)
+    if morsel is not None and morsel.value:
+        keys.append("s:" + morsel.value[:64])
+    client = scope.get("client")
+    if client:
+        keys.append(f"ip:{client[0]}")
+    return keys
+
+
+def _language(scope: Scope) -> str:
+    morsel = _cookies(scope).get(settings.LANGUAGE_COOKIE_NAME)
+    codes = {code for code, _name in settings.LANGUAGES}
+    return morsel.value if morsel is not None and morsel.value in codes else "en"
+
+
+def too_many_fragment(lang: str) -> str:
+    """The table page's message line saying why the socket was closed."""
+    with translation.override(lang):
+        text = gettext(
+            "This browser has too many tables or pages of this site open. "
+            "Close one, then reload this page."
+        )
+        return render_to_string(
+            "games/table.html#message", {"error": {"code": "too_many_sockets", "message": text}}
+        )
+
+
+class WebsocketGuard:
+    """ASGI middleware bounding every websocket (see the module's docstring)."""
+
+    def __init__(
+        self,
+        app: App,
+        *,
+        per_session: int = PER_SESSION,
+        per_ip: int = PER_IP,
+        max_pending_frames: int = MAX_PENDING_FRAMES,
+        max_pending_bytes: int = MAX_PENDING_BYTES,
+        max_key_pending_bytes: int = MAX_KEY_PENDING_BYTES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.app = app
+        self.per_session, self.per_ip = per_session, per_ip
+        self.max_pending_frames = max_pending_frames
+        self.max_pending_bytes = max_pending_bytes
+        self.max_key_pending_bytes = max_key_pending_bytes
+        self.clock = clock
+        self.open: Counter[str] = Counter()  # open sockets per key
+        self.pending: Counter[str] = Counter()  # unread bytes per key
+        self.rates: OrderedDict[str, _Rate] = OrderedDict()
+        self.closed_for_flood = 0
+        self.refused_too_many = 0
+        self.refused_rate = 0
+
+    def _rate(self, key: str) -> _Rate:
+        rate = self.rates.get(key)
+        if rate is None:
+            if key.startswith("s:"):
+                rate = _Rate(CONNECT_SESSION_RATE, CONNECT_SESSION_BURST, self.clock)
+            else:
+                rate = _Rate(CONNECT_IP_RATE, CONNECT_IP_BURST, self.clock)
+            self.rates[key] = rate
+            while len(self.rates) > 10_000:
+                self.rates.popitem(last=False)
+        else:
+            self.rates.move_to_end(key)
+        return rate
+
+    def _limit(self, key: str) -> int:
+        return self.per_session if key.startswith("s:") else self.per_ip
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        keys = scope_keys(scope)
+        if any(self.open[k] >= self._limit(k) for k in keys):
+            self.refused_too_many += 1
+            await self._refuse_too_many(scope, receive, send)
+            return
+        if not all([self._rate(k).take() for k in keys]):
+            self.refused_rate += 1
+            if (await receive())["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": CLOSE_FLOOD})
+            return
+        for k in keys:
+            self.open[k] += 1
+        try:
+            await self._guarded(scope, receive, send, keys)
+        finally:
+            for k in keys:
+                self.open[k] -= 1
+                if self.open[k] <= 0:
+                    del self.open[k]
+
+    async def _refuse_too_many(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        if scope.get("path", "").startswith("/ws/t/"):
+            await send({"type": "websocket.send", "text": too_many_fragment(_language(scope))})
+        await send(
+            {"type": "websocket.close", "code": CLOSE_TOO_MANY, "reason": "too many sockets"}
+        )
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send, keys: list[str]) -> None:
+        queue: asyncio.Queue[tuple[dict[str, Any], int]] = asyncio.Queue()
+        mine = {"frames": 0, "bytes": 0}
+
+        def account(size: int, sign: int) -> None:
+            mine["frames"] += sign
+            mine["bytes"] += sign * size
+            for k in keys:
+                self.pending[k] += sign * size
+                if self.pending[k] <= 0:
+                    del self.pending[k]
+
+        def drop_queued() -> None:
+            while not queue.empty():
+                _msg, size = queue.get_nowait()
+                if size:
+                    account(size, -1)
+
+        def over(size: int) -> bool:
+            return (
+                mine["frames"] + 1 > self.max_pending_frames
+                or mine["bytes"] + size > self.max_pending_bytes
+                or any(self.pending[k] + size > self.max_key_pending_bytes for k in keys)
+            )
+
+        async def pump() -> None:
+            try:
+                await read()
+            except Exception:  # the consumer must not wait for frames that never come
+                queue.put_nowait(({"type": "websocket.disconnect", "code": 1011}, 0))
+                raise
+
+        async def read() -> None:
+            while True:
+                message = await receive()
+                kind = message["type"]
+                if kind == "websocket.receive":
+                    size = len(message.get("text") or "") + len(message.get("bytes") or b"")
+                    size = max(size, 1)
+                    if over(size):
+                        self.closed_for_flood += 1
+                        drop_queued()
+                        await send({"type": "websocket.close", "code": CLOSE_FLOOD})
+                        queue.put_nowait(({"type": "websocket.disconnect", "code": CLOSE_FLOOD}, 0))
+                        while (await receive())["type"] != "websocket.disconnect":
+                            pass  # frames still in flight before the close lands
+                        return
+                    account(size, +1)
+                    queue.put_nowait((message, size))
+                else:
+                    queue.put_nowait((message, 0))
+                    if kind == "websocket.disconnect":
+                        return
+
+        async def app_receive() -> dict[str, Any]:
+            message, size = await queue.get()
+            if size:
+                account(size, -1)
+            return message
+
+        task = asyncio.ensure_future(pump())
+        try:
+            await self.app(scope, app_receive, send)
+        finally:
+            task.cancel()
+            drop_queued()

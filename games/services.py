@@ -422,6 +422,8 @@ def submit_action(
         hand = copy.copy(hand)  # the snapshot's hand stays as it was at this version
         action = {**action, "seat": seat_position}
         try:
+            if not by_cpu:  # the server's own actions (CPU, time-out) are never limited
+                engine_actions.check_free_action_limit(state, action)
             new_state, _events = engine_actions.apply(state, action)
         except Refusal as r:
             raise ActionRefused(r.code, r.message) from r
@@ -437,7 +439,13 @@ def submit_action(
             game = _finish_hand(table, hand, new_state, at)
         hand.save(update_fields=["state", "result", "finished_at"])
         table.version += 1
-        _schedule(table, new_state, at)
+        _schedule(
+            table,
+            new_state,
+            at,
+            same_turn=not new_state.over and new_state.turn_no == state.turn_no,
+            cpu_step=by_cpu,
+        )
         table.save()
         primed = (hand, new_state, game)
         transaction.on_commit(lambda: _remember(table, primed))
@@ -480,13 +488,31 @@ def cpu_delay() -> timedelta:
     return timedelta(milliseconds=getattr(settings, "OKEY_CPU_DELAY_MS", 700))
 
 
-def _schedule(table: Table, state: engine_state.HandState, at: datetime) -> None:
+def _schedule(
+    table: Table,
+    state: engine_state.HandState,
+    at: datetime,
+    *,
+    same_turn: bool = False,
+    cpu_step: bool = False,
+) -> None:
     """Set when the next CPU move and the turn clock fall due.
 
     A CPU seat moves after a short visible delay; a human seat that is away
     (no open connection) is played by its CPU once the grace period since it
     left has passed; a present human gets the table's turn clock, if any.
+
+    ``same_turn``: the action just applied left the same turn going (a draw, a
+    lay-down, an undo, a returned discard, and every free action: a flip, an
+    arrange, by any seat). Such an action never postpones anything: the turn
+    clock runs from the start of the turn to its end, and a due CPU move stays
+    due. Only the CPU's own step (``cpu_step``: it plays a turn one action at a
+    time) sets its next step, after the visible delay.
     """
+    if same_turn and table.status == Table.Status.PLAYING:
+        if cpu_step:
+            table.cpu_due_at = at + cpu_delay()
+        return
     table.cpu_due_at = None
     table.turn_deadline = None
     if table.status != Table.Status.PLAYING:
@@ -548,10 +574,19 @@ def play_due(table_id: int, *, at: datetime | None = None) -> bool:
         state = load_state(hand)
         seat = table.seats.get(position=state.turn)
         if cpu_due and not clock_due and not seat.is_cpu and seat.away_since is None:
-            # the player came back before the grace period ended
+            # the player came back before the grace period ended; the clock runs on
+            deadline = table.turn_deadline
             _schedule(table, state, at)
+            if deadline is not None:
+                table.turn_deadline = deadline
             table.save()
             return False
+        if clock_due and not cpu_due and table.cpu_due_at is not None:
+            last = hand.actions.order_by("-index").first()
+            if last is not None and last.by_cpu and last.seat == state.turn:
+                return (
+                    False  # the seat's CPU is playing out the timed-out turn: its next step waits
+                )
         action = cpu.choose(state, state.turn, seat.cpu_level, timeout=clock_due and not cpu_due)
         if action.get("type") == "timeout":
             # [D8] the opening turn's time-out discards the rightmost tile: the one
@@ -573,7 +608,12 @@ def _arrange_as_seen(table: Table, seat: Seat, state: Any, at: datetime) -> int:
     if seen == rack:
         return table.version
     t = submit_action(
-        table.pk, seat.position, {"type": "arrange", "tiles": seen}, table.version, at=at
+        table.pk,
+        seat.position,
+        {"type": "arrange", "tiles": seen},
+        table.version,
+        by_cpu=True,  # the server arranges for the time-out
+        at=at,
     )
     return t.version
 
@@ -674,6 +714,24 @@ def hint_for(table_id: int, position: int) -> dict[str, Any]:
     if state.turn != position:
         raise ActionRefused("not_your_turn", "it is not your turn")
     return hint(state, position)
+
+
+# ------------------------------------------------------------------ presence
+#
+# A seat is away when its owner has no open websocket. Each open socket is a
+# ``SeatConnection`` row (its channel name, the process holding it, when that
+# process last vouched for it); ``Seat.connections`` is their count. A socket
+# that ends cleanly deletes its row; one that ends any other way (its consumer
+# crashed, its process was killed) is found by ``reconcile_presence``, which each
+# server process runs from the sweeper: rows of its own that no live consumer
+# holds are dropped, and rows no process has vouched for within
+# ``OKEY_PRESENCE_TTL_S`` expire. A count can lag by that long, never stick.
+
+PROCESS = secrets.token_hex(8)  # this server process, in its SeatConnection rows
+
+
+def presence_ttl() -> timedelta:
+    return timedelta(seconds=getattr(settings, "OKEY_PRESENCE_TTL_S", 45))
 
 
 # ------------------------------------------------------------------ presence

@@ -1,0 +1,22 @@
+/* The tournament settings form (new tournament, and the desk's settings): show only the
+ * fields that apply to the chosen rule set, mode and scoring. */
+(function () {
+  "use strict";
+  var sel = document.getElementById("id_variant");
+  var mode = document.getElementById("id_mode");
+  var scoring = document.getElementById("id_scoring");
+  if (!sel || !mode || !scoring) return;
+  function show() {
+    document.querySelectorAll(".variant-options").forEach(function (fs) {
+      var on = fs.dataset.variant === sel.value;
+      fs.hidden = !on;
+      fs.querySelectorAll("select").forEach(function (s) { s.disabled = !on; });
+    });
+    // Only what applies: the arrival time is for online rounds, three-player tables for rummy.
+    document.querySelectorAll("[data-online-only]").forEach(function (el) { el.hidden = mode.value !== "online"; });
+    document.querySelectorAll("[data-rummy-only]").forEach(function (el) { el.hidden = sel.value !== "rummy"; });
+    document.querySelectorAll("[data-placing-only]").forEach(function (el) { el.hidden = scoring.value !== "placing"; });
+  }
+  [sel, mode, scoring].forEach(function (el) { el.addEventListener("change", show); });
+  show();
+})();

@@ -1,0 +1,18 @@
+/* A tournament's page with live standings (htmx ws extension; htmx reconnects by itself). */
+(function () {
+  "use strict";
+  // Mark the page live while the standings socket is open.
+  document.addEventListener("htmx:wsOpen", function () { document.body.dataset.live = "open"; });
+  document.addEventListener("htmx:wsClose", function () { document.body.dataset.live = "closed"; });
+  // A pushed update re-renders the rounds: keep the rounds the reader opened or closed as they were.
+  var chosen = {};
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (d.matches && d.matches("details.tn-round")) { chosen[d.dataset.round] = d.open; }
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    document.querySelectorAll("details.tn-round").forEach(function (d) {
+      if (d.dataset.round in chosen) { d.open = chosen[d.dataset.round]; }
+    });
+  });
+})();

@@ -734,24 +734,6 @@ def presence_ttl() -> timedelta:
     return timedelta(seconds=getattr(settings, "OKEY_PRESENCE_TTL_S", 45))
 
 
-# ------------------------------------------------------------------ presence
-#
-# A seat is away when its owner has no open websocket. Each open socket is a
-# ``SeatConnection`` row (its channel name, the process holding it, when that
-# process last vouched for it); ``Seat.connections`` is their count. A socket
-# that ends cleanly deletes its row; one that ends any other way (its consumer
-# crashed, its process was killed) is found by ``reconcile_presence``, which each
-# server process runs from the sweeper: rows of its own that no live consumer
-# holds are dropped, and rows no process has vouched for within
-# ``OKEY_PRESENCE_TTL_S`` expire. A count can lag by that long, never stick.
-
-PROCESS = secrets.token_hex(8)  # this server process, in its SeatConnection rows
-
-
-def presence_ttl() -> timedelta:
-    return timedelta(seconds=getattr(settings, "OKEY_PRESENCE_TTL_S", 45))
-
-
 def set_presence(
     seat_id: int | None,
     connected: bool,

@@ -82,3 +82,29 @@ class ImportedRecord(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"{self.variant} import #{self.pk}"
+
+
+class ImportedHand(models.Model):
+    """One hand of an imported file, replayed once when the file was imported.
+
+    ``replay`` is ``games.review.replay.compute_replay`` of the hand (frames, steps, result;
+    language-neutral), so the viewer only reads it; ``engine_record`` (seed, starter and the
+    actions as tile ids) feeds the CPU commentary."""
+
+    record = models.ForeignKey(ImportedRecord, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()  # 1 = the file's first hand
+    engine_record = models.JSONField()
+    replay = models.JSONField()
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("imported hand")
+        verbose_name_plural = _("imported hands")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["record", "number"], name="one_imported_hand_per_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.record} hand {self.number}"

@@ -24,16 +24,74 @@ from typing import Any
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
+from games import jsonsafe
 from games.engine import Refusal, apply, new_hand, replay
+from games.engine.options import rummy_target, validate_options
 from games.engine.refusals import REFUSALS
 from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notation, parse_kind
+from games.jsonsafe import JSONRefused, loads_bounded
 from games.messages import refusal_text
 
 FORMAT = "okey-review/1"
-MAX_BYTES = 1024 * 1024  # 1 MB
-MAX_HANDS = 60
-MAX_ACTIONS = 2000  # per hand
 VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
+
+# ------------------------------------------------------------------ limits
+#
+# A file is refused, before any hand is replayed, when it holds more than a real game can
+# (the rules are games/engine/RULES.md; section numbers below are its own).
+
+MAX_BYTES = 1024 * 1024  # 1 MB: a long classic game of 100 hands is about 500 KB
+# document → hands → hand → actions → action → melds → meld: the deepest the format nests.
+MAX_DEPTH = 7
+# The longest text of the format is a deal seed (the site stores 128 characters); a player's
+# name is at most 60 (as on a table), and a tile, a type or a reason is a few characters.
+MAX_STRING = 128
+MAX_NAME = 60
+# A value takes at least two bytes ("0,"), so MAX_BYTES alone allows 500,000. An action is at
+# least 3 values in 24 bytes ({"seat":0,"type":"draw"}), so a real file of MAX_BYTES holds
+# about 130,000 values; the rest is room for melds and results.
+MAX_VALUES = 300_000
+MAX_PLAYERS = 4  # every rule set seats 2 to 4 (§1-§5)
+N_TILES = 106  # 4 colours × 13 numbers × 2 copies + 2 false jokers (§1)
+RACK_MAX = 15  # the starter is dealt 15 and every turn ends with a discard (§1)
+MELD_MAX = 13  # a run holds each number once (§1)
+# Drawn hands (an exhausted pile [D4]) change no score in classic and rummy, so the rules do
+# not bound how many a game has; games of weak players end about half their hands that way.
+# A file may hold four drawn hands per decisive one.
+DRAWN_PER_DECISIVE = 4
+
+
+def max_hands(variant: str, options: dict) -> int:
+    """The most hands one game of ``variant`` with these (validated) options can have."""
+    n = options["players"]
+    if variant == "fifty-one":
+        return options["hands"]  # a game of 1 or 3 hands (§4)
+    if variant == "seventeen":
+        return options["rounds"]  # seven rounds (§5)
+    if variant == "classic":
+        # [D5] everyone starts with S points; a close costs each of the other n-1 players at
+        # least 2; the game ends after the hand in which someone reaches 0, so before that
+        # hand every player still has at least 1 point: the n players lose at most n(S-1).
+        decisive = n * (options["start_points"] - 1) // (2 * (n - 1)) + 1
+    else:
+        # rummy [D7]: a close earns the closer at least 3; before the last hand everyone is
+        # below the target T, so at most n(T-1) points were earned.
+        decisive = n * (rummy_target(options) - 1) // 3 + 1
+    return decisive * (1 + DRAWN_PER_DECISIVE)
+
+
+def max_actions(n_players: int) -> int:
+    """The most actions one hand with ``n_players`` can have (§1, [D4], [D12])."""
+    pile = N_TILES - 1 - (14 * n_players + 1)  # 48 with four players, 62 with 3, 76 with 2
+    # A turn starts with a tile from the pile (at most pile + 1 draws: the last finds it empty
+    # [D4]) or the previous discard. In classic and rummy nothing stops a discard being taken
+    # and discarded again; a file may take as often as it draws.
+    turns = 2 * (pile + 1)
+    # Per turn: draw or take, an undo and the draw after it [D12], an arrange or a flip, and
+    # the discard, close or time-out that ends it. Opening, laying, adding and swapping each
+    # put a tile of the rack on the table, where it stays but for an okey swapped out or a
+    # provisional opening that falls short (§5): each tile twice. A show is once a seat.
+    return 5 * turns + 2 * N_TILES + n_players
 
 
 # ----------------------------------------------------------------- actions
@@ -102,19 +160,30 @@ def event_to_action(event: Any, state) -> dict:
         if key == "tile":
             out["tile"] = pool.take(value)
         elif key == "tiles":
-            if not isinstance(value, list):
-                raise Refusal("bad_action", "tiles must be a list")
+            # an arrangement is the whole rack, at most RACK_MAX tiles
+            if not isinstance(value, list) or len(value) > RACK_MAX:
+                raise Refusal("bad_action", f"tiles must be a list of at most {RACK_MAX} tiles")
             out["tiles"] = [pool.take(t) for t in value]
         elif key == "melds":
-            if not isinstance(value, list) or not all(isinstance(m, list) for m in value):
-                raise Refusal("bad_action", "melds must be a list of tile lists")
+            # melds come from one rack (RACK_MAX tiles, each meld at least a pair)
+            if (
+                not isinstance(value, list)
+                or len(value) > RACK_MAX // 2
+                or not all(isinstance(m, list) and len(m) <= MELD_MAX for m in value)
+            ):
+                raise Refusal(
+                    "bad_action",
+                    f"melds must be at most {RACK_MAX // 2} lists of at most {MELD_MAX} tiles",
+                )
             out["melds"] = [[pool.take(t) for t in m] for m in value]
         else:
             out[key] = value
     if "assign" in out:
         assign = out["assign"]
-        if not isinstance(assign, list) or not all(
-            isinstance(p, list) and len(p) == 2 for p in assign
+        if (
+            not isinstance(assign, list)
+            or len(assign) > 2  # there are two okeys (§1)
+            or not all(isinstance(p, list) and len(p) == 2 for p in assign)
         ):
             raise Refusal("bad_action", "assign is a list of [okey, stands for] pairs")
         meld_ids = [t for m in out.get("melds", []) for t in m]
@@ -206,6 +275,7 @@ class ImportedHand:
     actions: list[dict]  # engine form (tile ids)
     result: dict  # engine result of the replay
     summary: dict  # result_summary of the replay
+    export: dict = field(default_factory=dict)  # the hand in the exchange format
 
     def record(self, variant: str, options: dict) -> dict:
         rec = {
@@ -237,30 +307,44 @@ def _players(data: Any, n: int) -> list[dict]:
     for s, p in enumerate(data):
         if not isinstance(p, dict):
             raise ImportRefused("bad_record", _("Each player is an object with a name."))
-        name = str(p.get("name") or _("Seat %(n)s") % {"n": s + 1})[:60]
-        cpu = p.get("cpu")
-        out.append({"seat": s, "name": name, "cpu": cpu if isinstance(cpu, str) else None})
+        name, cpu = p.get("name"), p.get("cpu")
+        if name is not None and not isinstance(name, str):
+            raise ImportRefused("bad_record", _("Each player is an object with a name."))
+        if name is not None and len(name) > MAX_NAME:
+            raise ImportRefused(
+                "too_large",
+                _("A player's name is longer than %(max)s characters.") % {"max": MAX_NAME},
+            )
+        out.append(
+            {
+                "seat": s,
+                "name": name or _("Seat %(n)s") % {"n": s + 1},
+                "cpu": cpu if isinstance(cpu, str) else None,
+            }
+        )
     return out
 
 
-def load_document(raw: bytes | str) -> dict:
-    """Parse and verify an exchange file. Returns ``{"variant", "options", "players",
-    "hands": [ImportedHand…], "document"}``; raises ``ImportRefused`` with the reason."""
-    size = len(raw.encode() if isinstance(raw, str) else raw)
-    if size > MAX_BYTES:
-        raise ImportRefused(
-            "too_large",
-            _("The file is too large (%(size)s bytes; at most %(max)s).")
-            % {"size": size, "max": MAX_BYTES},
-        )
+def _parse(raw: bytes | str) -> dict:
+    """The file's JSON object within the limits above, or ``ImportRefused``."""
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ImportRefused(
-            "bad_json", _("This is not valid JSON: %(error)s") % {"error": exc}
-        ) from None
+        data = loads_bounded(
+            raw,
+            max_bytes=MAX_BYTES,
+            max_depth=MAX_DEPTH,
+            max_values=MAX_VALUES,
+            max_string=MAX_STRING,
+        )
+    except JSONRefused as exc:
+        code = "bad_json" if exc.code == "not_utf8" else exc.code
+        raise ImportRefused(code, jsonsafe.refusal_message(exc)) from None
     if not isinstance(data, dict):
         raise ImportRefused("bad_json", _("The file must hold one JSON object."))
+    return data
+
+
+def _check_shape(data: dict) -> tuple[str, dict, list]:
+    """Format, variant, options and the size of every list, before anything is replayed."""
     if data.get("format") != FORMAT:
         raise ImportRefused(
             "bad_format",
@@ -270,22 +354,56 @@ def load_document(raw: bytes | str) -> dict:
     variant = data.get("variant")
     if variant not in VARIANTS:
         raise ImportRefused("bad_variant", _("Unknown variant %(v)r.") % {"v": variant})
-    options = data.get("options") or {}
+    try:
+        options = validate_options(variant, data.get("options") or {})
+    except Refusal as exc:
+        raise ImportRefused(exc.code, _engine_reason(exc)) from None
     hands = data.get("hands")
     if not isinstance(hands, list) or not hands:
         raise ImportRefused("bad_record", _("The file holds no hands."))
-    if len(hands) > MAX_HANDS:
+    most = max_hands(variant, options)
+    if len(hands) > most:
         raise ImportRefused(
-            "too_large", _("Too many hands (at most %(max)s).") % {"max": MAX_HANDS}
+            "too_large",
+            _("Too many hands: one game of this rule set has at most %(max)s.") % {"max": most},
         )
-    out_hands: list[ImportedHand] = []
-    n_players = None
+    players = data.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) > MAX_PLAYERS):
+        raise ImportRefused("bad_record", _("The file must list one player per seat."))
+    most = max_actions(options["players"])
     for h_index, h in enumerate(hands):
         label = _("Hand %(n)s") % {"n": h_index + 1}
         if not isinstance(h, dict) or not isinstance(h.get("actions"), list):
             raise ImportRefused("bad_record", _("%(hand)s: no list of actions.") % {"hand": label})
-        if len(h["actions"]) > MAX_ACTIONS:
-            raise ImportRefused("too_large", _("%(hand)s: too many actions.") % {"hand": label})
+        if len(h["actions"]) > most:
+            raise ImportRefused(
+                "too_large",
+                _("%(hand)s: too many actions (a hand has at most %(max)s).")
+                % {"hand": label, "max": most},
+            )
+        seed = h.get("seed")
+        if type(seed) is int and len(str(seed)) > MAX_STRING:
+            raise ImportRefused(
+                "bad_record",
+                _("%(hand)s: the seed, the starter or the context is damaged.") % {"hand": label},
+            )
+    return variant, options, hands
+
+
+def load_document(raw: bytes | str) -> dict:
+    """Parse and verify an exchange file. Returns ``{"variant", "options", "players",
+    "hands": [ImportedHand…], "document"}``; raises ``ImportRefused`` with the reason.
+
+    Limits first (size, nesting, the length of every list and text: see above), then every
+    hand is replayed with the engine; nothing is stored here."""
+    data = _parse(raw)
+    variant, options, hands = _check_shape(data)
+    out_hands: list[ImportedHand] = []
+    n_players = options["players"]
+    players = _players(data.get("players"), n_players)
+    final_options = options
+    for h_index, h in enumerate(hands):
+        label = _("Hand %(n)s") % {"n": h_index + 1}
         seed, starter, context = h.get("seed"), h.get("starter"), h.get("context") or {}
         if (
             type(seed) not in (int, str)
@@ -306,7 +424,7 @@ def load_document(raw: bytes | str) -> dict:
             raise ImportRefused(
                 "bad_record", _("%(hand)s: %(reason)s") % {"hand": label, "reason": exc}
             ) from None
-        n_players = state.n_players
+        final_options = state.options
         actions: list[dict] = []
         for i, event in enumerate(h["actions"]):
             try:
@@ -331,8 +449,9 @@ def load_document(raw: bytes | str) -> dict:
                 _("%(hand)s: the moves stop before the hand is over.") % {"hand": label},
                 {"hand": h_index},
             )
+        summary = result_summary(state)
         claimed = h.get("result")
-        if claimed is not None and claimed != result_summary(state):
+        if claimed is not None and claimed != summary:
             raise ImportRefused(
                 "result_mismatch",
                 _("%(hand)s: the result in the file is not the result of its moves.")
@@ -340,24 +459,12 @@ def load_document(raw: bytes | str) -> dict:
                 {"hand": h_index},
             )
         number = h.get("number") if type(h.get("number")) is int else h_index + 1
-        out_hands.append(
-            ImportedHand(
-                number,
-                seed,
-                starter,
-                dict(context),
-                actions,
-                dict(state.result),
-                result_summary(state),
-            )
+        hd = ImportedHand(
+            number, seed, starter, dict(context), actions, dict(state.result), summary
         )
-    players = _players(data.get("players"), n_players or 4)
-    normal = document(
-        variant,
-        state.options,
-        players,
-        [hand_export(hd.record(variant, state.options), hd.number) for hd in out_hands],
-    )
+        hd.export = _export_of(hd, state)
+        out_hands.append(hd)
+    normal = document(variant, final_options, players, [hd.export for hd in out_hands])
     signature = data.get("signature")
     signed = signature is not None
     if signed:
@@ -373,12 +480,23 @@ def load_document(raw: bytes | str) -> dict:
         normal = sign(normal)
     return {
         "variant": variant,
-        "options": dict(state.options),
+        "options": dict(final_options),
         "players": players,
         "hands": out_hands,
         "document": normal,
         "signed": signed,
     }
+
+
+def _export_of(hd: ImportedHand, state) -> dict:
+    """The hand as this site exports it, from the replay just made (``hand_export``
+    without replaying a second time)."""
+    out: dict[str, Any] = {"number": hd.number, "seed": hd.seed, "starter": hd.starter}
+    if hd.context:
+        out["context"] = dict(hd.context)
+    out["actions"] = [action_to_events(a) for a in state.actions]
+    out["result"] = hd.summary
+    return out
 
 
 def _short(event: Any) -> str:

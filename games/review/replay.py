@@ -63,77 +63,85 @@ def _tiles(ids) -> str:
     return " ".join(notation(t) for t in ids)
 
 
-def describe(action: dict, before, after, name: str) -> tuple[str, int | None]:
-    """A one-line account of an action (everything revealed) and the tile it moved."""
-    t = action["type"]
-    seat = action["seat"]
-    tile = action.get("tile")
+def describe(step: dict[str, Any], name: str) -> str:
+    """A one-line account of a step of ``compute_replay`` (everything revealed)."""
+    t = step["type"]
+    tile = step.get("tile")
     args: dict[str, Any] = {"name": name}
     if tile is not None:
         args["tile"] = notation(tile)
     if t == "draw":
-        new = [x for x in after.racks[seat] if x not in before.racks[seat]]
-        if new:
-            args["tile"] = notation(new[0])
-            return _("%(name)s drew %(tile)s from the pile") % args, new[0]
-        return _("%(name)s drew from the empty pile: the hand ends") % args, None
+        if tile is not None:
+            return _("%(name)s drew %(tile)s from the pile") % args
+        return _("%(name)s drew from the empty pile: the hand ends") % args
     if t == "take":
-        got = before.takeable
-        args["tile"] = notation(got) if got is not None else "?"
-        return _("%(name)s took the discard %(tile)s") % args, got
+        args.setdefault("tile", "?")
+        return _("%(name)s took the discard %(tile)s") % args
     if t == "discard":
-        return _("%(name)s discarded %(tile)s") % args, tile
+        return _("%(name)s discarded %(tile)s") % args
     if t == "close":
-        return _("%(name)s finished, putting %(tile)s down") % args, tile
+        return _("%(name)s finished, putting %(tile)s down") % args
     if t == "show":
-        return _("%(name)s showed the indicator's twin %(tile)s") % args, tile
+        return _("%(name)s showed the indicator's twin %(tile)s") % args
     if t in ("open", "lay"):
-        args["melds"] = " | ".join(_tiles(m) for m in action.get("melds", []))
+        args["melds"] = " | ".join(_tiles(m) for m in step.get("melds") or [])
         if t == "open":
-            return _("%(name)s opened with %(melds)s") % args, None
-        return _("%(name)s laid %(melds)s") % args, None
+            return _("%(name)s opened with %(melds)s") % args
+        return _("%(name)s laid %(melds)s") % args
     if t == "add":
-        return _("%(name)s added %(tile)s to a meld") % args, tile
+        return _("%(name)s added %(tile)s to a meld") % args
     if t == "swap":
-        return _("%(name)s swapped %(tile)s for the okey") % args, tile
+        return _("%(name)s swapped %(tile)s for the okey") % args
     if t == "undo":
-        return _("%(name)s gave the taken tile back") % args, None
+        return _("%(name)s gave the taken tile back") % args
     if t == "flip":
-        return _("%(name)s turned an okey over") % args, tile
+        return _("%(name)s turned an okey over") % args
     if t == "arrange":
-        return _("%(name)s rearranged their rack") % args, None
+        return _("%(name)s rearranged their rack") % args
     if t == "timeout":
-        return _("%(name)s ran out of time") % args, None
-    return f"{name}: {t}", tile
+        return _("%(name)s ran out of time") % args
+    return f"{name}: {t}"
 
 
-def build_replay(record: dict, names: list[str]) -> dict[str, Any]:
-    """Frames (len = actions + 1) and timeline (one entry per action) of a hand."""
+def _moved_tile(action: dict, before, after) -> int | None:
+    """The tile an action moved: the one drawn, the discard taken, or the action's tile."""
+    t = action["type"]
+    seat = action["seat"]
+    if t == "draw":
+        new = [x for x in after.racks[seat] if x not in before.racks[seat]]
+        return new[0] if new else None
+    if t == "take":
+        return before.takeable
+    if t in ("open", "lay", "undo", "arrange", "timeout"):
+        return None
+    return action.get("tile")
+
+
+def compute_replay(record: dict) -> dict[str, Any]:
+    """Every step of a hand, language-neutral and JSON-ready: frames (len = actions + 1),
+    steps (one per action: seat, type, the tile it moved, melds, score lines, over), the
+    indicator, the okey's kind, the number of players and the engine's result. Imports
+    store it, so that viewing an imported hand replays nothing."""
+    return _compute(record)[0]
+
+
+def _compute(record: dict) -> tuple[dict[str, Any], Any]:
     state = start_state(record)
     frames = [frame(state)]
-    timeline = []
-    for i, action in enumerate(record["actions"]):
+    steps = []
+    for action in record["actions"]:
         after, events = apply(state, action)
-        seat = action["seat"]
-        text, tile = describe(action, state, after, names[seat] if seat < len(names) else "?")
-        scores = [
+        steps.append(
             {
-                "seat": e["seat"],
-                "name": names[e["seat"]] if e["seat"] < len(names) else "?",
-                "points": e["points"],
-                "label": reason_label(e["reason"]),
-            }
-            for e in events
-            if e.get("type") == "score"
-        ]
-        timeline.append(
-            {
-                "step": i + 1,
-                "seat": seat,
+                "seat": action["seat"],
                 "type": action["type"],
-                "text": text,
-                "tile": tile,
-                "scores": scores,
+                "tile": _moved_tile(action, state, after),
+                "melds": [list(m) for m in action.get("melds", [])],
+                "scores": [
+                    {"seat": e["seat"], "points": e["points"], "reason": e["reason"]}
+                    for e in events
+                    if e.get("type") == "score"
+                ],
                 "over": after.over,
             }
         )
@@ -141,9 +149,45 @@ def build_replay(record: dict, names: list[str]) -> dict[str, Any]:
         state = after
     return {
         "frames": frames,
-        "timeline": timeline,
-        "final": state,
+        "steps": steps,
         "indicator": state.indicator,
         "okey_kind": state.okey_kind,
         "n_players": state.n_players,
-    }
+        "result": dict(state.result) if state.result else None,
+    }, state
+
+
+def present_replay(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """``compute_replay``'s steps as the viewer's timeline, in the visitor's language."""
+
+    def name(seat: int) -> str:
+        return names[seat] if seat < len(names) else "?"
+
+    timeline = [
+        {
+            "step": i + 1,
+            "seat": st["seat"],
+            "type": st["type"],
+            "text": describe(st, name(st["seat"])),
+            "tile": st["tile"],
+            "scores": [
+                {
+                    "seat": e["seat"],
+                    "name": name(e["seat"]),
+                    "points": e["points"],
+                    "label": reason_label(e["reason"]),
+                }
+                for e in st["scores"]
+            ],
+            "over": st["over"],
+        }
+        for i, st in enumerate(data["steps"])
+    ]
+    return {**data, "timeline": timeline}
+
+
+def build_replay(record: dict, names: list[str]) -> dict[str, Any]:
+    """Frames (len = actions + 1), timeline (one entry per action), result and the final
+    engine state of a hand."""
+    data, final = _compute(record)
+    return {**present_replay(data, names), "final": final}

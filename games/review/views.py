@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import services
+from games import heavy, services
 from games.engine.tiles import N_TILES, kind_notation, kind_of, notation
 from games.messages import reason_label
 from games.models import Hand, Seat, Table
@@ -31,8 +31,8 @@ from games.views import guest_key
 
 from . import commentary, records
 from .forms import FilterForm, ImportForm
-from .models import HandCommentary, ImportedRecord, ShareLink
-from .replay import build_replay, record_for_hand
+from .models import HandCommentary, ImportedHand, ImportedRecord, ShareLink
+from .replay import build_replay, compute_replay, present_replay, record_for_hand
 
 PER_PAGE = 10
 
@@ -115,7 +115,8 @@ def _result_lines(result: dict | None, names: list[str]) -> list[dict[str, Any]]
 
 def replay_context(
     *,
-    record: dict,
+    record: dict | None = None,
+    stored: dict | None = None,
     players: list[dict],
     variant: str,
     variant_name: str,
@@ -127,8 +128,10 @@ def replay_context(
     back_url: str,
     nav: dict[str, str | None],
 ) -> dict[str, Any]:
+    """The replay page of a hand: replayed from ``record`` now (a played hand: one hand,
+    bounded by the rules), or read from ``stored`` (an import's ``compute_replay``)."""
     names = [p["name"] for p in players]
-    r = build_replay(record, names)
+    r = present_replay(stored, names) if stored is not None else build_replay(record, names)
     n = r["n_players"]
     okey_kind = r["okey_kind"]
     tiles = [
@@ -146,7 +149,7 @@ def replay_context(
         }
         for s in range(n)
     ]
-    final = r["final"]
+    result = r["result"]
     data = {
         "frames": r["frames"],
         "events": [{"seat": e["seat"], "tile": e["tile"]} for e in r["timeline"]],
@@ -164,12 +167,10 @@ def replay_context(
         "timeline": r["timeline"],
         "steps": len(r["timeline"]),
         "data": data,
-        "result": final.result,
-        "result_lines": _result_lines(final.result, names),
-        "result_totals": [
-            {"name": names[s], "points": p} for s, p in enumerate(final.result["totals"])
-        ]
-        if final.result
+        "result": result,
+        "result_lines": _result_lines(result, names),
+        "result_totals": [{"name": names[s], "points": p} for s, p in enumerate(result["totals"])]
+        if result
         else [],
         "commentary_url": commentary_url,
         "commentary_seat": commentary_seat,
@@ -504,6 +505,45 @@ def shared_export(request: HttpRequest, token: str) -> HttpResponse:
 # ------------------------------------------------------------------ import
 
 
+def _busy(request: HttpRequest) -> HttpResponse:
+    return denied(
+        request,
+        503,
+        _("The server is busy with another import. Nothing was changed: try again in a moment."),
+    )
+
+
+def _replayed_hands(loaded: dict) -> list[ImportedHand]:
+    """Each verified hand with its replay (``compute_replay``), not saved yet."""
+    hands = []
+    for i, hd in enumerate(loaded["hands"], start=1):
+        engine_record = hd.record(loaded["variant"], loaded["options"])
+        hands.append(
+            ImportedHand(
+                number=i, engine_record=engine_record, replay=compute_replay(engine_record)
+            )
+        )
+    return hands
+
+
+def _store_import(request: HttpRequest, loaded: dict, title: str) -> ImportedRecord:
+    """The verified file and, per hand, its replay: computed before the write transaction,
+    so the database is locked only for the inserts."""
+    hands = _replayed_hands(loaded)
+    with transaction.atomic():
+        rec = ImportedRecord.objects.create(
+            owner=request.user if request.user.is_authenticated else None,
+            guest_key="" if request.user.is_authenticated else guest_key(request),
+            variant=loaded["variant"],
+            title=title[:120],
+            data=loaded["document"],
+        )
+        for hand in hands:
+            hand.record = rec
+        ImportedHand.objects.bulk_create(hands)
+    return rec
+
+
 def import_page(request: HttpRequest) -> HttpResponse:
     error = None
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -519,17 +559,14 @@ def import_page(request: HttpRequest) -> HttpResponse:
                         _("The file is too large (%(size)s bytes; at most %(max)s).")
                         % {"size": upload.size, "max": records.MAX_BYTES},
                     )
-                loaded = records.load_document(upload.read(records.MAX_BYTES + 1))
+                with heavy.one_at_a_time():
+                    loaded = records.load_document(upload.read(records.MAX_BYTES + 1))
+                    rec = _store_import(request, loaded, str(upload.name))
             except records.ImportRefused as exc:
                 error = {"code": exc.code, "message": exc.message}
+            except heavy.Busy:
+                return _busy(request)
             else:
-                rec = ImportedRecord.objects.create(
-                    owner=request.user if request.user.is_authenticated else None,
-                    guest_key="" if request.user.is_authenticated else guest_key(request),
-                    variant=loaded["variant"],
-                    title=str(upload.name)[:120],
-                    data=loaded["document"],
-                )
                 return redirect("review:imported_hand", pk=rec.pk, number=1)
     mine = ImportedRecord.objects.filter(**_owner_filter(request))[:20]
     return render(
@@ -540,26 +577,44 @@ def import_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _own_import(request: HttpRequest, pk: int):
+def _own_import(request: HttpRequest, pk: int, number: int):
+    """The import, its players, its options and hand ``number`` (stored at import)."""
     rec = ImportedRecord.objects.filter(pk=pk, **_owner_filter(request)).first()
     if rec is None:
         return None, None, denied(request, 404, _("There is no such import among yours."))
-    loaded = records.load_document(json.dumps(rec.data))
-    return rec, loaded, None
+    if not rec.hands.exists():
+        # imported before replays were stored: replay the file once, store it, never again
+        try:
+            _store_old_import(rec)
+        except heavy.Busy:
+            return None, None, _busy(request)
+        except records.ImportRefused as exc:
+            return None, None, denied(request, 400, exc.message)
+    hand = rec.hands.filter(number=number).first()
+    if hand is None:
+        return None, None, denied(request, 404, _("This file has no such hand."))
+    return rec, hand, None
+
+
+def _store_old_import(rec: ImportedRecord) -> None:
+    """A file imported before replays were stored: replayed once here, then read."""
+    with heavy.one_at_a_time():
+        hands = _replayed_hands(records.load_document(json.dumps(rec.data)))
+        for hand in hands:
+            hand.record = rec
+        with contextlib.suppress(IntegrityError), transaction.atomic():
+            ImportedHand.objects.bulk_create(hands)  # a parallel view may have stored them
 
 
 def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    rec, loaded, refusal = _own_import(request, pk)
+    rec, hand, refusal = _own_import(request, pk, number)
     if refusal is not None:
         return refusal
-    hands = loaded["hands"]
-    if not 1 <= number <= len(hands):
-        return denied(request, 404, _("This file has no such hand."))
-    hd = hands[number - 1]
-    players = loaded["players"]
-    variant = loaded["variant"]
+    count = rec.hands.count()
+    players = rec.data["players"]
+    variant = rec.variant
     ctx = replay_context(
-        record=hd.record(variant, loaded["options"]),
+        stored=hand.replay,
         players=players,
         variant=variant,
         variant_name=dict(records_variant_names()).get(variant, variant),
@@ -572,7 +627,7 @@ def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         nav={
             "prev": reverse("review:imported_hand", args=[pk, number - 1]) if number > 1 else None,
             "next": reverse("review:imported_hand", args=[pk, number + 1])
-            if number < len(hands)
+            if number < count
             else None,
         },
     )
@@ -587,20 +642,15 @@ def records_variant_names():
 
 
 def imported_commentary(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    rec, loaded, refusal = _own_import(request, pk)
+    rec, hand, refusal = _own_import(request, pk, number)
     if refusal is not None:
         return refusal
-    hands = loaded["hands"]
-    if not 1 <= number <= len(hands):
-        return denied(request, 404, _("This file has no such hand."))
-    players = loaded["players"]
+    players = rec.data["players"]
     which = _seat_param(request, len(players), _first_human(players))
     key = f"{number}:{which}"
     data = rec.commentary.get(key)
     if data is None:
-        data = commentary.compute(
-            hands[number - 1].record(loaded["variant"], loaded["options"]), which
-        )
+        data = commentary.compute(hand.engine_record, which)
         rec.commentary = {**rec.commentary, key: data}
         rec.save(update_fields=["commentary"])
     return _commentary_response(

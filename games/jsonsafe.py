@@ -1,0 +1,137 @@
+"""Parse an uploaded JSON file within limits, before any of it is trusted.
+
+Both importers (``games.review.records`` for ``okey-review/1``, ``games.tournaments.exchange``
+for ``okey-tournament/1``) read untrusted files. ``json.loads`` recurses once per nested list
+or object, so ``[[[[…]]]]`` a hundred thousand deep raises ``RecursionError`` (a server error),
+and a file can hold millions of tiny values. :func:`loads_bounded` refuses, in this order:
+
+1. a file over ``max_bytes`` (before decoding);
+2. bytes that are not UTF-8 (the exports of this site are UTF-8);
+3. nesting deeper than ``max_depth``, found by one scan of the brackets outside strings,
+   without recursion and before ``json.loads`` runs (so the parser never recurses deeper
+   than the format allows);
+4. text that is not JSON, and ``NaN``/``Infinity`` (not JSON, though Python accepts them);
+5. more than ``max_values`` values in all, or a string (or an object key) longer than
+   ``max_string`` characters, counted by an iterative walk.
+
+Each refusal is a :class:`JSONRefused` with a stable code and the numbers it is about; the
+importers turn it into their own translated message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+# A JSON string (with its escapes) or one bracket. Strings are matched whole so that the
+# brackets inside them are skipped; the pattern is unambiguous, so it runs in linear time.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+
+
+@dataclass
+class JSONRefused(Exception):
+    """``code``: ``too_large``, ``not_utf8``, ``too_deep``, ``bad_json``, ``too_many_values``
+    or ``string_too_long``; ``params`` hold the numbers (``size``, ``max``, …)."""
+
+    code: str
+    detail: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.detail}"
+
+
+def nesting_depth(text: str, limit: int) -> int:
+    """The deepest nesting of lists and objects in ``text``, or the first depth over
+    ``limit`` (the scan stops there). Malformed text is left to the parser."""
+    depth = deepest = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_bounded(
+    raw: bytes | str,
+    *,
+    max_bytes: int,
+    max_depth: int,
+    max_values: int,
+    max_string: int,
+) -> Any:
+    """The parsed document, or :class:`JSONRefused` (see the module docstring)."""
+    data = raw.encode() if isinstance(raw, str) else bytes(raw)
+    if len(data) > max_bytes:
+        raise JSONRefused(
+            "too_large", "the file is too large", {"size": len(data), "max": max_bytes}
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise JSONRefused("not_utf8", "the file is not UTF-8 text") from None
+    depth = nesting_depth(text, max_depth)
+    if depth > max_depth:
+        raise JSONRefused("too_deep", "the file is nested too deeply", {"max": max_depth})
+    try:
+        doc = json.loads(text, parse_constant=_no_constants)
+    except (ValueError, RecursionError) as exc:
+        raise JSONRefused("bad_json", str(exc), {"error": str(exc)}) from None
+    _check_values(doc, max_values, max_string)
+    return doc
+
+
+def _check_values(doc: Any, max_values: int, max_string: int) -> None:
+    count = 0
+    stack = [doc]
+    while stack:
+        value = stack.pop()
+        count += 1
+        if count > max_values:
+            raise JSONRefused(
+                "too_many_values", "the file holds too many values", {"max": max_values}
+            )
+        if isinstance(value, str):
+            if len(value) > max_string:
+                raise JSONRefused(
+                    "string_too_long", "a text in the file is too long", {"max": max_string}
+                )
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if len(key) > max_string:
+                    raise JSONRefused(
+                        "string_too_long", "a text in the file is too long", {"max": max_string}
+                    )
+                stack.append(item)
+
+
+def refusal_message(exc: JSONRefused) -> str:
+    """The refusal in the visitor's language (the same words for both importers)."""
+    from django.utils.translation import gettext as _
+
+    p = exc.params
+    if exc.code == "too_large":
+        return _("The file is too large (%(size)s bytes; at most %(max)s).") % p
+    if exc.code == "not_utf8":
+        return _("The file is not UTF-8 text.")
+    if exc.code == "too_deep":
+        return _("The file nests lists and objects too deeply (at most %(max)s levels).") % p
+    if exc.code == "too_many_values":
+        return _("The file holds too many values (at most %(max)s).") % p
+    if exc.code == "string_too_long":
+        return _("A text in the file is too long (at most %(max)s characters).") % p
+    return _("This is not valid JSON: %(error)s") % p

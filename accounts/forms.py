@@ -29,7 +29,9 @@ class SignUpForm(UserCreationForm):
         return names.clean_public_name(super().clean_username())
 
     def clean_display_name(self):
-        return names.clean_public_name(self.cleaned_data["display_name"])
+        return names.clean_public_name(
+            self.cleaned_data["display_name"], self.fields["display_name"].max_length
+        )
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):
@@ -70,7 +72,9 @@ class ProfileForm(forms.ModelForm):
             self.initial["email"] = self.instance.user.email
 
     def clean_display_name(self):
-        return names.clean_public_name(self.cleaned_data["display_name"])
+        return names.clean_public_name(
+            self.cleaned_data["display_name"], self.fields["display_name"].max_length
+        )
 
     def save(self, commit: bool = True) -> Profile:
         profile = super().save(commit=commit)

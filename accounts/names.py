@@ -31,6 +31,7 @@ import unicodedata
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -157,10 +158,12 @@ def poses_as_cpu(name: str) -> bool:
     return False
 
 
-def clean_public_name(value: str) -> str:
+def clean_public_name(value: str, max_length: int | None = None) -> str:
     """The name as stored (NFKC, stripped), or ``ValidationError`` saying what is wrong.
 
     An empty value stays empty (whether a name is required is the form field's business).
+    ``max_length`` is checked again after normalising, which can lengthen a name (one
+    ligature can become many letters).
     """
     if not value:
         return ""
@@ -180,4 +183,6 @@ def clean_public_name(value: str) -> str:
             raise ValidationError(MESSAGES["marks"], code="marks")
     if poses_as_cpu(name):
         raise _refuse("cpu", label="(CPU)")
+    if max_length is not None:
+        MaxLengthValidator(max_length)(name)
     return name

@@ -143,6 +143,12 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
 
+    def form_valid(self, form):
+        # Whoever locked themselves out with the old password may log in with the new one
+        # at once (from this IP; the per-IP count across usernames stays).
+        throttle.reset(self.request, form.user.get_username())
+        return super().form_valid(form)
+
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
     template_name = "accounts/password_reset_complete.html"

@@ -128,7 +128,9 @@ class EntryForm(forms.Form):
 
     def clean_name(self) -> str:
         # Shown to everyone in seatings and standings: the rules of accounts/names.py.
-        return clean_public_name(self.cleaned_data.get("name") or "")
+        return clean_public_name(
+            self.cleaned_data.get("name") or "", self.fields["name"].max_length
+        )
 
 
 class OrganiserForm(forms.Form):

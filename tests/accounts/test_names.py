@@ -181,3 +181,14 @@ def test_tournament_entries_by_name_follow_the_same_rules():
         assert not form.is_valid()
         assert form.has_error("name", code)
     assert EntryForm({"username": "ayse"}).is_valid()  # no name: by account
+
+
+def test_length_is_checked_after_normalising():
+    """NFKC can lengthen a name: U+FDFA is one character and eighteen letters after it."""
+    assert len(clean_public_name("\ufdfa")) == 18
+    with pytest.raises(ValidationError) as info:
+        clean_public_name("Ada \ufdfa\ufdfa\ufdfa", max_length=40)
+    assert info.value.code == "max_length"
+    form = ProfileForm({"display_name": "\ufdfa\ufdfa\ufdfa", "language": "en"})
+    assert not form.is_valid()
+    assert form.has_error("display_name", "max_length")

@@ -327,3 +327,22 @@ def test_email_goes_over_smtp_when_the_environment_asks(monkeypatch):
     assert s.DEFAULT_FROM_EMAIL == "Okey <okey@example.org>"
     assert s.EMAIL_SEND_IN_BACKGROUND is True
     assert s.TRUSTED_PROXIES == 1
+
+
+def test_a_reset_lifts_the_lock_on_that_username(client, make_user, mailoutbox, password):
+    user = make_user()
+    user.email = "ayse@example.org"
+    user.save()
+    for _ in range(5):
+        client.post(reverse("accounts:login"), {"username": "ayse", "password": "wrong"})
+    locked = client.post(reverse("accounts:login"), {"username": "ayse", "password": password})
+    assert locked.status_code == 429
+
+    client.post(reverse(RESET), {"email": "ayse@example.org"})
+    form_page = client.get(reset_link(mailoutbox[0]), follow=True)
+    client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    login = client.post(reverse("accounts:login"), {"username": "ayse", "password": NEW_PASSWORD})
+    assert login.status_code == 302

@@ -1,0 +1,156 @@
+"""okeysite.wsguard: what a socket, a session and an IP may have queued, how many
+sockets they may hold, and how often they may open one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from channels.testing import WebsocketCommunicator
+
+from okeysite.asgi import application
+from okeysite.wsguard import CLOSE_TOO_MANY, WebsocketGuard
+from tests.games.test_consumer import connect, two_player_table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+class SlowApp:
+    """A consumer that accepts, then reads nothing until ``gate`` opens."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.received: list[dict] = []
+
+    async def __call__(self, scope, receive, send) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await self.gate.wait()
+        while True:
+            message = await receive()
+            self.received.append(message)
+            if message["type"] == "websocket.disconnect":
+                return
+
+
+def scope(session: str = "abc", ip: str = "10.0.0.1", path: str = "/ws/t/x/") -> dict:
+    return {
+        "type": "websocket",
+        "path": path,
+        "headers": [(b"cookie", f"sessionid={session}".encode())],
+        "client": (ip, 4242),
+    }
+
+
+async def opened(app, sc: dict) -> ApplicationCommunicator:
+    comm = ApplicationCommunicator(app, sc)
+    await comm.send_input({"type": "websocket.connect"})
+    assert (await comm.receive_output(1))["type"] == "websocket.accept"
+    return comm
+
+
+async def until_close(comm: ApplicationCommunicator) -> dict:
+    while True:
+        out = await comm.receive_output(1)
+        if out["type"] == "websocket.close":
+            return out
+
+
+async def test_a_socket_past_its_queue_bound_is_closed_and_its_frames_dropped():
+    inner = SlowApp()
+    guard = WebsocketGuard(inner, max_pending_frames=10)
+    comm = await opened(guard, scope())
+    for i in range(11):
+        await comm.send_input({"type": "websocket.receive", "text": f"frame {i}"})
+    assert (await until_close(comm))["code"] == 1008
+    inner.gate.set()  # the consumer reads again: it is told the socket is gone
+    await comm.wait(1)
+    assert inner.received == [{"type": "websocket.disconnect", "code": 1008}]
+    assert guard.pending == {} and guard.open == {}
+
+
+async def test_a_consumer_that_keeps_up_is_never_closed():
+    inner = SlowApp()
+    inner.gate.set()
+    guard = WebsocketGuard(inner, max_pending_frames=4)
+    comm = await opened(guard, scope())
+    for i in range(50):
+        await comm.send_input({"type": "websocket.receive", "text": f"frame {i}"})
+        await asyncio.sleep(0)  # let the consumer read (not a wait on time)
+        await asyncio.sleep(0)
+    await comm.send_input({"type": "websocket.disconnect", "code": 1000})
+    await comm.wait(1)
+    assert len(inner.received) == 51 and inner.received[-1]["type"] == "websocket.disconnect"
+
+
+async def test_the_bytes_queued_by_one_session_are_bounded_across_its_sockets():
+    inner = SlowApp()
+    guard = WebsocketGuard(inner, max_pending_bytes=800, max_key_pending_bytes=1000)
+    first = await opened(guard, scope(ip="10.0.0.1"))  # (kept: a dropped one would end)
+    second = await opened(guard, scope(ip="10.0.0.2"))  # same session, another address
+    for _ in range(2):
+        await first.send_input({"type": "websocket.receive", "text": "x" * 300})
+    for _ in range(2):
+        await second.send_input({"type": "websocket.receive", "text": "x" * 300})
+    assert (await until_close(second))["code"] == 1008
+    assert await first.receive_nothing(0.1)  # the first stays open
+    assert guard.pending == {"s:abc": 600, "ip:10.0.0.1": 600}
+
+
+async def test_sockets_per_session_and_per_ip_are_limited_with_a_message_and_4429():
+    inner = SlowApp()
+    guard = WebsocketGuard(inner, per_session=2, per_ip=3)
+    a = await opened(guard, scope("s1", "10.0.0.1"))
+    held = [await opened(guard, scope("s1", "10.0.0.2"))]  # (a dropped communicator ends)
+    third = ApplicationCommunicator(guard, scope("s1", "10.0.0.3"))
+    await third.send_input({"type": "websocket.connect"})
+    assert (await third.receive_output(1))["type"] == "websocket.accept"
+    notice = await third.receive_output(1)
+    assert 'data-code="too_many_sockets"' in notice["text"] and "too many" in notice["text"]
+    assert (await third.receive_output(1))["code"] == CLOSE_TOO_MANY
+    # per IP: three sessions from one address, the fourth socket is refused
+    held += [await opened(guard, scope(s, "10.0.0.1")) for s in ("s2", "s3")]
+    fourth = ApplicationCommunicator(guard, scope("s4", "10.0.0.1"))
+    await fourth.send_input({"type": "websocket.connect"})
+    assert (await until_close(fourth))["code"] == CLOSE_TOO_MANY
+    # a socket that ends frees its place
+    inner.gate.set()
+    await a.send_input({"type": "websocket.disconnect", "code": 1000})
+    await a.wait(1)
+    held.append(await opened(guard, scope("s1", "10.0.0.9")))
+
+
+async def test_opening_sockets_too_often_is_refused_at_the_handshake():
+    clock = [0.0]
+    guard = WebsocketGuard(SlowApp(), per_session=1000, clock=lambda: clock[0])
+    for _ in range(20):  # the session's burst
+        comm = await opened(guard, scope("busy", "10.0.0.1"))
+        await comm.send_input({"type": "websocket.disconnect", "code": 1000})
+    refused = ApplicationCommunicator(guard, scope("busy", "10.0.0.1"))
+    await refused.send_input({"type": "websocket.connect"})
+    assert (await refused.receive_output(1)) == {"type": "websocket.close", "code": 1008}
+    clock[0] += 2.0  # one more opening per two seconds
+    await opened(guard, scope("busy", "10.0.0.1"))
+
+
+async def test_a_ninth_table_socket_of_one_browser_gets_a_clear_message():
+    table, (a, _b) = await sync_to_async(two_player_table)()
+    socks = [await connect(table.code, a) for _ in range(8)]
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"cookie", f"sessionid={a.cookies['sessionid'].value}".encode()),
+    ]
+    ninth = WebsocketCommunicator(application, f"/ws/t/{table.code}/", headers=headers)
+    ok, _ = await ninth.connect()
+    assert ok
+    html = await ninth.receive_from()
+    assert 'id="t-msg"' in html and 'data-code="too_many_sockets"' in html
+    assert (await ninth.receive_output(1))["code"] == CLOSE_TOO_MANY
+    for s in socks:
+        await s.receive_from()
+        await s.send_to(json.dumps({"action": "sort", "mode": "runs"}))
+        assert await s.receive_from()  # the eight still play
+        await s.disconnect()

@@ -5,23 +5,37 @@ registration changes) the services broadcast ``standings.changed`` to the
 tournament's group after commit, and every open page gets its fragments
 (standings, rounds, the viewer's own table) re-rendered for its viewer and
 swapped out-of-band by the htmx ws extension. Frames sent by the browser are
-ignored (rate-limited and size-checked like the table's).
+ignored (rate-limited, size-checked and closed when flooding, like the table's).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.consumers import MAX_FRAME_BYTES, Bucket, scope_language
+from games.consumers import (
+    CLOSE_FLOOD,
+    FLOOD_BURST,
+    MAX_FRAME_BYTES,
+    RATE_PER_SECOND,
+    Bucket,
+    allow_frame,
+    scope_buckets,
+    scope_language,
+)
 
 from . import services
 from .models import Tournament
 from .presenter import can_view, page_context
+
+log = logging.getLogger(__name__)
 
 
 class StandingsConsumer(AsyncWebsocketConsumer):
@@ -36,6 +50,8 @@ class StandingsConsumer(AsyncWebsocketConsumer):
             return
         self.tournament_id = pk
         self.bucket = Bucket()
+        self.flood = Bucket(RATE_PER_SECOND, FLOOD_BURST)
+        self.shared = scope_buckets(self.scope)
         self.group = services.group_name(pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -55,12 +71,26 @@ class StandingsConsumer(AsyncWebsocketConsumer):
     def _language(self) -> str:
         return scope_language(self.scope)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """An exception while handling one message is logged; the page stays live."""
+        try:
+            await super().dispatch(message)
+        except (StopConsumer, asyncio.CancelledError):
+            raise
+        except Exception:
+            log.exception("handling %s on a standings socket failed", message.get("type"))
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Nothing is played here; a frame only asks for a fresh copy (resync).
+        if self.tournament_id is None:
+            return
+        if not allow_frame(self.bucket, self.shared):
+            if not self.flood.allow():  # sending on and on while refused: a flood
+                await self.close(code=CLOSE_FLOOD)
+            return
         if text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES:
             return
-        if self.bucket.allow():
-            await self.send_fragments()
+        await self.send_fragments()
 
     async def standings_changed(self, event: dict[str, Any]) -> None:
         await self.send_fragments()

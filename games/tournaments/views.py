@@ -21,6 +21,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import heavy
 from games.engine.options import rummy_target, validate_options
 from games.engine.refusals import Refusal
 
@@ -122,24 +123,34 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 def tournament_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     error = None
+    busy = False
     if request.method == "POST":
         if not form.is_valid():
             error = _("Choose a file to import.")
         else:
             upload = form.cleaned_data["file"]
             try:
-                data = exchange.load(upload.read(exchange.MAX_BYTES + 1))
-                t = exchange.import_tournament(request.user, data)
+                if upload.size > exchange.MAX_BYTES:
+                    raise exchange.too_large(upload.size)
+                with heavy.one_at_a_time():
+                    data = exchange.load(upload.read(exchange.MAX_BYTES + 1))
+                    t = exchange.import_tournament(request.user, data)
             except services.TournamentError as e:
                 error = error_text(e.code, e.message, **e.params)
+            except heavy.Busy:
+                error = _(
+                    "The server is busy with another import. Nothing was changed: "
+                    "try again in a moment."
+                )
+                busy = True
             else:
                 flash.success(request, _("The tournament was imported."))
                 return _desk(t)
     return render(
         request,
         "tournaments/import.html",
-        {"form": form, "error": error},
-        status=400 if error else 200,
+        {"form": form, "error": error, "max_players": exchange.MAX_PLAYERS},
+        status=503 if busy else 400 if error else 200,
     )
 
 
@@ -174,30 +185,76 @@ def player_history(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse
     )
 
 
+# The matrix is shown in blocks of MATRIX_BLOCK × MATRIX_BLOCK players (a page of rows and
+# a page of columns): a page renders at most 24 × 24 cells, whatever the size of the
+# tournament; counting the meetings is linear in the tables played.
+MATRIX_BLOCK = 24
+
+
+def _block(request: HttpRequest, name: str, pages: int) -> int:
+    number = _int_or_none(request.GET.get(name)) or 1
+    return min(max(number, 1), pages)
+
+
 def meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
     t = _public(request, pk)
     entries = list(t.entries.all())
     past = services.past_rounds(t)
     counts = seating.meeting_matrix(past)
     starts = seating.start_counts(past)
+    pages = max(1, -(-len(entries) // MATRIX_BLOCK))
+    row_page, col_page = _block(request, "rows", pages), _block(request, "cols", pages)
+    row_start, col_start = (row_page - 1) * MATRIX_BLOCK, (col_page - 1) * MATRIX_BLOCK
+    row_entries = entries[row_start : row_start + MATRIX_BLOCK]
+    columns = [
+        {"number": col_start + i + 1, "entry": e}
+        for i, e in enumerate(entries[col_start : col_start + MATRIX_BLOCK])
+    ]
     rows = []
-    for a in entries:
+    for i, a in enumerate(row_entries):
         cells = []
-        for b in entries:
+        for col in columns:
+            b = col["entry"]
             if a.pk == b.pk:
                 cells.append(None)
             else:
                 cells.append(counts.get((a.pid, b.pid), counts.get((b.pid, a.pid), 0)))
-        rows.append({"entry": a, "cells": cells, "starts": starts.get(a.pid, 0)})
+        rows.append(
+            {
+                "number": row_start + i + 1,
+                "entry": a,
+                "cells": cells,
+                "starts": starts.get(a.pid, 0),
+            }
+        )
+
+    def link(rows_page: int, cols_page: int) -> str | None:
+        if not (1 <= rows_page <= pages and 1 <= cols_page <= pages):
+            return None
+        return f"?rows={rows_page}&cols={cols_page}"
+
+    def span(start: int, count: int) -> dict[str, int]:
+        return {"first": start + 1, "last": start + count}
+
     return render(
         request,
         "tournaments/matrix.html",
         {
             "t": t,
             "entries": entries,
+            "columns": columns,
             "rows": rows,
             "seated": bool(past),
             "is_organiser": t.is_organiser(request.user),
+            "paged": pages > 1,
+            "row_span": span(row_start, len(row_entries)),
+            "col_span": span(col_start, len(columns)),
+            "nav": {
+                "up": link(row_page - 1, col_page),
+                "down": link(row_page + 1, col_page),
+                "left": link(row_page, col_page - 1),
+                "right": link(row_page, col_page + 1),
+            },
         },
     )
 

@@ -58,15 +58,42 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """The profile's fields, and the account's email address (kept on the user)."""
+    """The profile's fields, and the account's email address (kept on the user).
+
+    Changing the email address asks for the current password: the address is where reset
+    links go, so whoever holds a signed-in browser for a moment must not be able to point
+    it elsewhere and take the account over. Wrong passwords here count as failed log-ins
+    (accounts/throttle.py).
+    """
 
     email = forms.EmailField(label=_("Email address"), required=False, help_text=EMAIL_HELP)
+    current_password = forms.CharField(
+        label=_("Current password"),
+        required=False,
+        strip=False,
+        help_text=_("Needed only to change the email address."),
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    error_messages = {
+        "password_needed": _("Enter your current password to change the email address."),
+        "password_incorrect": _("Your current password was entered incorrectly."),
+        "too_many_attempts": ThrottledAuthenticationForm.error_messages["too_many_attempts"],
+    }
 
     class Meta:
         model = Profile
-        fields = ("display_name", "email", "language", "assisted_default", "public_records")
+        fields = (
+            "display_name",
+            "email",
+            "current_password",
+            "language",
+            "assisted_default",
+            "public_records",
+        )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, request=None, **kwargs):
+        self.request = request
         super().__init__(*args, **kwargs)
         if self.instance.pk and "email" not in self.initial:
             self.initial["email"] = self.instance.user.email
@@ -75,6 +102,28 @@ class ProfileForm(forms.ModelForm):
         return names.clean_public_name(
             self.cleaned_data["display_name"], self.fields["display_name"].max_length
         )
+
+    def clean(self):
+        cleaned = super().clean()
+        user = self.instance.user if self.instance.pk else None
+        email = cleaned.get("email")
+        if user is None or email is None or email == user.email or not user.has_usable_password():
+            return cleaned
+        password = cleaned.get("current_password") or ""
+        username = user.get_username()
+        if throttle.is_blocked(self.request, username):
+            code = "too_many_attempts"
+        elif not password:
+            code = "password_needed"
+        elif not user.check_password(password):
+            throttle.record_failure(self.request, username)
+            code = "password_incorrect"
+        else:
+            return cleaned
+        self.add_error(
+            "current_password", forms.ValidationError(self.error_messages[code], code=code)
+        )
+        return cleaned
 
     def save(self, commit: bool = True) -> Profile:
         profile = super().save(commit=commit)

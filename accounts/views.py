@@ -159,7 +159,7 @@ class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
 def profile(request):
     profile_obj, _created = Profile.objects.get_or_create(user=request.user)
     if request.method == "POST":
-        form = ProfileForm(request.POST, instance=profile_obj)
+        form = ProfileForm(request.POST, instance=profile_obj, request=request)
         if form.is_valid():
             profile_obj = form.save()
             response = redirect("accounts:profile")
@@ -167,7 +167,7 @@ def profile(request):
             messages.success(request, _("Your profile has been saved."))
             return response
     else:
-        form = ProfileForm(instance=profile_obj)
+        form = ProfileForm(instance=profile_obj, request=request)
     return render(request, "accounts/profile.html", {"form": form, "profile": profile_obj})
 
 

@@ -254,18 +254,71 @@ def test_signup_refuses_a_malformed_email(client, password):
     assert response.context["form"].has_error("email")
 
 
-def test_profile_sets_and_clears_the_email(client, make_user):
+def test_profile_sets_and_clears_the_email(client, make_user, password):
     user = make_user()
     client.force_login(user)
     client.post(
         reverse("accounts:profile"),
-        {"display_name": "A", "language": "en", "email": "ayse@example.org"},
+        {
+            "display_name": "A",
+            "language": "en",
+            "email": "ayse@example.org",
+            "current_password": password,
+        },
     )
     user.refresh_from_db()
     assert user.email == "ayse@example.org"
     page = client.get(reverse("accounts:profile"))
     assert page.context["form"].initial["email"] == "ayse@example.org"
-    client.post(reverse("accounts:profile"), {"display_name": "A", "language": "en", "email": ""})
+    # Other changes need no password while the email stays as it is.
+    client.post(
+        reverse("accounts:profile"),
+        {"display_name": "B", "language": "en", "email": "ayse@example.org"},
+    )
+    user.refresh_from_db()
+    assert user.profile.display_name == "B"
+    client.post(
+        reverse("accounts:profile"),
+        {"display_name": "B", "language": "en", "email": "", "current_password": password},
+    )
+    user.refresh_from_db()
+    assert user.email == ""
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [("", "Enter your current password"), ("wrong", "entered incorrectly")],
+)
+def test_changing_the_email_needs_the_current_password(client, make_user, typed, expected):
+    """A borrowed signed-in browser cannot redirect the reset links elsewhere."""
+    user = make_user(display_name="Ayşe")
+    user.email = "ayse@example.org"
+    user.save()
+    client.force_login(user)
+    response = client.post(
+        reverse("accounts:profile"),
+        {
+            "display_name": "Mallory",
+            "language": "en",
+            "email": "mallory@example.org",
+            "current_password": typed,
+        },
+    )
+    assert response.status_code == 200
+    assert expected in response.content.decode()
+    user.refresh_from_db()
+    assert user.email == "ayse@example.org"
+    assert user.profile.display_name == "Ayşe"  # nothing of the form was saved
+
+
+def test_wrong_current_passwords_count_as_failed_log_ins(client, make_user, password):
+    user = make_user()
+    client.force_login(user)
+    data = {"display_name": "A", "language": "en", "email": "m@example.org"}
+    for _ in range(5):
+        client.post(reverse("accounts:profile"), {**data, "current_password": "wrong"})
+    response = client.post(reverse("accounts:profile"), {**data, "current_password": password})
+    assert "Too many failed attempts" in response.content.decode()
     user.refresh_from_db()
     assert user.email == ""
 

@@ -14,8 +14,8 @@ Mark them ``@pytest.mark.e2e`` and use pytest-playwright's ``page`` fixture toge
 as ``make run`` does (DEBUG off; static files collected into a temporary directory and served
 by WhiteNoise), with its own migrated SQLite file database in a temporary directory
 (``e2e_env`` holds the environment it runs with, so a test can start another process, e.g. a
-sweeper, on the same database; override ``daphne_extra_env`` to add variables). Mail the server sends is written to files in
-``<E2E_TMP_DIR>/mail`` (Django's file backend).
+sweeper, on the same database; override ``daphne_extra_env`` to add variables). The mail the
+server sends is written to files in ``<E2E_TMP_DIR>/mail`` (Django's file backend).
 Drive everything through the browser; e2e tests get ``DJANGO_ALLOW_ASYNC_UNSAFE=true`` in case
 they must read the ORM, but the test process's ORM is pytest-django's test database, NOT the
 server's. Playwright uses Debian's ``/usr/bin/chromium``.

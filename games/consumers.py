@@ -8,6 +8,7 @@ engine view of *this* connection's seat only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -35,10 +36,11 @@ RATE_BURST = 16.0
 SESSION_RATE, SESSION_BURST = 16.0, 32.0
 IP_RATE, IP_BURST = 48.0, 96.0
 # A socket that keeps sending while refused is flooding: after this many
-# rate-limited frames (refilled at RATE_PER_SECOND) it is closed with 1008,
-# which the htmx ws extension does not reconnect after.
+# rate-limited frames (refilled at RATE_PER_SECOND) it is closed with 4008, the
+# application's "policy violation" (autobahn, under daphne, sends only 1000 and
+# 3000-4999; the htmx ws extension reconnects only after 1006/1011/1012/1013).
 FLOOD_BURST = 64.0
-CLOSE_FLOOD = 1008
+CLOSE_FLOOD = 4008
 CANNED_CODES = {  # refusals answered with a fixed fragment: no database, no table render
     "rate_limited",
     "frame_too_large",
@@ -370,10 +372,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await super().dispatch(message)
         except (StopConsumer, asyncio.CancelledError):
             raise
-        except Exception:
+        except Exception as e:
+            if type(e).__name__ == "Disconnected":  # autobahn: the socket is already gone
+                log.debug("sending on a closed table socket")
+                return
             log.exception("handling %s on a table socket failed", message.get("type"))
             if message.get("type") == "websocket.receive" and self._accepted():
-                await self.send_canned("internal_error")
+                with contextlib.suppress(Exception):  # the socket may be gone too
+                    await self.send_canned("internal_error")
 
     def _accepted(self) -> bool:
         return self.table_id is not None

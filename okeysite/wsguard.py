@@ -7,10 +7,11 @@ sits between daphne and the consumers (``okeysite.asgi``) and:
 
 - reads the server's queue as frames arrive, into a queue of its own whose size
   is bounded per socket (frames and bytes) and per guest session and per IP
-  (bytes, all their sockets together). A socket past a bound is closed with 1008
-  (policy violation; the htmx ws extension reconnects only after
-  1006/1011/1012/1013, so a flooding page is not reconnected in a loop) and what
-  it had queued is dropped; its consumer gets the disconnect at once.
+  (bytes, all their sockets together). A socket past a bound is closed with 4008
+  (the application's "policy violation": autobahn, under daphne, sends only 1000
+  and 3000-4999; the htmx ws extension reconnects only after 1006/1011/1012/1013,
+  so a flooding page is not reconnected in a loop) and what it had queued is
+  dropped; its consumer gets the disconnect at once.
 - limits the open sockets per guest session (``PER_SESSION``) and per IP
   (``PER_IP``). One more is accepted, shown a message (on a table page, in its
   message line) and closed with ``CLOSE_TOO_MANY`` (4429, "too many sockets";
@@ -51,7 +52,7 @@ MAX_PENDING_BYTES = 256 * 1024  # ... and their size
 MAX_KEY_PENDING_BYTES = 1024 * 1024  # unread bytes of all sockets of one session / IP
 CONNECT_SESSION_BURST, CONNECT_SESSION_RATE = 20.0, 0.5  # socket openings, per second
 CONNECT_IP_BURST, CONNECT_IP_RATE = 120.0, 4.0
-CLOSE_FLOOD = 1008
+CLOSE_FLOOD = 4008
 CLOSE_TOO_MANY = 4429
 
 
@@ -168,7 +169,7 @@ class WebsocketGuard:
         if not all([self._rate(k).take() for k in keys]):
             self.refused_rate += 1
             if (await receive())["type"] == "websocket.connect":
-                await send({"type": "websocket.close", "code": CLOSE_FLOOD})
+                await send({"type": "websocket.close"})  # before accept: HTTP 403
             return
         for k in keys:
             self.open[k] += 1

@@ -113,7 +113,7 @@ async def test_refusals_that_change_nothing_touch_no_database_and_render_no_tabl
     assert work == []
 
 
-async def test_a_socket_that_keeps_flooding_is_closed_with_1008(monkeypatch):
+async def test_a_socket_that_keeps_flooding_is_closed_with_4008(monkeypatch):
     monkeypatch.setattr(consumers, "_clock", lambda: 500.0)
     table, (a, _b) = await sync_to_async(two_player_table)()
     comm = await connect(table.code, a)
@@ -126,7 +126,7 @@ async def test_a_socket_that_keeps_flooding_is_closed_with_1008(monkeypatch):
         outputs.append(out)
         if out["type"] == "websocket.close":
             break
-    assert out["code"] == 1008  # policy violation: the htmx ws extension does not reconnect
+    assert out["code"] == consumers.CLOSE_FLOOD  # 4008: the htmx ws extension does not reconnect
     assert await comm.receive_nothing(timeout=0.2)
     await comm.disconnect()
     seat = await seat_row(table, 0)

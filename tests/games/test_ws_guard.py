@@ -12,7 +12,7 @@ from asgiref.testing import ApplicationCommunicator
 from channels.testing import WebsocketCommunicator
 
 from okeysite.asgi import application
-from okeysite.wsguard import CLOSE_TOO_MANY, WebsocketGuard
+from okeysite.wsguard import CLOSE_FLOOD, CLOSE_TOO_MANY, WebsocketGuard
 from tests.games.test_consumer import connect, two_player_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -65,10 +65,10 @@ async def test_a_socket_past_its_queue_bound_is_closed_and_its_frames_dropped():
     comm = await opened(guard, scope())
     for i in range(11):
         await comm.send_input({"type": "websocket.receive", "text": f"frame {i}"})
-    assert (await until_close(comm))["code"] == 1008
+    assert (await until_close(comm))["code"] == CLOSE_FLOOD
     inner.gate.set()  # the consumer reads again: it is told the socket is gone
     await comm.wait(1)
-    assert inner.received == [{"type": "websocket.disconnect", "code": 1008}]
+    assert inner.received == [{"type": "websocket.disconnect", "code": CLOSE_FLOOD}]
     assert guard.pending == {} and guard.open == {}
 
 
@@ -95,7 +95,7 @@ async def test_the_bytes_queued_by_one_session_are_bounded_across_its_sockets():
         await first.send_input({"type": "websocket.receive", "text": "x" * 300})
     for _ in range(2):
         await second.send_input({"type": "websocket.receive", "text": "x" * 300})
-    assert (await until_close(second))["code"] == 1008
+    assert (await until_close(second))["code"] == CLOSE_FLOOD
     assert await first.receive_nothing(0.1)  # the first stays open
     assert guard.pending == {"s:abc": 600, "ip:10.0.0.1": 600}
 
@@ -131,7 +131,7 @@ async def test_opening_sockets_too_often_is_refused_at_the_handshake():
         await comm.send_input({"type": "websocket.disconnect", "code": 1000})
     refused = ApplicationCommunicator(guard, scope("busy", "10.0.0.1"))
     await refused.send_input({"type": "websocket.connect"})
-    assert (await refused.receive_output(1)) == {"type": "websocket.close", "code": 1008}
+    assert (await refused.receive_output(1)) == {"type": "websocket.close"}
     clock[0] += 2.0  # one more opening per two seconds
     await opened(guard, scope("busy", "10.0.0.1"))
 

@@ -30,7 +30,39 @@ WEBSOCKET_OPTIONS: dict[str, Any] = {
     "websocket_handshake_timeout": 5,
     "websocket_connect_timeout": 10,
 }
+# Frames daphne may hold for one socket that its application has not taken. The
+# guard (okeysite.wsguard) takes them as they come, so this is reached only when
+# nothing reads any more: the application ended, or closed the socket while the
+# client sends on without reading the close (a flood). The connection is then
+# dropped at the TCP level; before, daphne queued such frames without end.
+SERVER_QUEUE_LIMIT = 256
+FRAMES_AFTER_CLOSE = 64
 FULL_COLLECTION_EVERY_S = 600.0
+
+
+def bounded_protocol(base: type) -> type:
+    """daphne's websocket protocol, with what one socket may have queued bounded.
+
+    A frame that arrives after the server sent its close is dropped (the RFC
+    allows no more data), and past ``FRAMES_AFTER_CLOSE`` of them, or past
+    ``SERVER_QUEUE_LIMIT`` unread frames, the connection is aborted."""
+
+    class BoundedWebSocketProtocol(base):  # type: ignore[misc, valid-type]
+        frames_after_close = 0
+
+        def onMessage(self, payload: bytes, isBinary: bool) -> None:  # noqa: N802, N803
+            queue = getattr(self, "application_queue", None)
+            if self.state != self.STATE_OPEN:
+                self.frames_after_close += 1
+                if self.frames_after_close > FRAMES_AFTER_CLOSE:
+                    self.dropConnection(abort=True)
+                return
+            if queue is not None and queue.qsize() >= SERVER_QUEUE_LIMIT:
+                self.dropConnection(abort=True)
+                return
+            super().onMessage(payload, isBinary)
+
+    return BoundedWebSocketProtocol
 
 
 async def collect_garbage_periodically(
@@ -82,6 +114,9 @@ class Command(BaseCommand):
                 asyncio.ensure_future(sweeper.run_forever())
 
             reactor.callWhenRunning(start)
+        from daphne import ws_protocol
+
+        ws_protocol.WebSocketFactory.protocol = bounded_protocol(ws_protocol.WebSocketProtocol)
         self.stdout.write(f"Serving on http://{opts['host']}:{opts['port']}/")
         Server(
             application=application,

@@ -1,0 +1,307 @@
+"""Flood benchmark: hostile guest sockets against a real ``manage.py serve``.
+
+``manage.py floodbench`` starts one server process (daphne + sweeper, as ``make
+run``) on a free 127.0.0.1 port with a fresh SQLite database, seats guests at
+tables, and then, for ``--seconds``:
+
+- ``--flooders`` guest sockets (each its own guest session, seated four to a
+  table, connecting from 127.0.0.1) send frames as fast as their connection
+  takes them: oversize 8 KB junk, well-formed 8 KB moves, ``{"tile": Infinity}``
+  and frames nested 4,000 deep, in turn. A flooder whose socket is closed opens
+  another at once (an attacker does not give up); a refused handshake is retried
+  after 50 ms.
+- ``--tables`` honest tables of four guests (from 127.0.0.2, another address)
+  play as ``manage.py loadbench`` does (think time 2 s on average), and the time
+  from each accepted action to the last seat's update is measured.
+
+It samples the server's resident memory every half second, stops the flood,
+lets the server settle (``--settle`` seconds) and reads it again. Everything is
+bounded in time and talks only to 127.0.0.1; the server is always stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from games import loadbench as lb
+
+HONEST_ADDR = "127.0.0.2"  # the honest players' own address (per-IP limits are per address)
+
+
+@dataclass
+class FloodConfig:
+    flooders: int = 20
+    tables: int = 5  # honest tables of four
+    seconds: float = 60.0
+    settle: float = 20.0
+    think_ms: float = lb.HUMAN_THINK_MS
+    seed: int = 1
+
+
+def rss_kb(pid: int) -> int:
+    """Current resident set size (VmRSS) of a process, 0 if it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def flood_payloads(max_bytes: int) -> list[str]:
+    pad = max_bytes - len(json.dumps({"action": "draw", "version": 1, "pad": ""}))
+    return [
+        "x" * (max_bytes + 1),  # oversize
+        json.dumps({"action": "draw", "version": 1, "pad": "p" * pad}),  # a move, 8 KB
+        '{"action": "discard", "tile": Infinity, "version": 1}',
+        "[" * 4000 + "]" * 4000,
+    ]
+
+
+@dataclass
+class FloodStats:
+    connections: int = 0
+    handshakes_refused: int = 0
+    frames_sent: int = 0
+    bytes_sent: int = 0
+    frames_received: int = 0
+    closes: Counter = field(default_factory=Counter)
+
+
+async def flooder(url: str, origin: str, key: str, stop: asyncio.Event, st: FloodStats) -> None:
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    from games.consumers import MAX_FRAME_BYTES
+
+    payloads = flood_payloads(MAX_FRAME_BYTES)
+    i = 0
+    while not stop.is_set():
+        try:
+            ws = await connect(
+                url,
+                origin=origin,
+                additional_headers={"Cookie": f"sessionid={key}"},
+                open_timeout=10,
+                close_timeout=2,
+                ping_interval=None,
+                max_size=2**22,
+                compression=None,
+            )
+        except InvalidStatus:
+            st.handshakes_refused += 1
+            await asyncio.sleep(0.05)
+            continue
+        except (OSError, TimeoutError):
+            st.handshakes_refused += 1
+            await asyncio.sleep(0.05)
+            continue
+        st.connections += 1
+
+        async def drain(ws: Any = ws) -> None:
+            with contextlib.suppress(ConnectionClosed):
+                async for _message in ws:
+                    st.frames_received += 1
+
+        reader = asyncio.ensure_future(drain())
+        try:
+            while not stop.is_set():
+                frame = payloads[i % len(payloads)]
+                i += 1
+                await ws.send(frame)
+                st.frames_sent += 1
+                st.bytes_sent += len(frame)
+        except ConnectionClosed:
+            pass
+        if stop.is_set():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 2)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(reader, 2)
+        reader.cancel()
+        code = ws.close_code if ws.close_code is not None else "none"
+        st.closes[str(code)] += 1
+
+
+class HonestPlayer(lb.Player):
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(
+            self.url,
+            origin=self.origin,
+            additional_headers={"Cookie": f"sessionid={self.run.spec.keys[self.seat]}"},
+            open_timeout=60,
+            close_timeout=5,
+            ping_interval=None,
+            max_size=2**22,
+            compression=None,
+            local_addr=(HONEST_ADDR, 0),
+        )
+
+
+async def run_flood(
+    cfg: FloodConfig,
+    honest: list[lb.TableSpec],
+    flood: list[lb.TableSpec],
+    server: lb.Server,
+    log: Any,
+) -> dict[str, Any]:
+    port = server.port
+    origin = f"http://{lb.HOST}:{port}"
+    bench = lb.BenchConfig(tables=len(honest), hands=50, think_ms=cfg.think_ms, seed=cfg.seed)
+    stats = lb.Stats()
+    go = asyncio.Event()
+    runs = [lb.TableRun(s, stats, bench.hands) for s in honest]
+    players = [
+        HonestPlayer(run, seat, f"ws://{lb.HOST}:{port}/ws/t/{run.spec.code}/", origin, bench, go)
+        for run in runs
+        for seat in range(4)
+    ]
+    listeners = []
+    for p in players:
+        await p.connect()
+        listeners.append(asyncio.ensure_future(p.listen()))
+        await asyncio.wait_for(p.ready.wait(), 60)
+    await asyncio.sleep(2.0)  # the server settles after the connects
+    baseline = rss_kb(server.pid)
+    log(f"{len(players)} honest sockets connected; server RSS {baseline / 1024:.0f} MB")
+    for p in players:
+        p.run.pending.clear()
+    go.set()
+    for p in players:
+        p.decide()
+
+    stop = asyncio.Event()
+    fst = FloodStats()
+    keys = [(s.code, k) for s in flood for k in s.keys][: cfg.flooders]
+    tasks = [
+        asyncio.ensure_future(
+            flooder(f"ws://{lb.HOST}:{port}/ws/t/{code}/", origin, key, stop, fst)
+        )
+        for code, key in keys
+    ]
+    cpu0 = lb.cpu_seconds(server.pid)
+    t0 = time.perf_counter()
+    peak = baseline
+    samples = []
+    while time.perf_counter() - t0 < cfg.seconds:
+        await asyncio.sleep(0.5)
+        now_kb = rss_kb(server.pid)
+        peak = max(peak, now_kb)
+        samples.append(now_kb)
+    flood_s = time.perf_counter() - t0
+    cpu_flood = lb.cpu_seconds(server.pid) - cpu0
+    during = list(stats.latencies)
+    stop.set()
+    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
+    log(f"flood stopped after {flood_s:.0f} s; settling {cfg.settle:g} s")
+    settle_end = time.perf_counter() + cfg.settle
+    while time.perf_counter() < settle_end:
+        await asyncio.sleep(0.5)
+    after = rss_kb(server.pid)
+    for p in players:
+        p.over = True
+    await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
+    for t in listeners:
+        t.cancel()
+    await asyncio.gather(*listeners, return_exceptions=True)
+    errors = {k: v for k, v in stats.refusals.items() if k != "stale_state"}
+    return {
+        "flood_s": round(flood_s, 1),
+        "rss_mb": {
+            "baseline": round(baseline / 1024, 1),
+            "peak": round(peak / 1024, 1),
+            "mean_during": round(sum(samples) / len(samples) / 1024, 1) if samples else 0,
+            "after": round(after / 1024, 1),
+            "hwm": round(lb.peak_rss_kb(server.pid) / 1024, 1),
+        },
+        "server_cpu_share": round(cpu_flood / flood_s, 2) if flood_s else 0,
+        "honest": {
+            "sockets": len(players),
+            "latency_ms": lb.summarize(during),
+            "refusals": errors,
+            "stale": stats.refusals.get("stale_state", 0),
+        },
+        "flood": {
+            "sockets": len(keys),
+            "connections": fst.connections,
+            "handshakes_refused": fst.handshakes_refused,
+            "frames_sent": fst.frames_sent,
+            "mb_sent": round(fst.bytes_sent / 2**20, 1),
+            "frames_answered": fst.frames_received,
+            "closes": dict(fst.closes),
+        },
+    }
+
+
+def run_floodbench(cfg: FloodConfig, log: Any = lambda msg: None) -> dict[str, Any]:
+    from django.conf import settings
+    from django.db import connections
+
+    settings.OKEY_SEED_PREFIX = f"floodbench{cfg.seed}-"
+    load_before = [round(x, 2) for x in os.getloadavg()]
+    tmp = Path(tempfile.mkdtemp(prefix="okey-floodbench-"))
+    server: lb.Server | None = None
+    try:
+        db_url = lb.use_fresh_sqlite(tmp / "bench.sqlite3")
+        lb.migrate()
+        honest = lb.create_tables(cfg.tables, "classic")
+        flood = lb.create_tables(-(-cfg.flooders // 4), "classic")
+        connections["default"].close()
+        env = lb.server_env(lb.BenchConfig(seed=cfg.seed), db_url)
+        server = lb.start_server(env, tmp, 0)
+        lb.wait_listening(server)
+        log(f"server pid {server.pid} on {lb.HOST}:{server.port}")
+        result = asyncio.run(run_flood(cfg, honest, flood, server, log))
+        if server.proc.poll() is not None:
+            result["server_exit"] = lb.tail(server.log_path)
+        log_text = server.log_path.read_text(errors="replace")
+        result["server_tracebacks"] = log_text.count("Traceback")
+    finally:
+        if server is not None:
+            lb.stop_server(server)
+        connections["default"].close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    result["config"] = asdict(cfg)
+    result["machine"] = {
+        "cpus": os.cpu_count(),
+        "loadavg_before": load_before,
+        "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+    }
+    result["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return result
+
+
+def format_flood(r: dict[str, Any]) -> str:
+    c, m, h, f = r["config"], r["rss_mb"], r["honest"], r["flood"]
+    lat, load = h["latency_ms"], r["machine"]
+    return "\n".join(
+        [
+            f"Flood benchmark {r['date']} ({load['cpus']} CPUs; load average "
+            f"{load['loadavg_before'][0]} before, {load['loadavg_after'][0]} after)",
+            f"  {f['sockets']} flooding guest sockets for {r['flood_s']} s: "
+            f"{f['frames_sent']} frames ({f['mb_sent']} MB) sent, {f['frames_answered']} answered; "
+            f"{f['connections']} connections, {f['handshakes_refused']} handshakes refused, "
+            f"closes by code {f['closes']}",
+            f"  server RSS (MB): baseline {m['baseline']}, peak {m['peak']} (VmHWM {m['hwm']}), "
+            f"mean {m['mean_during']} during, {m['after']} after {c['settle']:g} s",
+            f"  server CPU {round(100 * r['server_cpu_share'])}% of one core during the flood; "
+            f"{r.get('server_tracebacks', 0)} tracebacks in its log",
+            f"  honest: {c['tables']} table(s), {h['sockets']} sockets, "
+            f"think {c['think_ms']:g} ms: "
+            f"{lat['count']} actions, latency to the last seat (ms) p50 {lat['p50']}  "
+            f"p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}; refusals {h['refusals']}",
+        ]
+    )

@@ -24,6 +24,7 @@ from django.utils.translation import gettext
 
 from games import messages, presenter, services
 from games.models import Seat, Table
+from okeysite.wsguard import note_flood
 
 log = logging.getLogger(__name__)
 
@@ -449,6 +450,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Refused before anything is read: one fixed fragment for the first
             # frame of a burst, silence for the rest, and a close for a flood.
             if not self.flood.allow():
+                note_flood()
                 await self.close(code=CLOSE_FLOOD)
                 return
             if not self._quiet:

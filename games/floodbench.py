@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -31,6 +32,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from games import loadbench as lb
@@ -79,13 +81,12 @@ class FloodStats:
     closes: Counter = field(default_factory=Counter)
 
 
-async def flooder(url: str, origin: str, key: str, stop: asyncio.Event, st: FloodStats) -> None:
+async def flooder(
+    url: str, origin: str, key: str, payloads: list[str], stop: asyncio.Event, st: FloodStats
+) -> None:
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-    from games.consumers import MAX_FRAME_BYTES
-
-    payloads = flood_payloads(MAX_FRAME_BYTES)
     i = 0
     while not stop.is_set():
         try:
@@ -134,6 +135,34 @@ async def flooder(url: str, origin: str, key: str, stop: asyncio.Event, st: Floo
         st.closes[str(code)] += 1
 
 
+def flood_process(
+    targets: list[tuple[str, str]],
+    origin: str,
+    payloads: list[str],
+    go: Any,
+    stop: Any,
+    out: Any,
+) -> None:
+    """The flooders, in a process of their own (their send loops would otherwise
+    delay the honest players' reads, and the measured latency with them)."""
+
+    async def main() -> None:
+        while not go.is_set():
+            await asyncio.sleep(0.05)
+        st, halt = FloodStats(), asyncio.Event()
+        tasks = [
+            asyncio.ensure_future(flooder(url, origin, key, payloads, halt, st))
+            for url, key in targets
+        ]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        halt.set()
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
+        out.put({**asdict(st), "closes": dict(st.closes)})
+
+    asyncio.run(main())
+
+
 class HonestPlayer(lb.Player):
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
@@ -156,6 +185,7 @@ async def run_flood(
     honest: list[lb.TableSpec],
     flood: list[lb.TableSpec],
     server: lb.Server,
+    flood_proc: Any,
     log: Any,
 ) -> dict[str, Any]:
     port = server.port
@@ -183,15 +213,7 @@ async def run_flood(
     for p in players:
         p.decide()
 
-    stop = asyncio.Event()
-    fst = FloodStats()
-    keys = [(s.code, k) for s in flood for k in s.keys][: cfg.flooders]
-    tasks = [
-        asyncio.ensure_future(
-            flooder(f"ws://{lb.HOST}:{port}/ws/t/{code}/", origin, key, stop, fst)
-        )
-        for code, key in keys
-    ]
+    flood_proc.go.set()  # the flooders start
     cpu0 = lb.cpu_seconds(server.pid)
     t0 = time.perf_counter()
     peak = baseline
@@ -204,8 +226,8 @@ async def run_flood(
     flood_s = time.perf_counter() - t0
     cpu_flood = lb.cpu_seconds(server.pid) - cpu0
     during = list(stats.latencies)
-    stop.set()
-    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
+    flood_proc.stop.set()
+    fst = await asyncio.get_running_loop().run_in_executor(None, flood_proc.out.get, True, 60)
     log(f"flood stopped after {flood_s:.0f} s; settling {cfg.settle:g} s")
     settle_end = time.perf_counter() + cfg.settle
     while time.perf_counter() < settle_end:
@@ -235,13 +257,13 @@ async def run_flood(
             "stale": stats.refusals.get("stale_state", 0),
         },
         "flood": {
-            "sockets": len(keys),
-            "connections": fst.connections,
-            "handshakes_refused": fst.handshakes_refused,
-            "frames_sent": fst.frames_sent,
-            "mb_sent": round(fst.bytes_sent / 2**20, 1),
-            "frames_answered": fst.frames_received,
-            "closes": dict(fst.closes),
+            "sockets": cfg.flooders,
+            "connections": fst["connections"],
+            "handshakes_refused": fst["handshakes_refused"],
+            "frames_sent": fst["frames_sent"],
+            "mb_sent": round(fst["bytes_sent"] / 2**20, 1),
+            "frames_answered": fst["frames_received"],
+            "closes": fst["closes"],
         },
     }
 
@@ -254,6 +276,8 @@ def run_floodbench(cfg: FloodConfig, log: Any = lambda msg: None) -> dict[str, A
     load_before = [round(x, 2) for x in os.getloadavg()]
     tmp = Path(tempfile.mkdtemp(prefix="okey-floodbench-"))
     server: lb.Server | None = None
+    child: Any = None
+    flood_proc: Any = None
     try:
         db_url = lb.use_fresh_sqlite(tmp / "bench.sqlite3")
         lb.migrate()
@@ -264,12 +288,38 @@ def run_floodbench(cfg: FloodConfig, log: Any = lambda msg: None) -> dict[str, A
         server = lb.start_server(env, tmp, 0)
         lb.wait_listening(server)
         log(f"server pid {server.pid} on {lb.HOST}:{server.port}")
-        result = asyncio.run(run_flood(cfg, honest, flood, server, log))
+        from games.consumers import MAX_FRAME_BYTES
+
+        ctx = multiprocessing.get_context("fork")
+        flood_proc = SimpleNamespace(go=ctx.Event(), stop=ctx.Event(), out=ctx.Queue())
+        base = f"ws://{lb.HOST}:{server.port}/ws/t/"
+        targets = [(f"{base}{s.code}/", k) for s in flood for k in s.keys][: cfg.flooders]
+        origin = f"http://{lb.HOST}:{server.port}"
+        child = ctx.Process(
+            target=flood_process,
+            args=(
+                targets,
+                origin,
+                flood_payloads(MAX_FRAME_BYTES),
+                flood_proc.go,
+                flood_proc.stop,
+                flood_proc.out,
+            ),
+            daemon=True,
+        )
+        child.start()
+        result = asyncio.run(run_flood(cfg, honest, flood, server, flood_proc, log))
         if server.proc.poll() is not None:
             result["server_exit"] = lb.tail(server.log_path)
         log_text = server.log_path.read_text(errors="replace")
         result["server_tracebacks"] = log_text.count("Traceback")
     finally:
+        if child is not None:
+            if flood_proc is not None:
+                flood_proc.stop.set()
+            child.join(30)
+            if child.is_alive():
+                child.kill()
         if server is not None:
             lb.stop_server(server)
         connections["default"].close()

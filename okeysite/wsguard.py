@@ -47,13 +47,26 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 PER_SESSION = 8  # open sockets of one guest session (tabs, tables, tournament pages)
 PER_IP = 64  # open sockets of one address (a club behind one NAT)
-MAX_PENDING_FRAMES = 64  # frames of one socket its consumer has not read yet
-MAX_PENDING_BYTES = 256 * 1024  # ... and their size
-MAX_KEY_PENDING_BYTES = 1024 * 1024  # unread bytes of all sockets of one session / IP
+MAX_PENDING_FRAMES = 32  # frames of one socket its consumer has not read yet
+MAX_PENDING_BYTES = 128 * 1024  # ... and their size
+MAX_KEY_PENDING_BYTES = 512 * 1024  # unread bytes of all sockets of one session / IP
 CONNECT_SESSION_BURST, CONNECT_SESSION_RATE = 20.0, 0.5  # socket openings, per second
 CONNECT_IP_BURST, CONNECT_IP_RATE = 120.0, 4.0
 CLOSE_FLOOD = 4008
 CLOSE_TOO_MANY = 4429
+
+
+_FLOODS = [0]  # sockets closed for flooding in this process (guard and consumers)
+
+
+def note_flood() -> None:
+    _FLOODS[0] += 1
+
+
+def floods_seen() -> int:
+    """How many sockets this process has closed for flooding (``manage.py serve``
+    releases memory soon after one)."""
+    return _FLOODS[0]
 
 
 class _Rate:
@@ -232,6 +245,7 @@ class WebsocketGuard:
                     size = max(size, 1)
                     if over(size):
                         self.closed_for_flood += 1
+                        note_flood()
                         drop_queued()
                         await send({"type": "websocket.close", "code": CLOSE_FLOOD})
                         queue.put_nowait(({"type": "websocket.disconnect", "code": CLOSE_FLOOD}, 0))

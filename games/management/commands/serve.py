@@ -8,6 +8,8 @@ resume after a restart (their due times are in the database).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import gc
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -35,9 +37,10 @@ WEBSOCKET_OPTIONS: dict[str, Any] = {
 # nothing reads any more: the application ended, or closed the socket while the
 # client sends on without reading the close (a flood). The connection is then
 # dropped at the TCP level; before, daphne queued such frames without end.
-SERVER_QUEUE_LIMIT = 256
+SERVER_QUEUE_LIMIT = 64
 FRAMES_AFTER_CLOSE = 64
 FULL_COLLECTION_EVERY_S = 600.0
+AFTER_FLOOD_S = 10.0
 
 
 def bounded_protocol(base: type) -> type:
@@ -65,16 +68,35 @@ def bounded_protocol(base: type) -> type:
     return BoundedWebSocketProtocol
 
 
+def release_memory() -> None:
+    """A full collection, then hand the freed heap pages back to the OS (glibc's
+    ``malloc_trim``; elsewhere the collection alone)."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 async def collect_garbage_periodically(
     every: float = FULL_COLLECTION_EVERY_S,
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    check: float = AFTER_FLOOD_S,
+    floods: Callable[[], int] | None = None,
 ) -> None:
     """With the thresholds above the collector almost never runs a full collection
     by itself; one every ten minutes keeps memory bounded (reference cycles that
-    reached the oldest generation are freed) at the cost of one short pause."""
+    reached the oldest generation are freed) at the cost of one short pause. A
+    socket closed for flooding leaves its buffers behind: within ``check``
+    seconds of one, memory is released early (at most once per ``check``)."""
+    if floods is None:
+        from okeysite.wsguard import floods_seen as floods
+    waited, seen = 0.0, floods()
     while True:
-        await sleep(every)
-        gc.collect()
+        await sleep(check)
+        waited += check
+        now = floods()
+        if waited >= every or now != seen:
+            seen, waited = now, 0.0
+            release_memory()
 
 
 class Command(BaseCommand):

@@ -262,18 +262,20 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # Without DEBUG, WhiteNoise serves what collectstatic put in STATIC_ROOT (``make run`` and
 # the browser tests' server run it): hashed names, compressed copies, cached for a year.
-# The in-process tests render pages without collectstatic (tests/conftest.py switches them
-# to the plain storage).
+# Before any collectstatic (a server a test starts by itself) pages name the plain files and
+# WhiteNoise finds them in static/ (okeysite/storage.py). The in-process tests render pages
+# with the plain storage (tests/conftest.py).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "okeysite.storage.StaticStorage"
         )
     },
 }
+WHITENOISE_USE_FINDERS = DEBUG or not (STATIC_ROOT / "staticfiles.json").is_file()
 
 # Security (production) -----------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

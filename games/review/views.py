@@ -317,6 +317,7 @@ def _hand_nav(hand: Hand, url_for) -> dict[str, str | None]:
     return {"prev": prev, "next": next_}
 
 
+@heavy.page
 def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand, seat, refusal = _own_finished_hand(request, hand_id)
     if refusal is not None:
@@ -455,6 +456,7 @@ def _shared_hand(link: ShareLink, number: int) -> Hand | None:
     return link.table.hands.filter(number=number - 1, result__isnull=False).first()
 
 
+@heavy.page
 def shared_hand(request: HttpRequest, token: str, number: int) -> HttpResponse:
     link, refusal = _live_link(request, token)
     if refusal is not None:
@@ -606,6 +608,7 @@ def _store_old_import(rec: ImportedRecord) -> None:
             ImportedHand.objects.bulk_create(hands)  # a parallel view may have stored them
 
 
+@heavy.page
 def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rec, hand, refusal = _own_import(request, pk, number)
     if refusal is not None:

@@ -371,7 +371,12 @@ def import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
             t.status = Tournament.Status.RUNNING
             t.save(update_fields=["status"])
         services.audit(t, owner, "imported", t.name, None, {"players": len(entries)})
-        services.finish_if_complete(t, owner)
+        # services.finish_if_complete, from what was just checked (not by reading back
+        # every table inside the transaction): every round seated, every table a result
+        if len(rounds) == t.rounds and all(tb["scores"] is not None for tb in flat):
+            t.status = Tournament.Status.FINISHED
+            t.save(update_fields=["status", "updated_at"])
+            services.audit(t, owner, "finished", t.name)
         return t
 
 

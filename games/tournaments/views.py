@@ -8,12 +8,15 @@ organiser (403 otherwise); ids of another tournament's players or tables are
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from typing import Any
 
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Q, TextField
+from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,7 +28,7 @@ from games import heavy
 from games.engine.options import rummy_target, validate_options
 from games.engine.refusals import Refusal
 
-from . import exchange, presenter, seating, services
+from . import exchange, presenter, services
 from .forms import EntryForm, ImportForm, OrganiserForm, TournamentForm
 from .messages import error_text, problem_text
 from .models import AuditEntry, Entry, Round, Tournament, TournamentTable
@@ -196,12 +199,24 @@ def _block(request: HttpRequest, name: str, pages: int) -> int:
     return min(max(number, 1), pages)
 
 
+def _cell(count: int | None) -> tuple[str, str]:
+    """(class, text) of one matrix cell: the player themself, never met, met, met again."""
+    if count is None:
+        return "self", "·"
+    return ("repeat" if count > 1 else "met" if count else ""), (str(count) if count else "")
+
+
+@heavy.page
 def meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
+    return _meeting_matrix(request, pk)
+
+
+def _meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
     t = _public(request, pk)
-    entries = list(t.entries.all())
-    past = services.past_rounds(t)
-    counts = seating.meeting_matrix(past)
-    starts = seating.start_counts(past)
+    entries = [
+        {"pk": pk, "pid": str(pk), "name": name}
+        for pk, name in t.entries.order_by("id").values_list("pk", "name")
+    ]
     pages = max(1, -(-len(entries) // MATRIX_BLOCK))
     row_page, col_page = _block(request, "rows", pages), _block(request, "cols", pages)
     row_start, col_start = (row_page - 1) * MATRIX_BLOCK, (col_page - 1) * MATRIX_BLOCK
@@ -210,21 +225,36 @@ def meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
         {"number": col_start + i + 1, "entry": e}
         for i, e in enumerate(entries[col_start : col_start + MATRIX_BLOCK])
     ]
+    # Only the block's pairs are counted, from the seats alone (no model per table): a page
+    # costs one pass over the tables played, whatever the number of players.
+    row_ids = {e["pid"] for e in row_entries}
+    col_ids = {c["entry"]["pid"] for c in columns}
+    counts: Counter[tuple[str, str]] = Counter()
+    starts: Counter[str] = Counter()
+    # the seats as JSON text, decoded in one go (not one JSON value per table)
+    texts = TournamentTable.objects.filter(round__tournament=t).values_list(
+        Cast("seats", output_field=TextField()), flat=True
+    )
+    for seats in json.loads("[" + ",".join(texts) + "]"):
+        if seats and seats[0] in row_ids:
+            starts[seats[0]] += 1
+        people = {p for p in seats if p is not None}
+        for a in people & row_ids:
+            for b in people & col_ids:
+                counts[a, b] += 1
     rows = []
     for i, a in enumerate(row_entries):
         cells = []
         for col in columns:
             b = col["entry"]
-            if a.pk == b.pk:
-                cells.append(None)
-            else:
-                cells.append(counts.get((a.pid, b.pid), counts.get((b.pid, a.pid), 0)))
+            cells.append(None if a["pk"] == b["pk"] else counts[a["pid"], b["pid"]])
         rows.append(
             {
                 "number": row_start + i + 1,
                 "entry": a,
                 "cells": cells,
-                "starts": starts.get(a.pid, 0),
+                "tds": [_cell(c) for c in cells],
+                "starts": starts[a["pid"]],
             }
         )
 
@@ -244,7 +274,7 @@ def meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
             "entries": entries,
             "columns": columns,
             "rows": rows,
-            "seated": bool(past),
+            "seated": t.round_set.exists(),
             "is_organiser": t.is_organiser(request.user),
             "paged": pages > 1,
             "row_span": span(row_start, len(row_entries)),

@@ -176,10 +176,12 @@ def test_the_matrix_shows_a_bounded_block_of_a_big_tournament(
     assert 'data-testid="matrix-nav"' in html and "?rows=2&amp;cols=1" in html
     # player 1 (index 0) met players 2-4 at table 1 of round 1
     assert rows[0]["cells"][:4] == [None, 1, 1, 1] and rows[0]["cells"][4] == 0
+    assert [text for _cls, text in rows[0]["tds"][:5]] == ["·", "1", "1", "1", ""]
     last = client.get(reverse("tournaments:matrix", args=[t.pk]), {"rows": 9, "cols": 9})
     rows = last.context["rows"]
     assert [r["number"] for r in rows] == list(range(193, 201))  # the last 8 players
     assert rows[-1]["cells"][-4:] == [1, 1, 1, None]
+    assert [cls for cls, _text in rows[-1]["tds"][-4:]] == ["met", "met", "met", "self"]
     html = last.content.decode()
     assert "?rows=8&amp;cols=9" in html and 'data-testid="matrix-down"' not in html
     # out-of-range pages show the nearest block

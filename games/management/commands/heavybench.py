@@ -1,0 +1,60 @@
+"""``manage.py heavybench``: a live table's move latency while the heaviest pages are hammered.
+
+Examples::
+
+    .venv/bin/python manage.py heavybench
+    .venv/bin/python manage.py heavybench --seconds 30 --clients 4 --pages matrix replay
+    .venv/bin/python manage.py heavybench --json
+
+A fresh SQLite file in a temp dir is used (never the project's db.sqlite3), one server on
+127.0.0.1. See games/heavybench.py for what is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.heavybench import PAGES, REFERENCE, HeavyConfig, format_summary, run
+
+
+class Command(BaseCommand):
+    help = "A live table's move latency alone, then while heavy pages are requested in a loop."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
+        parser.add_argument("--tables", type=int, default=4)
+        parser.add_argument("--think", type=float, default=300.0, metavar="MS")
+        parser.add_argument("--clients", type=int, default=4, help="concurrent clients per page")
+        parser.add_argument("--pages", nargs="+", choices=PAGES + REFERENCE, default=list(PAGES))
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        try:
+            import websockets  # noqa: F401
+        except ImportError as e:
+            raise CommandError("heavybench needs websockets (requirements-dev.txt)") from e
+        if opts["tables"] < 1 or opts["clients"] < 0:
+            raise CommandError("--tables must be at least 1 and --clients at least 0")
+        cfg = HeavyConfig(
+            seconds=opts["seconds"],
+            tables=opts["tables"],
+            think_ms=opts["think"],
+            clients=opts["clients"],
+            pages=tuple(opts["pages"]),
+        )
+
+        def log(msg: str) -> None:
+            print(f"heavybench: {msg}", file=sys.stderr, flush=True)
+
+        try:
+            result = run(cfg, log)
+        except (ValueError, RuntimeError) as e:
+            raise CommandError(str(e)) from e
+        if opts["json"]:
+            self.stdout.write(json.dumps(result, indent=2))
+        else:
+            self.stdout.write(format_summary(result))

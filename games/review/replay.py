@@ -44,7 +44,8 @@ def start_state(record: dict):
     )
 
 
-def frame(state) -> dict[str, Any]:
+def frame(state, totals: list[int] | None = None) -> dict[str, Any]:
+    """The whole table after a step; ``totals`` (the hand's totals) when already known."""
     return {
         "racks": [list(r) for r in state.racks],
         "discards": [list(d) for d in state.discards],
@@ -54,7 +55,7 @@ def frame(state) -> dict[str, Any]:
         "phase": state.phase,
         "takeable": state.takeable,
         "opened": list(state.opened),
-        "totals": state.hand_totals(),
+        "totals": state.hand_totals() if totals is None else totals,
         "over": state.over,
     }
 
@@ -127,7 +128,8 @@ def compute_replay(record: dict) -> dict[str, Any]:
 
 def _compute(record: dict) -> tuple[dict[str, Any], Any]:
     state = start_state(record)
-    frames = [frame(state)]
+    totals = state.hand_totals()
+    frames = [frame(state, totals)]
     steps = []
     for action in record["actions"]:
         after, events = apply(state, action)
@@ -145,7 +147,10 @@ def _compute(record: dict) -> tuple[dict[str, Any], Any]:
                 "over": after.over,
             }
         )
-        frames.append(frame(after))
+        # score lines are only ever added: the totals change when their number does
+        if len(after.scores) != len(state.scores):
+            totals = after.hand_totals()
+        frames.append(frame(after, totals))
         state = after
     return {
         "frames": frames,

@@ -72,3 +72,25 @@ def test_frames_reveal_every_rack_and_follow_the_actions():
     # the final frame shows the same racks as the engine's revealed view
     revealed = view_for(r["final"], None)["revealed"]["racks"]
     assert [len(x) for x in revealed] == [len(x) for x in r["frames"][-1]["racks"]]
+
+
+@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+def test_every_stored_frame_has_the_hands_totals_at_that_step(variant):
+    """compute_replay (what an import stores) keeps each step's totals, scores and tiles."""
+    from games.engine import apply, new_hand
+    from games.engine.bots import choose_action
+    from games.review.replay import compute_replay
+
+    state = new_hand(variant, {}, f"stored-{variant}", 0)
+    states = [state]
+    while not state.over:
+        state, _events = apply(state, choose_action(state, state.turn, "medium"))
+        states.append(state)
+    stored = compute_replay(state.record())
+    assert [f["totals"] for f in stored["frames"]] == [s.hand_totals() for s in states]
+    assert [f["racks"] for f in stored["frames"]] == [[list(r) for r in s.racks] for s in states]
+    assert stored["result"] == state.result
+    lines = [ln for step in stored["steps"] for ln in step["scores"]]
+    assert [(ln["seat"], ln["points"]) for ln in lines] == [
+        (ln["seat"], ln["points"]) for ln in state.scores
+    ]

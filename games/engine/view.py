@@ -4,13 +4,16 @@ A seat sees its own rack, the indicator, the discards, the table melds, which
 tiles each seat took from a discard pile (``took``: they were face up) and the
 counts of tiles in the other racks and the pile; a spectator (``None``) sees
 no rack. Never: another rack's tiles, the pile order, the tile just drawn, the
-seed — until the hand is over, when every rack and the seed are revealed.
+seed — until the hand is over, when every rack and the seed are revealed. The
+tile a seat just drew (``drawn``) is in that seat's own view only; ``last_move``
+is the latest move of the game, with a tile only where everyone saw its face.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .actions import FREE_ACTIONS
 from .options import VARIANTS
 from .refusals import Refusal
 from .rules import LayDownRules, WholeRackRules
@@ -28,6 +31,30 @@ def _line_json(line: dict) -> dict:
     if "tile" in detail:  # shown as notation only: the tile may be back in a rack
         detail["tile"] = notation(detail["tile"])
     return {**line, "detail": detail}
+
+
+# moves whose tile every seat saw face up (a discard, a taken discard, a shown
+# indicator twin, the finishing tile put down on the table)
+_PUBLIC_TILE_MOVES = frozenset({"discard", "take", "show", "close"})
+
+
+def last_move(state: HandState) -> dict | None:
+    """The latest move of the game (free actions, private to their seat, are
+    skipped): ``{"type", "seat", "tile": notation|None}``; the tile only for
+    moves everyone saw face up, never a drawn tile."""
+    for a in reversed(state.actions):
+        kind = a.get("type")
+        if kind in FREE_ACTIONS:
+            continue
+        tile = a.get("tile") if kind in _PUBLIC_TILE_MOVES else None
+        if kind == "take" and state.took and state.took[a["seat"]]:
+            tile = state.took[a["seat"]][-1]  # a take names no tile: the public log does
+        return {
+            "type": kind,
+            "seat": a.get("seat"),
+            "tile": notation(tile) if isinstance(tile, int) else None,
+        }
+    return None
 
 
 def legal_types(state: HandState, seat: int | None) -> list[str]:
@@ -137,6 +164,13 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
             tile_json(state.taken) if state.taken is not None and seat == state.turn else None
         ),
         "must_use_taken": state.taken is not None,
+        # the tile this seat just drew or took, while its turn lasts: its own view only
+        "drawn": (
+            state.drawn
+            if seat is not None and seat == state.turn and state.drawn in state.racks[seat]
+            else None
+        ),
+        "last_move": last_move(state),
         "over": over,
         "result": None,
         "revealed": None,

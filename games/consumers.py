@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 
 from games import messages, presenter, services
 from games.models import Seat, Table
-from okeysite.wsguard import note_flood
+from okeysite.wsguard import client_ip, note_flood
 
 log = logging.getLogger(__name__)
 
@@ -118,9 +118,9 @@ def scope_buckets(scope: dict[str, Any]) -> list[Bucket]:
     key = getattr(session, "session_key", None) if session is not None else None
     if key:
         buckets.append(shared_bucket(f"s:{key}", SESSION_RATE, SESSION_BURST))
-    client = scope.get("client")
-    if client:
-        buckets.append(shared_bucket(f"ip:{client[0]}", IP_RATE, IP_BURST))
+    ip = client_ip(scope)
+    if ip is not None:
+        buckets.append(shared_bucket(f"ip:{ip}", IP_RATE, IP_BURST))
     return buckets
 
 

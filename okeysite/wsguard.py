@@ -22,17 +22,21 @@ sits between daphne and the consumers (``okeysite.asgi``) and:
 
 The counts are per server process (several processes behind nginx each apply
 them; nginx's ``limit_conn`` bounds the whole). The session is the session
-cookie as sent (no database read); a client without one is bounded by its IP.
+cookie as sent (no database read); a client without one is bounded by its IP
+(``client_ip``: through ``TRUSTED_PROXIES`` like the log-in throttles; a
+loopback peer has no IP limits).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
+from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
@@ -102,10 +106,32 @@ def scope_keys(scope: Scope) -> list[str]:
     morsel = cookies.get(settings.SESSION_COOKIE_NAME)
     if morsel is not None and morsel.value:
         keys.append("s:" + morsel.value[:64])
-    client = scope.get("client")
-    if client:
-        keys.append(f"ip:{client[0]}")
+    ip = client_ip(scope)
+    if ip is not None:
+        keys.append(f"ip:{ip}")
     return keys
+
+
+def client_ip(scope: Scope) -> str | None:
+    """The address a socket is counted under, as the log-in throttles count it
+    (``accounts.throttle.client_ip``: ``TRUSTED_PROXIES`` and X-Forwarded-For; an
+    IPv6 client by its /64). None for a loopback peer, which is this machine: a
+    proxy in front (without ``TRUSTED_PROXIES`` every client would look alike),
+    a benchmark or a developer; its sockets are still bounded per session."""
+    from accounts.throttle import client_ip as request_ip
+
+    client = scope.get("client")
+    if not client:
+        return None
+    meta = {"REMOTE_ADDR": str(client[0])}
+    for name, value in scope.get("headers") or ():
+        if name == b"x-forwarded-for":
+            meta["HTTP_X_FORWARDED_FOR"] = value.decode("latin-1")
+    ip = request_ip(SimpleNamespace(META=meta))
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_network(ip, strict=False).network_address.is_loopback:
+            return None
+    return ip
 
 
 def _language(scope: Scope) -> str:

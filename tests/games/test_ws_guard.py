@@ -154,3 +154,22 @@ async def test_a_ninth_table_socket_of_one_browser_gets_a_clear_message():
         await s.send_to(json.dumps({"action": "sort", "mode": "runs"}))
         assert await s.receive_from()  # the eight still play
         await s.disconnect()
+
+
+async def test_the_address_is_the_proxys_client_and_loopback_has_no_ip_limits(settings):
+    inner = SlowApp()
+    guard = WebsocketGuard(inner, per_session=100, per_ip=1)
+    held = [await opened(guard, scope(f"l{i}", "127.0.0.1")) for i in range(3)]  # no IP limit
+    settings.TRUSTED_PROXIES = 1  # nginx in front: its X-Forwarded-For names the client
+
+    def behind_proxy(session: str) -> dict:
+        sc = scope(session, "127.0.0.1")
+        sc["headers"].append((b"x-forwarded-for", b"6.6.6.6, 203.0.113.7"))
+        return sc
+
+    held.append(await opened(guard, behind_proxy("p1")))
+    assert guard.open["ip:203.0.113.7"] == 1
+    second = ApplicationCommunicator(guard, behind_proxy("p2"))
+    await second.send_input({"type": "websocket.connect"})
+    assert (await until_close(second))["code"] == CLOSE_TOO_MANY
+    assert len(held) == 4

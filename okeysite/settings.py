@@ -255,6 +255,8 @@ LANGUAGES = [
 LOCALE_PATHS = [BASE_DIR / "okeysite" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
+# One date format per language, the same on every page (okeysite/formats/__init__.py).
+FORMAT_MODULE_PATH = ["okeysite.formats"]
 USE_TZ = True
 
 # Static files --------------------------------------------------------------

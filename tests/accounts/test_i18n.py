@@ -91,3 +91,41 @@ def test_throttle_message_is_translated(client, compiled_messages, django_user_m
         reverse("accounts:login"), {"username": "ayse", "password": "x-very-secret-1"}
     ).content.decode()
     assert "Çok fazla başarısız deneme" in html
+
+
+@pytest.mark.django_db
+def test_profile_language_wins_without_a_language_cookie(client, compiled_messages, make_user):
+    """A player who set German in their profile and signs in on a new device (no
+    language cookie, an English browser) gets German menus, not English ones."""
+    client.force_login(make_user(language="de"))
+    response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert '<html lang="de"' in html
+    assert "Spielregeln" in html  # the menu's "How to play"
+    assert response["Content-Language"] == "de"
+
+
+@pytest.mark.django_db
+def test_profile_language_wins_over_a_stale_cookie(client, compiled_messages, make_user):
+    client.force_login(make_user(language="tr"))
+    client.cookies["django_language"] = "es"
+    html = client.get(reverse("home")).content.decode()
+    assert '<html lang="tr"' in html
+    assert "Nasıl oynanır" in html
+
+
+@pytest.mark.django_db
+def test_switching_language_signed_in_switches_the_next_page(client, compiled_messages, make_user):
+    """The switcher saves the profile language too, so the profile winning does not
+    undo an explicit switch."""
+    client.force_login(make_user(language="de"))
+    client.post(reverse("set_language"), {"language": "es", "next": "/"})
+    html = client.get(reverse("home")).content.decode()
+    assert '<html lang="es"' in html
+    assert "Cómo se juega" in html
+
+
+@pytest.mark.django_db
+def test_guests_still_follow_the_cookie(client, compiled_messages):
+    client.cookies["django_language"] = "de"
+    assert '<html lang="de"' in client.get(reverse("home")).content.decode()

@@ -198,12 +198,19 @@
     reloadTimer = setTimeout(function () { window.location.reload(); }, ms + Math.random() * 1000);
   }
   function socketClosed() { return document.body.classList.contains("ws-closed"); }
+  /* the "Reconnecting…" banner: its text is in the page (translated by the server) */
+  function showReconnecting(on) {
+    var banner = document.getElementById("ws-reconnecting");
+    if (banner) banner.hidden = !on;
+  }
   document.addEventListener("htmx:wsOpen", function () {
     document.body.classList.add("ws-open"); document.body.classList.remove("ws-closed");
+    showReconnecting(false);
     if (reloadTimer) { clearTimeout(reloadTimer); reloadTimer = null; }
   });
   document.addEventListener("htmx:wsClose", function (e) {
     document.body.classList.remove("ws-open"); document.body.classList.add("ws-closed");
+    showReconnecting(true);
     var code = e.detail && e.detail.event ? e.detail.event.code : 0;
     var retried = code === 1006 || code === 1012 || code === 1013;
     scheduleReload(retried ? 8000 : 1500);

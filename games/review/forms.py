@@ -8,11 +8,17 @@ class FilterForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("Variant"), required=False, choices=[("", _("All variants")), *VARIANT_CHOICES]
     )
+    # Date inputs show and send ISO dates only (YYYY-MM-DD) in every language: see
+    # games/tournaments/forms.py (TournamentForm.date).
     date_from = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("From"),
+        required=False,
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
     )
     date_to = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("To"),
+        required=False,
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
     )
     result = forms.ChoiceField(
         label=_("Result"),

@@ -29,8 +29,13 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
     skip_options = frozenset({"players"})  # the seating decides a table's size
 
     name = forms.CharField(label=_("Name"), max_length=120)
+    # A date input shows and sends only ISO dates (YYYY-MM-DD), whatever the page's
+    # language; a localised value (01.12.2026) would leave it empty. Django accepts ISO
+    # input in every language besides the language's own formats.
     date = forms.DateField(
-        label=_("Date"), initial=dt.date.today, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date"),
+        initial=dt.date.today,
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
     )
     variant = forms.ChoiceField(label=_("Rule set"), choices=VARIANT_CHOICES, initial="classic")
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=3)

@@ -14,7 +14,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import messages
+from games import messages, outcome
 from games.engine import view_for
 from games.models import Seat, Table
 from games.services import snapshot
@@ -172,6 +172,14 @@ def table_context(
     ctx["urls"] = table_urls(table.code)
     ctx["game_over"] = table.status == Table.Status.FINISHED
     ctx["winners"] = game.winners() if ctx["game_over"] else []
+    # the outcome dialog and the running score table (games/outcome.py)
+    names = {p["position"]: p["name"] for p in players}
+    ctx["standing"] = outcome.game_standing(game, names)
+    ctx["outcome"] = (
+        outcome.hand_outcome(view, names, game, lambda t: tile_ctx(t, table.variant))
+        if view is not None and ctx.get("result")
+        else None
+    )
     ctx["status_text"] = status_text(table, view, me)
     ctx["hint_text"] = messages.hint_text(hint["reason"], hint["detail"]) if hint else ""
     return ctx
@@ -316,3 +324,11 @@ def status_text(table: Table, view: dict | None, me: int | None) -> str:
             return _("Your turn: draw from the pile or take the discard.")
         return _("Your turn: discard a tile to end it.")
     return _("Waiting for the other players.")
+        # the running score table: the totals after each recorded hand
+        "standings": (
+            tuple(p["name"] for p in ctx["players"]),
+            tuple(tuple(h["totals"]) for h in (ctx.get("standing") or {}).get("hands", ())),
+            (ctx.get("standing") or {}).get("over"),
+        ),
+        # the invite card goes for everyone once the table has started (or filled)
+        "invite": table.status != Table.Status.WAITING,

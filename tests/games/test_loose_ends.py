@@ -285,3 +285,49 @@ def test_replay_play_and_step_forward_look_different(client):
         if a.get("data-testid") in icons and tag == "button"
     ]
     assert len(labels) == 5 and all(labels) and len(set(labels)) == 5
+
+
+# The reconnecting notice in a browser ------------------------------------------------
+
+OVERLAPS = """() => {
+  const page = document.querySelector(".table-page");
+  const closed = {bubbles: true, detail: {event: {code: 1006}}};
+  page.dispatchEvent(new CustomEvent("htmx:wsClose", closed));
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const notice = document.getElementById("ws-reconnecting");
+  const others = {};
+  const around = [".site-header", "#language-select", "#t-status", "#t-felt", "#t-controls"];
+  for (const sel of [...around, "#t-rack"]) {
+    const el = document.querySelector(sel);
+    if (el && el.getClientRects().length) others[sel] = box(el);
+  }
+  const visible = !notice.hidden && notice.getClientRects().length > 0;
+  return {visible, notice: box(notice), others};
+}"""
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 768)])
+def test_reconnecting_notice_covers_nothing(page, daphne_server, width, height):
+    """While the socket is closed the notice shows, over neither the header's menus
+    (the language menu) nor any part of the table; it goes once the socket is open."""
+    from tests.e2e.test_table_e2e import create_table, sign_up
+
+    page.set_viewport_size({"width": width, "height": height})
+    sign_up(page, daphne_server, f"reconnect{width}")
+    create_table(page, daphne_server, "classic")
+    notice = page.get_by_test_id("reconnecting")
+    assert notice.is_hidden()
+    seen = page.evaluate(OVERLAPS)
+    assert seen["visible"]
+    nl, nt, nr, nb = seen["notice"]
+    for name, (left, top, right, bottom) in seen["others"].items():
+        assert nr <= left or nl >= right or nb <= top or nt >= bottom, name
+    page.evaluate(
+        """() => document.querySelector(".table-page").dispatchEvent(
+            new CustomEvent("htmx:wsOpen", {bubbles: true}))"""
+    )
+    assert notice.is_hidden()

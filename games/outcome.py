@@ -1,0 +1,265 @@
+"""What the outcome dialog and the running score table show, from the engine only.
+
+When a hand ends the table shows a dialog that names the hand's winner (or says the
+hand is drawn and why), the finishing rack, this hand's score lines grouped by player
+with plain-language reasons, the running totals and which way the totals win in this
+rule set (games/engine/RULES.md §2-§5: classic and rummy are won by the highest total,
+fifty-one and seventeen by the lowest; ``Rules.higher_wins``). At the end of the game
+it names the game's winner and every place. During play the same kind of dialog shows
+the totals so far, hand by hand.
+
+Everything here is read from the seat's engine view (``view_for``: the racks and the
+seed are public once the hand is over) and from the game's recorded hands
+(``Game.hands``, ``Game.totals``, ``Game.winners``); nothing decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import messages
+from games.engine.game import Game
+from games.engine.rules import rules_for
+
+TileCtx = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def direction_text(variant: str) -> str:
+    """Which way the totals win in this rule set (``Rules.higher_wins``)."""
+    if rules_for(variant).higher_wins:
+        return _("The highest total wins.")
+    return _("The lowest total wins.")
+
+
+def hand_winners(variant: str, options: dict[str, Any], result: dict[str, Any]) -> list[int]:
+    """The seats that won the hand: the finisher (a rummy show that reached the target:
+    the shower), with a fifty-one partner in 2v2 [D14]; none when the hand is drawn."""
+    seat = result.get("finisher")
+    if seat is None:
+        seat = (result.get("detail") or {}).get("shower")
+    if seat is None:
+        return []
+    teams = rules_for(variant).teams(options)
+    if teams is not None:
+        return next((sorted(team) for team in teams if seat in team), [seat])
+    return [seat]
+
+
+def names_text(seats: list[int], names: dict[int, str]) -> str:
+    return ", ".join(names.get(s, "") for s in seats)
+
+
+def line_detail(line: dict[str, Any], names: dict[int, str]) -> str:
+    """The plain-language why of one score line, beyond its reason's label."""
+    d = line.get("detail") or {}
+    reason = line["reason"]
+    parts: list[str] = []
+    if reason in ("close", "okey_close", "pairs_close", "pairs_okey_close") and "closer" in d:
+        parts.append(_("closed by %(name)s") % {"name": names.get(d["closer"], "")})
+    elif reason == "indicator_shown" and "shower" in d:
+        parts.append(_("shown by %(name)s") % {"name": names.get(d["shower"], "")})
+    elif reason == "tiles_left" and "multiplier" in d:  # fifty-one
+        parts.append(
+            ngettext(
+                "%(tiles)s tile left worth %(sum)s, × %(m)s",
+                "%(tiles)s tiles left worth %(sum)s, × %(m)s",
+                d.get("tiles", 0),
+            )
+            % {"tiles": d.get("tiles", 0), "sum": d.get("sum", 0), "m": d["multiplier"]}
+        )
+        if d.get("okeys"):
+            parts.append(
+                ngettext(
+                    "%(n)s okey at %(each)s",
+                    "%(n)s okeys at %(each)s each",
+                    d["okeys"],
+                )
+                % {"n": d["okeys"], "each": 100 * d["multiplier"]}
+            )
+    elif reason == "tiles_left":  # seventeen
+        n = d.get("tiles", 0)
+        parts.append(ngettext("%(n)s tile left × 10", "%(n)s tiles left × 10", n) % {"n": n})
+    elif reason == "not_opened" and "base" in d:  # seventeen
+        parts.append(_("the base %(base)s") % {"base": d["base"]})
+        if d.get("direct_close"):
+            parts.append(_("× 4: the rack was laid down at once"))
+    elif reason == "finished" and "base" in d:  # seventeen
+        parts.append(_("a tenth of the base %(base)s") % {"base": d["base"]})
+    elif reason == "partner_finished" and "partner" in d:
+        parts.append(_("%(name)s finished") % {"name": names.get(d["partner"], "")})
+    elif reason in ("layoff", "okey_swap", "discard_taken", "okey_given", "okey_taken") and (
+        "by" in d
+    ):
+        parts.append(_("by %(name)s") % {"name": names.get(d["by"], "")})
+    if reason in ("tiles_left", "not_opened", "okey_given", "okey_taken", "pair_given"):
+        factor = d.get("pair_factor")
+        if isinstance(factor, int) and factor > 1:
+            parts.append(_("× %(n)s for the pairs openings") % {"n": factor})
+        if d.get("okey_finish"):
+            parts.append(_("× 2: finished with an okey"))
+    if reason == "tiles_left" and d.get("ending") == "exhausted":
+        parts.append(_("the pile ran out"))
+    return "; ".join(parts)
+
+
+def places(totals: list[int], higher_wins: bool) -> list[int]:
+    """Standard competition ranking: equal totals share a place ("1, 1, 3")."""
+    better = (lambda a, b: a > b) if higher_wins else (lambda a, b: a < b)
+    return [1 + sum(1 for o in totals if better(o, v)) for v in totals]
+
+
+def player_rows(
+    n: int,
+    names: dict[int, str],
+    lines: list[dict[str, Any]],
+    hand_totals: list[int] | None,
+    totals: list[int],
+    winners: list[int],
+) -> list[dict[str, Any]]:
+    """One row group per seat: its lines of this hand, its hand total and game total."""
+    rows = []
+    for seat in range(n):
+        mine = [
+            {
+                "points": ln["points"],
+                "label": messages.reason_label(ln["reason"]),
+                "reason": ln["reason"],
+                "detail": line_detail(ln, names),
+            }
+            for ln in lines
+            if ln["seat"] == seat
+        ]
+        rows.append(
+            {
+                "seat": seat,
+                "name": names.get(seat, ""),
+                "lines": mine,
+                "hand_total": hand_totals[seat] if hand_totals else sum(x["points"] for x in mine),
+                "total": totals[seat] if seat < len(totals) else 0,
+                "winner": seat in winners,
+            }
+        )
+    return rows
+
+
+def game_standing(game: Game, names: dict[int, str]) -> dict[str, Any]:
+    """The game so far (or finished): hand-by-hand totals, places and the winners."""
+    r = game.rules
+    totals = game.totals()
+    teams = r.teams(game.options)
+    team_totals = game.team_totals()
+    if teams is not None and team_totals is not None:
+        team_place = places(team_totals, r.higher_wins)
+        place_of = {s: team_place[i] for i, team in enumerate(teams) for s in team}
+    else:
+        seat_place = places(totals, r.higher_wins)
+        place_of = dict(enumerate(seat_place))
+    over = game.is_over()
+    winners = game.winners() if over else []
+    ranking = sorted(range(game.n_players), key=lambda s: (place_of[s], s))
+    out: dict[str, Any] = {
+        "over": over,
+        "direction": direction_text(game.variant),
+        "higher_wins": r.higher_wins,
+        "start": game.start_points() if game.start_points() else None,
+        "hands": [{"number": i + 1, "totals": list(h.totals)} for i, h in enumerate(game.hands)],
+        "totals": totals,
+        "teams": [
+            {"names": names_text(team, names), "total": team_totals[i]}
+            for i, team in enumerate(teams)
+        ]
+        if teams is not None and team_totals is not None
+        else None,
+        "places": [
+            {"place": place_of[s], "seat": s, "name": names.get(s, ""), "total": totals[s]}
+            for s in ranking
+        ],
+        "winners": winners,
+        "headline": "",
+    }
+    if over and winners:
+        if len(winners) == 1:
+            out["headline"] = _("%(name)s wins the game.") % {"name": names.get(winners[0], "")}
+        else:
+            out["headline"] = _("The game is won by %(names)s.") % {
+                "names": names_text(winners, names)
+            }
+    return out
+
+
+def hand_outcome(
+    view: dict[str, Any],
+    names: dict[int, str],
+    game: Game,
+    tile_ctx: TileCtx,
+) -> dict[str, Any]:
+    """The outcome dialog's data for a finished hand, from the seat's view once over."""
+    result = view["result"]
+    variant = view["variant"]
+    winners = hand_winners(variant, view["options"], result)
+    ending = result["ending"]
+    finisher = result.get("finisher")
+    if finisher is None:
+        finisher = (result.get("detail") or {}).get("shower")
+    if winners:
+        if len(winners) == 1:
+            headline = _("%(name)s wins the hand.") % {"name": names.get(winners[0], "")}
+        else:
+            headline = _("%(names)s win the hand.") % {"names": names_text(winners, names)}
+    else:
+        headline = _("The hand is drawn.")
+    why = messages.ending_text(ending, names.get(finisher, "") if finisher is not None else "")
+    if not winners and ending != "exhausted":
+        why = why or _("Nobody finished.")
+
+    # the finishing rack: a close shows its arrangement (melds or pairs) and the tile
+    # put down; a lay-down finish shows the finisher's melds and the last tile
+    revealed = view.get("revealed") or {}
+    detail = result.get("detail") or {}
+    by_id = {t["id"]: t for rack in revealed.get("racks") or [] for t in rack}
+    for m in view.get("melds") or []:
+        for t in m["tiles"]:
+            by_id.setdefault(t["id"], t)
+    groups: list[list[dict[str, Any]]] = []
+    if detail.get("arrangement"):
+        for part in detail["arrangement"]:
+            groups.append([tile_ctx(by_id[t]) for t in part if t in by_id])
+    elif finisher is not None and view.get("melds"):
+        groups = [
+            [tile_ctx(t) for t in m["tiles"]] for m in view["melds"] if m["owner"] == finisher
+        ]
+    last_id = result.get("closed_tile")
+    if last_id is None:
+        last_id = detail.get("last_tile")
+    last = tile_ctx(by_id[last_id]) if isinstance(last_id, int) and last_id in by_id else None
+    if not groups and finisher is not None and revealed.get("racks"):
+        rack = revealed["racks"][finisher]
+        if rack:
+            groups = [[tile_ctx(t) for t in rack]]
+
+    standing = game_standing(game, names)
+    return {
+        "ending": ending,
+        "draw": not winners,
+        "headline": headline,
+        "why": why,
+        "winners": winners,
+        "finisher": finisher,
+        "finisher_name": names.get(finisher, "") if finisher is not None else "",
+        "groups": groups,
+        "last_tile": last,
+        "rows": player_rows(
+            view["n_players"],
+            names,
+            view.get("scores") or [],
+            view.get("hand_totals"),
+            standing["totals"],
+            winners,
+        ),
+        "game": standing,
+        "direction": standing["direction"],
+    }

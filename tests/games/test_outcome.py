@@ -1,0 +1,269 @@
+"""The outcome dialog and the running score table: what they say, from the engine.
+
+Every ending of every rule set names the hand's winner or says why the hand is drawn,
+the dialog says which way the totals win (``Rules.higher_wins``), its totals are the
+game's, every score reason the engine can give has words, and the dialog arrives over
+the websocket as a live fragment. Also the clicks that no longer do anything: an
+immediate duplicate of a move just accepted changes nothing and is not an error, and
+the invite card goes once the table has started.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from django.template.loader import get_template
+from django.urls import reverse
+from django.utils import translation
+
+from games import messages, outcome, presenter, services
+from games.engine import apply, view_for
+from games.engine.game import Game
+from games.engine.rules import rules_for
+from games.engine.simulate import play_hand
+from games.engine.testing import make_state
+from games.models import HandAction, Table
+from tests.games.conftest import cpu_table, play_out_hand
+
+ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
+VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
+NAMES = {0: "Ayla", 1: "Baran", 2: "Cem", 3: "Deniz"}
+
+
+def _tile(t: dict) -> dict:
+    return presenter.tile_ctx(t, "classic")
+
+
+def finished_hands(variant: str, n: int = 60) -> dict[str, object]:
+    """One finished hand per ending that random play reaches (deterministic seeds)."""
+    found: dict[str, object] = {}
+    for i in range(n):
+        state = play_hand(variant, None, f"outcome/{variant}/{i}", i % 4, random.Random(i))
+        if state.over:
+            found.setdefault(state.result["ending"], state)
+    return found
+
+
+def rummy_target_state():
+    """A rummy hand that ends on a show of the indicator's twin reaching the target."""
+    state = make_state(
+        "rummy",
+        racks=["R4 R1 R2 R3 Y5 Y6 Y7 K9 K10 K11 B1 B2 B3 R13 Y13", None, None, None],
+        indicator="R3",
+        turns_done=[0, 0, 0, 0],
+        context={"totals": [7, 0, 0, 0]},
+    )
+    twin = state.indicator ^ 1
+    state, _ = apply(state, {"type": "show", "seat": 0, "tile": twin})
+    return state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_ending_names_the_winner_or_why_the_hand_is_drawn(variant):
+    hands = finished_hands(variant)
+    if variant == "rummy":
+        hands["target"] = rummy_target_state()
+    assert "exhausted" in hands and len(hands) >= 2, hands.keys()
+    for ending, state in hands.items():
+        game = Game(variant, state.options)
+        game.record_hand(state)
+        with translation.override("en"):
+            data = outcome.hand_outcome(view_for(state, 0), NAMES, game, _tile)
+        finisher = state.result["finisher"]
+        if ending == "exhausted":
+            assert data["draw"] and data["winners"] == []
+            assert data["headline"] == "The hand is drawn."
+            assert "pile ran out" in data["why"]
+        else:
+            winner = finisher if finisher is not None else state.result["detail"]["shower"]
+            assert data["winners"] == [winner]
+            assert data["headline"] == f"{NAMES[winner]} wins the hand."
+            assert data["groups"], f"{variant}/{ending}: the finishing rack is shown"
+        higher = rules_for(variant).higher_wins
+        assert data["direction"] == (
+            "The highest total wins." if higher else "The lowest total wins."
+        )
+        # the totals are the game's, and each seat's lines add up to its hand total
+        assert [r["total"] for r in data["rows"]] == game.totals()
+        for row in data["rows"]:
+            assert sum(x["points"] for x in row["lines"]) == state.hand_totals()[row["seat"]]
+            assert all(x["label"] != x["reason"].replace("_", " ") for x in row["lines"])
+
+
+def test_fifty_one_partners_win_the_hand_together():
+    for i in range(40):
+        state = play_hand("fifty-one", {"partners": True}, f"partners/{i}", 0, random.Random(i))
+        if state.over and state.result["finisher"] is not None:
+            break
+    else:
+        pytest.fail("no finished partners hand")
+    game = Game("fifty-one", state.options)
+    game.record_hand(state)
+    with translation.override("en"):
+        data = outcome.hand_outcome(view_for(state, 1), NAMES, game, _tile)
+    f = state.result["finisher"]
+    team = sorted([f, (f + 2) % 4])
+    assert data["winners"] == team
+    assert data["headline"] == f"{NAMES[team[0]]}, {NAMES[team[1]]} win the hand."
+    assert [t["total"] for t in data["game"]["teams"]] == game.team_totals()
+
+
+def engine_reason_codes() -> set[str]:
+    """Every reason a score line of the engine can carry (scoring.line calls)."""
+    codes: set[str] = set()
+    for name in ("scoring.py", "rules.py", "actions.py"):
+        text = (ENGINE / name).read_text()
+        codes |= set(re.findall(r"line\([^()]*?,[^()]*?,\s*\"([a-z_]+)\"", text, re.S))
+        codes |= set(re.findall(r"line\(\s*\w+,\s*[^,]+,\s*\"([a-z_]+)\"", text))
+    codes |= set(re.findall(r"\"([a-z_]+)\": \d", (ENGINE / "scoring.py").read_text()))
+    return codes
+
+
+def test_every_reason_and_ending_the_engine_gives_has_words():
+    codes = engine_reason_codes()
+    assert {"tiles_left", "layoff", "penalty_tile", "usable_discard", "okey_swap"} <= codes
+    seen: set[str] = set()
+    endings: set[str] = set()
+    for variant in VARIANTS:
+        rng = random.Random(variant)
+        for i in range(30):
+            state = play_hand(variant, None, f"reasons/{variant}/{i}", i % 4, rng)
+            seen |= {x["reason"] for x in state.scores}
+            if state.over:
+                endings.add(state.result["ending"])
+    missing = sorted(c for c in codes | seen if c not in messages.REASONS)
+    assert not missing, f"score reasons without words: {missing}"
+    assert endings <= set(messages.ENDINGS)
+
+
+def test_places_share_equal_totals_in_the_rule_sets_direction():
+    assert outcome.places([5, 9, 5, 1], higher_wins=True) == [2, 1, 2, 4]
+    assert outcome.places([5, 9, 5, 1], higher_wins=False) == [2, 4, 2, 1]
+
+
+# ---------------------------------------------------------------- the live fragment
+
+
+def _ctx(table: Table, position: int = 0):
+    table.refresh_from_db()
+    seat = table.seats.get(position=position)
+    return presenter.table_context(table, seat)
+
+
+def _render(name: str, ctx: dict) -> str:
+    return get_template(f"games/table.html#{name}").render(ctx)
+
+
+@pytest.mark.django_db
+def test_the_outcome_dialog_arrives_over_the_websocket_when_the_hand_ends():
+    table = cpu_table("classic")
+    ctx = _ctx(table)
+    frame, keys = presenter.live_frame(ctx, None, "en")
+    assert 'id="outcome-dialog"' not in frame  # the hand is being played
+    assert 'id="standings-dialog"' in frame  # the running scores can be opened
+    table = play_out_hand(table)
+    with translation.override("en"):
+        ctx = _ctx(table)
+        frame, _ = presenter.live_frame(ctx, keys, "en")
+    hand = table.current_hand
+    dialog = re.search(r'<dialog class="outcome" id="outcome-dialog".*?</dialog>', frame, re.S)
+    assert dialog, "the ending's frame carries the dialog"
+    html = dialog.group(0)
+    assert 'aria-labelledby="outcome-title"' in html
+    game = services.game_for(table)
+    result = hand.result
+    if result["ending"] == "exhausted":
+        assert "The hand is drawn." in html
+    else:
+        name = table.seats.get(position=result["finisher"]).display_name()
+        assert f"{name} wins the hand." in html
+    assert "The highest total wins." in html
+    for seat in range(4):
+        total = re.search(rf'data-testid="outcome-total-{seat}"><b>(-?\d+)</b>', html).group(1)
+        assert int(total) == game.totals()[seat]
+    assert 'data-act="next_hand"' in html
+    assert reverse("review:hand", args=[hand.id]) in html
+    assert reverse("games:sheet", args=[table.code]) in html
+    # the running score table has the hand too
+    standings = _render("standings", ctx)
+    assert [int(x) for x in re.findall(r'standing-total-\d"><b>(-?\d+)', standings)] == (
+        game.totals()
+    )
+
+
+@pytest.mark.django_db
+def test_the_end_of_the_game_names_its_winner_and_the_places():
+    table = cpu_table("fifty-one", hands=1, clock=0)
+    table = play_out_hand(table)
+    assert table.status == Table.Status.FINISHED
+    with translation.override("en"):
+        ctx = _ctx(table)
+        html = _render("result", ctx)
+    game = services.game_for(table)
+    names = {s.position: s.display_name() for s in table.seats.all()}
+    winners = game.winners()
+    if len(winners) == 1:
+        assert f"{names[winners[0]]} wins the game." in html
+    else:
+        assert "The game is won by" in html
+    places = re.search(r'data-testid="places".*?</ol>', html, re.S).group(0)
+    listed = re.findall(r'<span class="name">([^<]+)</span> <b>(-?\d+)</b>', places)
+    assert [int(t) for _, t in listed] == sorted(game.totals())  # lowest wins
+    assert "The lowest total wins." in html
+    assert 'data-act="next_hand"' not in html  # no hand follows
+
+
+# ------------------------------------------------------------ clicks that did already
+
+
+@pytest.mark.django_db
+def test_an_immediate_duplicate_of_the_move_just_made_changes_nothing_silently():
+    table = cpu_table("classic")
+    table.refresh_from_db()
+    state = services.load_state(table.current_hand)
+    assert state.turn == 0  # the human starts, in the play phase
+    tile = state.racks[0][0]
+    v = table.version
+    services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, v)
+    again = services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, v)
+    table.refresh_from_db()
+    assert again.version == table.version == v + 1
+    assert HandAction.objects.filter(hand=table.current_hand).count() == 1
+    # another move on the old version is still refused: the table had moved on
+    other = state.racks[0][1]
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(table.pk, 0, {"type": "discard", "tile": other}, v)
+    assert refused.value.code == "stale_state"
+
+
+@pytest.mark.django_db
+def test_a_second_next_hand_click_changes_nothing_silently():
+    table = cpu_table("classic")
+    table = play_out_hand(table)
+    v = table.version
+    services.next_hand(table.pk, v)
+    table.refresh_from_db()
+    number = table.current_hand.number
+    services.next_hand(table.pk, v)  # the double click
+    table.refresh_from_db()
+    assert table.version == v + 1 and table.current_hand.number == number
+
+
+@pytest.mark.django_db
+def test_the_invite_card_goes_for_everyone_once_the_table_starts():
+    table = services.create_table(
+        variant="classic",
+        options={},
+        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        user=None,
+        guest_key="host",
+    )
+    ctx = _ctx(table)
+    frame, keys = presenter.live_frame(ctx, None, "en")
+    assert 'id="t-invite"' not in frame  # waiting: the page's card stays
+    services.fill_with_cpus(table.pk, guest_key="host")
+    frame, _ = presenter.live_frame(_ctx(table), keys, "en")
+    assert re.search(r'<section id="t-invite" hidden hx-swap-oob="true">', frame)

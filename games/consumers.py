@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 
 from games import messages, presenter, services
 from games.models import Seat, Table
-from okeysite.wsguard import client_ip, note_flood
+from okeysite.wsguard import FLOOD_REASON, client_ip, note_flood
 
 log = logging.getLogger(__name__)
 
@@ -451,7 +451,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # frame of a burst, silence for the rest, and a close for a flood.
             if not self.flood.allow():
                 note_flood()
-                await self.close(code=CLOSE_FLOOD)
+                await self.close(code=CLOSE_FLOOD, reason=FLOOD_REASON)
                 return
             if not self._quiet:
                 self._quiet = True

@@ -58,6 +58,7 @@ CONNECT_SESSION_BURST, CONNECT_SESSION_RATE = 20.0, 0.5  # socket openings, per 
 CONNECT_IP_BURST, CONNECT_IP_RATE = 120.0, 4.0
 CLOSE_FLOOD = 4008
 CLOSE_TOO_MANY = 4429
+FLOOD_REASON = "too many messages"
 
 
 _FLOODS = [0]  # sockets closed for flooding in this process (guard and consumers)
@@ -273,7 +274,9 @@ class WebsocketGuard:
                         self.closed_for_flood += 1
                         note_flood()
                         drop_queued()
-                        await send({"type": "websocket.close", "code": CLOSE_FLOOD})
+                        await send(
+                            {"type": "websocket.close", "code": CLOSE_FLOOD, "reason": FLOOD_REASON}
+                        )
                         queue.put_nowait(({"type": "websocket.disconnect", "code": CLOSE_FLOOD}, 0))
                         while (await receive())["type"] != "websocket.disconnect":
                             pass  # frames still in flight before the close lands

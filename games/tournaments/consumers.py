@@ -30,7 +30,7 @@ from games.consumers import (
     scope_buckets,
     scope_language,
 )
-from okeysite.wsguard import note_flood
+from okeysite.wsguard import FLOOD_REASON, note_flood
 
 from . import services
 from .models import Tournament
@@ -88,7 +88,7 @@ class StandingsConsumer(AsyncWebsocketConsumer):
         if not allow_frame(self.bucket, self.shared):
             if not self.flood.allow():  # sending on and on while refused: a flood
                 note_flood()
-                await self.close(code=CLOSE_FLOOD)
+                await self.close(code=CLOSE_FLOOD, reason=FLOOD_REASON)
             return
         if text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES:
             return

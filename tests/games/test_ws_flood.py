@@ -37,6 +37,14 @@ class FakeDaphneProtocol:
     def dropConnection(self, abort: bool = False) -> None:  # noqa: N802
         self.aborted = abort
 
+    def sendClose(self, code: int | None = None, reason: str | None = None) -> None:  # noqa: N802
+        self.closed = (code, reason)
+        self.state = self.STATE_CLOSING
+
+    def handle_reply(self, message: dict) -> None:
+        if message["type"] == "websocket.close":
+            self.sendClose(code=message.get("code"))  # daphne: the reason is dropped
+
     def onMessage(self, payload: bytes, isBinary: bool) -> None:  # noqa: N802, N803
         self.application_queue.put_nowait(payload)
 
@@ -58,6 +66,12 @@ def test_frames_after_the_servers_close_are_dropped_and_a_flood_aborts():
     assert proto.application_queue.qsize() == 0 and not proto.aborted
     proto.onMessage(b"x", False)
     assert proto.aborted
+
+
+def test_a_close_tells_the_client_why():
+    proto = bounded_protocol(FakeDaphneProtocol)()
+    proto.handle_reply({"type": "websocket.close", "code": 4429, "reason": "too many sockets"})
+    assert proto.closed == (4429, "too many sockets")
 
 
 CREATE = """

@@ -127,6 +127,7 @@ async def test_a_socket_that_keeps_flooding_is_closed_with_4008(monkeypatch):
         if out["type"] == "websocket.close":
             break
     assert out["code"] == consumers.CLOSE_FLOOD  # 4008: the htmx ws extension does not reconnect
+    assert out["reason"] == "too many messages"
     assert await comm.receive_nothing(timeout=0.2)
     await comm.disconnect()
     seat = await seat_row(table, 0)

@@ -44,7 +44,8 @@ AFTER_FLOOD_S = 10.0
 
 
 def bounded_protocol(base: type) -> type:
-    """daphne's websocket protocol, with what one socket may have queued bounded.
+    """daphne's websocket protocol, with what one socket may have queued bounded
+    and the reason of a close sent on.
 
     A frame that arrives after the server sent its close is dropped (the RFC
     allows no more data), and past ``FRAMES_AFTER_CLOSE`` of them, or past
@@ -64,6 +65,19 @@ def bounded_protocol(base: type) -> type:
                 self.dropConnection(abort=True)
                 return
             super().onMessage(payload, isBinary)
+
+        def handle_reply(self, message: dict[str, Any]) -> None:
+            # daphne drops a close's reason; the client is told why (e.g. 4429
+            # "too many sockets", 4008 "too many messages").
+            reason = message.get("reason")
+            if (
+                message.get("type") == "websocket.close"
+                and reason
+                and self.state == self.STATE_OPEN
+            ):
+                self.sendClose(code=message.get("code") or 1000, reason=str(reason)[:120])
+                return
+            super().handle_reply(message)
 
     return BoundedWebSocketProtocol
 

@@ -388,6 +388,8 @@ def next_hand(table_id: int, version: int, *, at: datetime | None = None) -> Tab
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.version != version:
+            if _repeats_next_hand(table, version):
+                return table  # a double click on "Next hand": already done
             raise ActionRefused("stale_state", "the table has moved on; here is the fresh view")
         hand = table.current_hand
         if hand is None or hand.result is None:
@@ -397,6 +399,40 @@ def next_hand(table_id: int, version: int, *, at: datetime | None = None) -> Tab
         start_hand(table, at=at)
         _on_commit_broadcast(table)
         return table
+
+
+def _repeats_last_action(
+    table: Table, seat_position: int, action: dict[str, Any], version: int
+) -> bool:
+    """True when ``action``, sent on ``version``, is the very move accepted on that
+    version (a double click, or a second frame sent before the first one's answer
+    came back): the table's only change since is that move, by the same seat. The
+    sender then gets the fresh table and no refusal; any other stale move is refused."""
+    if version != table.version - 1:
+        return False
+    hand, state, _game = snapshot(table)
+    if hand is None or state is None or not state.actions:
+        return False
+    try:
+        again = engine_actions.normalize_action({**action, "seat": seat_position}, state.n_players)
+    except Refusal:
+        return False
+    return again == state.actions[-1]
+
+
+def _repeats_next_hand(table: Table, version: int) -> bool:
+    """True when "Next hand", sent on ``version``, is what moved the table on: the
+    current hand was started on that version and nobody has moved in it yet."""
+    if version != table.version - 1:
+        return False
+    hand, state, _game = snapshot(table)
+    return (
+        hand is not None
+        and hand.number > 0
+        and hand.result is None
+        and state is not None
+        and not state.actions
+    )
 
 
 def submit_action(
@@ -413,6 +449,8 @@ def submit_action(
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if version is not None and table.version != version:
+            if _repeats_last_action(table, seat_position, action, version):
+                return table  # a double click: the same move was just accepted
             raise ActionRefused("stale_state", "the table has moved on; here is the fresh view")
         if table.status != Table.Status.PLAYING:
             raise ActionRefused("hand_over", "no hand is being played at this table")

@@ -115,7 +115,11 @@ async def test_stale_version_gets_refusal_and_fresh_view():
     await ca.send_to(frame)
     html = await ca.receive_from()  # broadcast of the accepted discard
     assert f'value="{table.version + 1}"' in html
-    await ca.send_to(frame)  # replayed
+    await ca.send_to(frame)  # replayed (a double click): applied once, no refusal
+    html = await ca.receive_from()
+    assert "data-code" not in html
+    other = json.dumps({"action": "discard", "tile": state.racks[0][1], "version": table.version})
+    await ca.send_to(other)  # another move on the version the table has left
     html = await ca.receive_from()
     assert 'data-code="stale_state"' in html
     assert await sync_to_async(HandAction.objects.count)() == 1

@@ -29,14 +29,19 @@ def test_action_for_another_seat_is_refused_and_changes_nothing():
     assert (table.version, HandAction.objects.count()) == before
 
 
-def test_stale_and_replayed_actions_are_refused():
+def test_stale_actions_are_refused_and_a_replay_is_applied_once():
     table = cpu_table()
     state = services.load_state(table.current_hand)
     tile = state.racks[0][0]
     services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, table.version)
-    # the same frame again (same version): refused as stale, applied once
+    # the same frame again (same version, a double click): applied once, no refusal
+    services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, table.version)
+    assert HandAction.objects.filter(hand__table=table).count() == 1
+    # another move on that version: refused as stale
     with pytest.raises(services.ActionRefused) as e:
-        services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, table.version)
+        services.submit_action(
+            table.pk, 0, {"type": "discard", "tile": state.racks[0][1]}, table.version
+        )
     assert e.value.code == "stale_state"
     assert HandAction.objects.filter(hand__table=table).count() == 1
 

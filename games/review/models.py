@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import secrets
+import zlib
 
 from django.conf import settings
 from django.db import models
@@ -87,14 +89,25 @@ class ImportedRecord(models.Model):
 class ImportedHand(models.Model):
     """One hand of an imported file, replayed once when the file was imported.
 
-    ``replay`` is ``games.review.replay.compute_replay`` of the hand (frames, steps, result;
-    language-neutral), so the viewer only reads it; ``engine_record`` (seed, starter and the
-    actions as tile ids) feeds the CPU commentary."""
+    ``replay`` holds ``games.review.replay.compute_replay`` of the hand (frames, steps,
+    result; language-neutral) as zlib-compressed JSON, made before the write transaction
+    (a frame per step repeats most of the last one: a tenth of the size); the viewer only
+    reads it. ``engine_record`` (seed, starter and the actions as tile ids) feeds the CPU
+    commentary."""
 
     record = models.ForeignKey(ImportedRecord, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()  # 1 = the file's first hand
     engine_record = models.JSONField()
-    replay = models.JSONField()
+    replay = models.BinaryField()
+
+    @staticmethod
+    def pack(replay: dict) -> bytes:
+        text = json.dumps(replay, separators=(",", ":"))
+        return zlib.compress(text.encode(), 6)
+
+    @property
+    def replay_data(self) -> dict:
+        return json.loads(zlib.decompress(bytes(self.replay)))
 
     class Meta:
         ordering = ["number"]

@@ -522,7 +522,9 @@ def _replayed_hands(loaded: dict) -> list[ImportedHand]:
         engine_record = hd.record(loaded["variant"], loaded["options"])
         hands.append(
             ImportedHand(
-                number=i, engine_record=engine_record, replay=compute_replay(engine_record)
+                number=i,
+                engine_record=engine_record,
+                replay=ImportedHand.pack(compute_replay(engine_record)),
             )
         )
     return hands
@@ -617,7 +619,7 @@ def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     players = rec.data["players"]
     variant = rec.variant
     ctx = replay_context(
-        stored=hand.replay,
+        stored=hand.replay_data,
         players=players,
         variant=variant,
         variant_name=dict(records_variant_names()).get(variant, variant),

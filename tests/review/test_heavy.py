@@ -90,10 +90,10 @@ async def test_a_sync_view_never_runs_on_the_thread_of_the_consumers_database_wo
     process-wide thread. A page's work therefore never queues in front of a table's."""
     from django.core.asgi import get_asgi_application
 
-    seen: dict[str, int] = {}
+    seen: dict[str, threading.Thread] = {}
 
     def spy(language: str, slug: str):
-        seen["view"] = threading.get_ident()
+        seen["view"] = threading.current_thread()
         raise KeyError(slug)  # a 404: the thread is what this test is about
 
     monkeypatch.setattr(views, "load_page", spy)
@@ -128,8 +128,8 @@ async def test_a_sync_view_never_runs_on_the_thread_of_the_consumers_database_wo
         "client": ("127.0.0.1", 1),
         "server": ("testserver", 80),
     }
+    consumers_thread = await database_sync_to_async(threading.current_thread)()
     await app(scope, receive, send)
     assert sent[0]["status"] == 404
-    consumers_thread = await database_sync_to_async(threading.get_ident)()
-    assert await database_sync_to_async(threading.get_ident)() == consumers_thread
-    assert seen["view"] != consumers_thread
+    assert await database_sync_to_async(threading.current_thread)() is consumers_thread
+    assert seen["view"] is not consumers_thread

@@ -139,7 +139,7 @@ def test_viewing_an_import_reads_the_stored_replay(client, doc, monkeypatch):
     assert response.status_code == 302
     rec = ImportedRecord.objects.get()
     (hand,) = rec.hands.all()
-    assert hand.replay == replay.compute_replay(hand.engine_record)
+    assert hand.replay_data == replay.compute_replay(hand.engine_record)
 
     def no_replay(*args, **kwargs):
         raise AssertionError("the view replayed the file")

@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
                 ),
                 ("number", models.PositiveSmallIntegerField()),
                 ("engine_record", models.JSONField()),
-                ("replay", models.JSONField()),
+                ("replay", models.BinaryField()),
                 (
                     "record",
                     models.ForeignKey(

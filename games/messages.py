@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from games.tilewords import tile_words
+
 REFUSALS = {
     "not_your_turn": gettext_lazy("It is not your turn."),
     "wrong_phase": gettext_lazy("You cannot do that at this point of your turn."),
@@ -147,12 +149,61 @@ HINTS = {
 }
 
 
-def hint_text(reason: str, detail: dict) -> str:
+def hint_text(reason: str, detail: dict, variant: str = "") -> str:
+    """The hint's sentence, tiles named in words ("Discard black 6: ...")."""
     text = HINTS.get(reason)
     if text is None:
         return reason.replace("_", " ")
     values = {"tile": "", "leftover": "", **{k: v for k, v in detail.items()}}
+    for k in ("tile", "avoid"):
+        if isinstance(values.get(k), str):
+            values[k] = tile_words(values[k], variant)
     try:
         return str(text) % values
     except (KeyError, TypeError, ValueError):
         return str(text)
+
+
+# The button that does the hinted move in one click: %(tile)s in words.
+HINT_ACTIONS = {
+    "discard": gettext_lazy("Discard %(tile)s"),
+    "close": gettext_lazy("Finish with %(tile)s"),
+    "show": gettext_lazy("Show %(tile)s"),
+    "add": gettext_lazy("Add %(tile)s to the meld"),
+    "swap": gettext_lazy("Swap %(tile)s for the okey"),
+    "take": gettext_lazy("Take %(tile)s"),
+    "draw": gettext_lazy("Draw from the pile"),
+    "open": gettext_lazy("Open with these melds"),
+    "lay": gettext_lazy("Lay these melds"),
+    "undo": gettext_lazy("Give the tile back"),
+}
+
+
+def hint_action_label(kind: str, tile: str | None, variant: str = "") -> str:
+    text = HINT_ACTIONS.get(kind)
+    if text is None:
+        return ""
+    return str(text) % {"tile": tile_words(tile, variant) if tile else ""}
+
+
+# What the table's screen-reader region says of the latest move (from the seat's
+# view: engine.view ``last_move``); tiles in words.
+MOVES = {
+    "draw": gettext_lazy("%(name)s drew a tile."),
+    "take": gettext_lazy("%(name)s took %(tile)s."),
+    "discard": gettext_lazy("%(name)s discarded %(tile)s."),
+    "open": gettext_lazy("%(name)s opened."),
+    "lay": gettext_lazy("%(name)s laid melds down."),
+    "add": gettext_lazy("%(name)s added a tile to a meld."),
+    "swap": gettext_lazy("%(name)s took an okey from a meld."),
+    "undo": gettext_lazy("%(name)s gave the taken tile back."),
+    "show": gettext_lazy("%(name)s showed the indicator's twin, %(tile)s."),
+    "timeout": gettext_lazy("%(name)s ran out of time."),
+}
+
+
+def move_text(kind: str, name: str, tile: str | None, variant: str = "") -> str:
+    text = MOVES.get(kind)
+    if text is None:
+        return ""
+    return str(text) % {"name": name, "tile": tile_words(tile, variant) if tile else ""}

@@ -13,6 +13,7 @@ from typing import Any
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from games import messages, outcome
 from games.engine import view_for
@@ -22,6 +23,12 @@ from games.services import snapshot
 RACK_SLOTS = 32  # two rows of 16, like a real istaka
 TOOK_SHOWN = 4  # the last tiles each opponent took from the discards
 
+
+MELD_KINDS = {
+    "run": pgettext_lazy("meld", "Run"),
+    "group": pgettext_lazy("meld", "Group"),
+    "pair": pgettext_lazy("meld", "Pair"),
+}
 
 SYMBOLS = {"R": "♥", "Y": "★", "B": "◆", "K": "♠", "F": "✿"}
 
@@ -122,6 +129,8 @@ def table_context(
             p["turn"] = view["turn"] == s.position and not view["over"]
             # the felt shows the last three discards of each seat
             p["discards"] = [tile_ctx(t, table.variant) for t in view["discards"][s.position][-3:]]
+            if p["discards"]:  # each seat's latest discard is marked as such
+                p["discards"][-1]["last"] = True
             p["opened"] = view.get("opened", [None] * n)[s.position]
             # what this seat took from the discards (public at a real table)
             took = (view.get("took") or [[]] * n)[s.position]
@@ -136,10 +145,7 @@ def table_context(
     ctx["my_player"] = next((p for p in players if p["is_me"]), None)
     if view is not None:
         ctx["indicator"] = tile_ctx(view["indicator"], table.variant)
-        ctx["melds"] = [
-            {**m, "tiles": [tile_ctx(t, table.variant) for t in m["tiles"]]}
-            for m in view.get("melds", [])
-        ]
+        ctx["melds"] = meld_ctx(view, players, table.variant)
         ctx["takeable"] = (
             tile_ctx(view["takeable"], table.variant) if view.get("takeable") else None
         )
@@ -148,11 +154,17 @@ def table_context(
         if view.get("rack") is not None and seat is not None:
             penalty = set(view.get("penalty_tiles") or [])  # assisted tables only
             hinted = set(hint["tiles"]) if hint else set()
+            # the tile just drawn or taken stays marked until the player moves it
+            # (their saved order then holds it): the seat's own view only
+            drawn = view.get("drawn")
+            if drawn in (seat.rack_order or []):
+                drawn = None
             by_id = {
                 t["id"]: {
                     **tile_ctx(t, table.variant),
                     "penalty": t["id"] in penalty,
                     "hinted": t["id"] in hinted,
+                    "drawn": t["id"] == drawn,
                 }
                 for t in view["rack"]
             }
@@ -181,14 +193,100 @@ def table_context(
         else None
     )
     ctx["status_text"] = status_text(table, view, me)
-    ctx["hint_text"] = messages.hint_text(hint["reason"], hint["detail"]) if hint else ""
+    ctx["hint_text"] = (
+        messages.hint_text(hint["reason"], hint["detail"], table.variant) if hint else ""
+    )
+    ctx["hint_action"] = hint_action(hint, view, table.variant) if hint and view else None
+    ctx["announce"] = announce_text(view, players, me, table.variant, ctx.get("result_text"))
     return ctx
+
+
+def meld_ctx(view: dict[str, Any], players: list[dict], variant: str) -> list[dict[str, Any]]:
+    """The table's melds, each with its owner's name (and team with partners) and
+    its okeys marked: a meld tile that is the okey shows the tile it stands for."""
+    names = {p["position"]: p["name"] for p in players}
+    partners = bool((view.get("options") or {}).get("partners"))
+    out = []
+    for m in view.get("melds", []):
+        tiles = [{**tile_ctx(t, variant), "okey": t["t"] == view["okey"]} for t in m["tiles"]]
+        owner = m["owner"]
+        # fifty-one with partners: seats 0 and 2 against 1 and 3 [D14]
+        team = (owner % 2) + 1 if partners and owner is not None else None
+        kind = str(MELD_KINDS.get(m["kind"], m["kind"]))
+        label = _("%(kind)s of %(name)s") % {"kind": kind, "name": names.get(owner, "")}
+        if team:
+            label += " · " + _("team %(n)s") % {"n": team}
+        out.append(
+            {**m, "tiles": tiles, "owner_name": names.get(owner, ""), "team": team, "label": label}
+        )
+    return out
+
+
+def hint_action(hint: dict, view: dict[str, Any], variant: str) -> dict[str, Any] | None:
+    """The hinted move as the fields the table's form sends, with its button's label
+    ("Discard black 6"): acting on a hint is one click."""
+    action = hint.get("action") or {}
+    kind = action.get("type")
+    tile_id = action.get("tile")
+    tile = None
+    if isinstance(tile_id, int):
+        rack = {t["id"]: t["t"] for t in view.get("rack") or ()}
+        tile = rack.get(tile_id)
+    if kind == "take" and view.get("takeable"):
+        tile = view["takeable"]["t"]
+    label = messages.hint_action_label(kind or "", tile, variant)
+    if not label:
+        return None
+    fields: dict[str, Any] = {"action": kind}
+    for k in ("tile", "meld", "as"):
+        if action.get(k) is not None:
+            fields[k] = action[k]
+    if action.get("melds"):
+        fields["melds"] = action["melds"]
+    return {"label": label, "fields": fields}
+
+
+def announce_text(
+    view: dict[str, Any] | None,
+    players: list[dict],
+    me: int | None,
+    variant: str,
+    result_text: str | None = None,
+) -> str:
+    """What the screen-reader region reads: the latest move of another seat and
+    whose turn it is ("Mehmet discarded red 7. Your turn."), from the view only."""
+    if view is None:
+        return ""
+    if view["over"]:
+        return str(result_text or "")
+    names = {p["position"]: p["name"] for p in players}
+    parts = []
+    move = view.get("last_move")
+    if move and move.get("seat") != me and move.get("seat") in names:
+        parts.append(
+            messages.move_text(move["type"], names[move["seat"]], move.get("tile"), variant)
+        )
+    turn = view["turn"]
+    if me is not None and turn == me:
+        parts.append(_("Your turn."))
+    elif turn in names:
+        parts.append(_("%(name)s's turn.") % {"name": names[turn]})
+    return " ".join(p for p in parts if p)
 
 
 def _tiles_key(tiles: Any) -> tuple:
     """What ``|tile`` shows of each tile (its face and marks)."""
     return tuple(
-        (t["id"], t.get("okey"), t.get("face_down"), t.get("penalty"), t.get("hinted"))
+        (
+            t["id"],
+            t.get("okey"),
+            t.get("face_down"),
+            t.get("penalty"),
+            t.get("hinted"),
+            t.get("drawn"),
+            t.get("last"),
+            t.get("plays"),
+        )
         for t in tiles or ()
     )
 
@@ -233,7 +331,14 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
             my_turn and "take" in legal,
             _tiles_key([ctx["takeable"]]) if ctx.get("takeable") else None,
             tuple(
-                (m["id"], m["owner"], m["kind"], m.get("points"), _tiles_key(m["tiles"]))
+                (
+                    m["id"],
+                    m["owner"],
+                    m.get("owner_name"),
+                    m["kind"],
+                    m.get("points"),
+                    _tiles_key(m["tiles"]),
+                )
                 for m in ctx.get("melds") or ()
             ),
         ),
@@ -247,6 +352,15 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
         # a refusal or a hint is news each time it is sent, even when it repeats
         "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
         "result": (ctx["version"], ctx["game_over"]) if ctx.get("result") else None,
+        # the running score table: the totals after each recorded hand
+        "standings": (
+            tuple(p["name"] for p in ctx["players"]),
+            tuple(tuple(h["totals"]) for h in (ctx.get("standing") or {}).get("hands", ())),
+            (ctx.get("standing") or {}).get("over"),
+        ),
+        # the invite card goes for everyone once the table has started (or filled)
+        "invite": table.status != Table.Status.WAITING,
+        "announce": ctx.get("announce") or "",
     }
     for p in ctx["opponents"]:
         keys[f"opp-{p['position']}"] = (
@@ -324,11 +438,3 @@ def status_text(table: Table, view: dict | None, me: int | None) -> str:
             return _("Your turn: draw from the pile or take the discard.")
         return _("Your turn: discard a tile to end it.")
     return _("Waiting for the other players.")
-        # the running score table: the totals after each recorded hand
-        "standings": (
-            tuple(p["name"] for p in ctx["players"]),
-            tuple(tuple(h["totals"]) for h in (ctx.get("standing") or {}).get("hands", ())),
-            (ctx.get("standing") or {}).get("over"),
-        ),
-        # the invite card goes for everyone once the table has started (or filled)
-        "invite": table.status != Table.Status.WAITING,

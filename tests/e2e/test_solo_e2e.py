@@ -30,7 +30,7 @@ def wait_my_turn_or_end(page: Page) -> bool:
 def leftover_tiles(page: Page) -> list[int]:
     """Rack tiles by how little they help: leftovers first (never an okey), high first."""
     ids = [i for i, _ in rack(page)]
-    okey = parse_kind(page.get_by_test_id("okey").inner_text())
+    okey = parse_kind(page.get_by_test_id("okey").get_attribute("data-t"))
     arr = best_arrangement(ids, okey, values="sum", pairs=False)
     loose = [t for t in arr.leftover if kind_of(t) != okey]
     rest = [t for t in ids if kind_of(t) != okey and t not in loose]

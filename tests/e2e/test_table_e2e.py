@@ -88,7 +88,7 @@ def draw_if_needed(page: Page) -> None:
 
 
 def okey_kind(page: Page) -> int:
-    return parse_kind(page.get_by_test_id("okey").inner_text())
+    return parse_kind(page.get_by_test_id("okey").get_attribute("data-t"))
 
 
 def worst_tile(page: Page) -> int:

@@ -2,7 +2,7 @@ from django.urls import path
 
 from games.solo import views as solo_views
 
-from . import views
+from . import staging, views
 
 app_name = "games"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/fill/", views.fill, name="fill"),
     path("t/<str:code>/sheet/", views.score_sheet, name="sheet"),
+    path("t/<str:code>/staging/", staging.staging_total, name="staging"),
     path("t/<str:code>/sheet.csv", solo_views.sheet_csv, name="sheet_csv"),
     path("rules/", views.rules, name="rules"),
     path("rules/<slug:slug>", views.rules, name="rules_page"),

@@ -56,3 +56,32 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", autoOpen);
   else autoOpen();
 })();
+
+/* Meld staging's running total ("43 of 51 needed to open"): table.js calls this after
+ * drawing the staged melds; the server values them with the engine (games/staging.py)
+ * and says what the opening needs now. */
+(function () {
+  "use strict";
+  var asked = 0;
+  window.okeyStagingTotal = function (staged, box) {
+    var page = document.querySelector(".table-page");
+    var seq = ++asked;
+    if (!page || !staged.length) return;
+    var line = document.createElement("p");
+    line.className = "staging-total";
+    line.setAttribute("data-testid", "staging-total");
+    box.appendChild(line);
+    var url = "/t/" + encodeURIComponent(page.dataset.code) + "/staging/?melds=" +
+      encodeURIComponent(JSON.stringify(staged));
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data || seq !== asked || !line.isConnected) return;
+        line.textContent = data.text;
+        line.classList.toggle("short", data.need !== null && data.total < data.need);
+        line.dataset.total = data.total;
+        line.dataset.need = data.need === null ? "" : data.need;
+      })
+      .catch(function () { /* the total is a help; the move itself is checked by the server */ });
+  };
+})();

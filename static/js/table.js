@@ -11,9 +11,26 @@
 
   function form() { return document.getElementById("act-form"); }
 
+  /* A move in flight: from sending it until the next frame arrives, further moves are
+     ignored (a double click sends one move, never a second one the table would refuse
+     as stale). A reorder gets no frame back and never waits; the guard lapses after a
+     few seconds in case an answer is lost. */
+  var busySince = 0;
+  var BUSY_MS = 4000;
+  function setBusy(on) {
+    busySince = on ? Date.now() : 0;
+    var page = document.querySelector(".table-page");
+    if (page) page.setAttribute("aria-busy", on ? "true" : "false");
+  }
+  function busy() { return busySince && Date.now() - busySince < BUSY_MS; }
+
   function send(fields) {
     var f = form();
     if (!f) return;
+    if (fields.action !== "reorder") {
+      if (busy()) return;
+      setBusy(true);
+    }
     ["action", "tile", "meld", "melds", "as", "order", "mode"].forEach(function (n) {
       f.elements[n].value = fields[n] !== undefined ? fields[n] : "";
     });
@@ -40,6 +57,11 @@
   function renderStaging() {
     var box = document.getElementById("staging");
     if (!box) return;
+    // a staged meld stays until its tiles leave the rack (laid down): a refused
+    // opening keeps what was staged
+    staged = staged.filter(function (meld) {
+      return meld.every(function (id) { return document.querySelector('#rack-grid .tile[data-id="' + id + '"]'); });
+    });
     box.innerHTML = "";
     staged.forEach(function (meld, i) {
       var div = document.createElement("div");
@@ -56,6 +78,7 @@
       box.appendChild(div);
     });
     markStaged();
+    if (window.okeyStagingTotal) window.okeyStagingTotal(staged, box); // static/js/outcome.js
   }
 
   function markStaged() {
@@ -105,7 +128,6 @@
       }
       if (!melds.length) { showMessage(text("pickTiles", "Select tiles first.")); return; }
       send({ action: act, melds: JSON.stringify(melds) });
-      staged = [];
       clearSelection();
       return;
     }
@@ -185,7 +207,7 @@
   }
   setInterval(tickClocks, 250);
 
-  document.addEventListener("htmx:wsAfterMessage", function () { initRack(); renderStaging(); tickClocks(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { setBusy(false); initRack(); renderStaging(); tickClocks(); });
   /* Reconnection in every case a player meets. The htmx ws extension retries
    * by itself only after close codes 1006, 1012 and 1013; after any other code
    * (a server restart's 1001, an idle timeout's 1000, an error's 1011) and when

@@ -10,6 +10,7 @@ the invite card goes once the table has started.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -267,3 +268,62 @@ def test_the_invite_card_goes_for_everyone_once_the_table_starts():
     services.fill_with_cpus(table.pk, guest_key="host")
     frame, _ = presenter.live_frame(_ctx(table), keys, "en")
     assert re.search(r'<section id="t-invite" hidden hx-swap-oob="true">', frame)
+
+
+# ---------------------------------------------------------------- meld staging's total
+
+
+def test_staged_melds_count_against_what_the_opening_needs():
+    from games.staging import staged_text, staged_total
+
+    state = make_state(
+        "fifty-one",
+        racks=["R10 R11 R12 K7 Y7 B7 B1 B2 Y9 K3 K5 R2 R5 Y11 B13", None, None, None],
+        indicator="B4",
+        options={"clock": 0},
+    )
+    run = [t for t in state.racks[0][:3]]
+    group = list(state.racks[0][3:6])
+    data = staged_total(state, 0, [run])
+    assert (data["total"], data["need"]) == (33, 51)
+    with translation.override("en"):
+        assert staged_text(data) == "33 of 51 needed to open · 18 more"
+    data = staged_total(state, 0, [run, group])
+    assert (data["total"], data["need"]) == (54, 51)
+    # doubling [D10]: after an opening of 60 the next one needs 61
+    state.limit = 60
+    assert staged_total(state, 0, [run, group])["need"] == 61
+    # a tile that is not in the seat's rack is worth nothing
+    other = state.racks[1][0]
+    assert staged_total(state, 0, [[other, *run[1:]]])["melds"][0]["kind"] is None
+
+
+def test_seventeen_staging_needs_its_own_minimum():
+    from games.staging import staged_total
+
+    state = make_state(
+        "seventeen",
+        racks=["R10 R11 R12 K7 Y7 B7 B1 B2 Y9 K3 K5 R2 R5 Y11 B13", None, None, None],
+        indicator="B4",
+    )
+    data = staged_total(state, 0, [list(state.racks[0][:3])])
+    assert (data["total"], data["need"]) == (11, 17)  # a run counts its middle tile
+
+
+@pytest.mark.django_db
+def test_the_staging_view_values_only_the_askers_own_tiles(client):
+    from django.contrib.auth.models import User
+
+    user = User.objects.create_user("stager", password="pw-stager-1")
+    client.force_login(user)
+    table = cpu_table("fifty-one", user=user, clock=0)
+    state = services.load_state(table.current_hand)
+    mine = list(state.racks[0][:3])
+    url = reverse("games:staging", args=[table.code])
+    r = client.get(url, {"melds": json.dumps([mine])})
+    assert r.status_code == 200 and r.json()["need"] == 51
+    assert "of 51 needed to open" in r.json()["text"]
+    client.logout()  # a spectator has no rack to stage from
+    assert client.get(url, {"melds": json.dumps([mine])}).status_code == 400
+    client.force_login(user)
+    assert client.get(url, {"melds": "[[1, 2"}).status_code == 400

@@ -176,12 +176,17 @@ def test_the_table_fits_one_screen_in_every_rule_set(page: Page, daphne_server: 
     wait_my_turn(page)
     problems = []
     if page.locator("#t-controls [data-act=draw]:not([disabled])").count():
-        # The start of the turn: the discard to take shows a tile.
-        problems += check_all_viewports(page, f"{variant}-draw", {**MUST_SEE, **opponents(page)})
         act(page, "#t-controls [data-act=draw]")
+    # The play phase: discard and finish controls (the first hand's starter begins here).
     expect(page.get_by_test_id("status")).to_contain_text("discard a tile")
     play = {**MUST_SEE, **PLAY_PHASE, "finish": FINISH[variant], **opponents(page)}
     problems += check_all_viewports(page, f"{variant}-play", play)
+    # The next turn's start: draw, or take the discard shown beside the pile.
+    page.locator("#rack-grid .tile").first.click()
+    act(page, "#t-controls [data-act=discard]")
+    expect(page.get_by_test_id("status")).to_contain_text("draw from the pile", timeout=60_000)
+    expect(page.locator("[data-testid=takeable] .tile:not(.empty)")).to_have_count(1)
+    problems += check_all_viewports(page, f"{variant}-draw", {**MUST_SEE, **opponents(page)})
     assert not problems, "\n".join(problems)
 
 

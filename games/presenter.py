@@ -156,9 +156,7 @@ def table_context(
             hinted = set(hint["tiles"]) if hint else set()
             # the tile just drawn or taken stays marked until the player moves it
             # (their saved order then holds it): the seat's own view only
-            drawn = view.get("drawn")
-            if drawn in (seat.rack_order or []):
-                drawn = None
+            drawn = drawn_unmoved(view, seat.rack_order or [])
             by_id = {
                 t["id"]: {
                     **tile_ctx(t, table.variant),
@@ -199,6 +197,17 @@ def table_context(
     ctx["hint_action"] = hint_action(hint, view, table.variant) if hint and view else None
     ctx["announce"] = announce_text(view, players, me, table.variant, ctx.get("result_text"))
     return ctx
+
+
+def drawn_unmoved(view: dict[str, Any], saved: list[int | None]) -> int | None:
+    """The tile this seat just drew or took (its own view's ``drawn``) while it
+    still sits in the slot it landed in: once the player moves it, no mark."""
+    drawn = view.get("drawn")
+    if drawn is None or drawn not in saved:
+        return drawn
+    rack = [t["id"] for t in view.get("rack") or ()]
+    landed = arrange_slots(rack, [None if t == drawn else t for t in saved])
+    return drawn if saved.index(drawn) == landed.index(drawn) else None
 
 
 def meld_ctx(view: dict[str, Any], players: list[dict], variant: str) -> list[dict[str, Any]]:

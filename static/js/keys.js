@@ -120,6 +120,27 @@
     }
   });
 
+  /* The tile just drawn keeps its "new" mark until it is moved. A drag in the rack
+     sends no frame back (the order is saved quietly), so the mark goes here when the
+     drawn tile's slot is no longer where it landed (the presenter agrees on the
+     next frame). SortableJS dispatches "start" and "end" on the rack. */
+  var drawnAt = -1;
+  function slotIndex(tile) {
+    var slot = tile && tile.closest(".slot");
+    return slot ? Array.prototype.indexOf.call(slot.parentNode.children, slot) : -1;
+  }
+  document.addEventListener("start", function () {
+    drawnAt = slotIndex(document.querySelector("#rack-grid .tile.drawn"));
+  });
+  document.addEventListener("end", function () {
+    var t = document.querySelector("#rack-grid .tile.drawn");
+    if (t && slotIndex(t) !== drawnAt) {
+      t.classList.remove("drawn");
+      var mark = t.querySelector(".drawn-mark");
+      if (mark) mark.remove();
+    }
+  });
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
     var a = document.activeElement;
     keepFocus = !!(a && a.closest && a.closest("#rack-grid"));

@@ -41,6 +41,10 @@ IP_RATE, IP_BURST = 48.0, 96.0
 # application's "policy violation" (autobahn, under daphne, sends only 1000 and
 # 3000-4999; the htmx ws extension reconnects only after 1006/1011/1012/1013).
 FLOOD_BURST = 64.0
+# Rate-limited frames are answered one a second at most: the first of a burst,
+# and in a long one a move sent a second later still hears why (the page waits
+# for an answer to a move, static/js/table.js).
+QUIET_S = 1.0
 CLOSE_FLOOD = 4008
 CANNED_CODES = {  # refusals answered with a fixed fragment: no database, no table render
     "rate_limited",
@@ -356,7 +360,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     _lang: str | None = None
     _sent: dict[str, Any] | None = None  # presenter.fragment_keys of the last frame
     _present = False  # this socket is counted in its seat's presence
-    _quiet = False  # the current burst of rate-limited frames has had its answer
+    _quiet_since: float | None = None  # a rate-limited frame was answered then
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         # However the consumer ends (a clean close, an exception, cancellation by
@@ -448,16 +452,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if not allow_frame(self.bucket, self.shared):
             # Refused before anything is read: one fixed fragment for the first
-            # frame of a burst, silence for the rest, and a close for a flood.
+            # frame of a burst (at most one a second), silence for the rest, and
+            # a close for a flood.
             if not self.flood.allow():
                 note_flood()
                 await self.close(code=CLOSE_FLOOD, reason=FLOOD_REASON)
                 return
-            if not self._quiet:
-                self._quiet = True
+            now = _clock()
+            if self._quiet_since is None or now - self._quiet_since >= QUIET_S:
+                self._quiet_since = now  # the burst's answer; the rest in QUIET_S get none
                 await self.send_canned("rate_limited")
             return
-        self._quiet = False
         if text_data is None:
             await self.send_canned("malformed_frame")
             return

@@ -113,6 +113,30 @@ async def test_refusals_that_change_nothing_touch_no_database_and_render_no_tabl
     assert work == []
 
 
+async def test_rate_limited_frames_are_answered_once_a_second_at_most(monkeypatch):
+    now = [500.0]
+    monkeypatch.setattr(consumers, "_clock", lambda: now[0])
+    table, (a, _b) = await sync_to_async(two_player_table)()
+    comm = await connect(table.code, a)
+    await comm.receive_from()
+    for _ in range(int(consumers.RATE_BURST)):
+        await comm.send_to("{}")
+    assert len(await answers(comm)) == consumers.RATE_BURST  # each read and refused
+    for _ in range(5):
+        await comm.send_to("{}")
+    assert await answers(comm) == ["rate_limited"]
+    now[0] += 0.05  # still limited (less than one token refilled): quiet
+    for _ in range(5):
+        await comm.send_to("{}")
+    assert await answers(comm) == []
+    now[0] += 0.95  # a second after the answer: 8 tokens back, then refused again
+    for _ in range(12):
+        await comm.send_to("{}")
+    codes = await answers(comm)
+    assert codes == ["malformed_frame"] * 8 + ["rate_limited"]
+    await comm.disconnect()
+
+
 async def test_a_socket_that_keeps_flooding_is_closed_with_4008(monkeypatch):
     monkeypatch.setattr(consumers, "_clock", lambda: 500.0)
     table, (a, _b) = await sync_to_async(two_player_table)()

@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 from games import messages
 from games.engine.game import Game
 from games.engine.rules import rules_for
+from games.engine.tiles import notation
 
 TileCtx = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -224,6 +225,9 @@ def hand_outcome(
     for m in view.get("melds") or []:
         for t in m["tiles"]:
             by_id.setdefault(t["id"], t)
+    for pile in view.get("discards") or []:  # the tile put down to close lies there
+        for t in pile:
+            by_id.setdefault(t["id"], t)
     groups: list[list[dict[str, Any]]] = []
     if detail.get("arrangement"):
         for part in detail["arrangement"]:
@@ -235,7 +239,9 @@ def hand_outcome(
     last_id = result.get("closed_tile")
     if last_id is None:
         last_id = detail.get("last_tile")
-    last = tile_ctx(by_id[last_id]) if isinstance(last_id, int) and last_id in by_id else None
+    last = None
+    if isinstance(last_id, int):  # public once the hand is over (the view's revealed)
+        last = tile_ctx(by_id.get(last_id) or {"id": last_id, "t": notation(last_id)})
     if not groups and finisher is not None and revealed.get("racks"):
         rack = revealed["racks"][finisher]
         if rack:

@@ -83,6 +83,8 @@ def test_every_ending_names_the_winner_or_why_the_hand_is_drawn(variant):
             assert data["winners"] == [winner]
             assert data["headline"] == f"{NAMES[winner]} wins the hand."
             assert data["groups"], f"{variant}/{ending}: the finishing rack is shown"
+            if ending != "target":
+                assert data["last_tile"], f"{variant}/{ending}: and the finishing tile"
         higher = rules_for(variant).higher_wins
         assert data["direction"] == (
             "The highest total wins." if higher else "The lowest total wins."

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from games import services
+from games import heavy, services
 from games.models import Table
 from tests.games.conftest import play_out_hand as games_play_out_hand
 
@@ -12,6 +12,14 @@ from tests.games.conftest import play_out_hand as games_play_out_hand
 @pytest.fixture(autouse=True)
 def _fast_cpus(settings):
     settings.OKEY_CPU_DELAY_MS = 0
+
+
+@pytest.fixture(autouse=True)
+def _no_pause_between_imports(monkeypatch):
+    """games.heavy spaces imports out (a quarter of the time); tests import one after
+    another and test the spacing itself in test_heavy.py."""
+    monkeypatch.setattr(heavy, "SHARE", 1.0)
+    monkeypatch.setattr(heavy, "_next_start", 0.0)
 
 
 @pytest.fixture(autouse=True)

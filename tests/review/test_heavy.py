@@ -35,6 +35,7 @@ def fake_time(monkeypatch) -> FakeTime:
     monkeypatch.setattr(heavy, "clock", fake.clock)
     monkeypatch.setattr(heavy, "sleep", fake.sleep)
     monkeypatch.setattr(heavy, "_next_start", 0.0)
+    monkeypatch.setattr(heavy, "SHARE", 0.25)
     return fake
 
 

@@ -11,6 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from games import heavy
 from games.tournaments import exchange, services
 from games.tournaments.models import TableResult, Tournament
 from tests.tournaments.conftest import (
@@ -22,6 +23,14 @@ from tests.tournaments.conftest import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_pause_between_imports(monkeypatch):
+    """games.heavy spaces imports out; these tests import one after another."""
+    monkeypatch.setattr(heavy, "SHARE", 1.0)
+    monkeypatch.setattr(heavy, "_next_start", 0.0)
+
 
 NAMES = ["Ayşe", "Baran", "Cem", "Deniz", "Elif", "Fatma", "Gül"]
 

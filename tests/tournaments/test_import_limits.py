@@ -20,6 +20,13 @@ from tests.tournaments.conftest import CLASSIC_OK, in_person, make_user
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _no_pause_between_imports(monkeypatch):
+    """games.heavy spaces imports out; these tests import one after another."""
+    monkeypatch.setattr(heavy, "SHARE", 1.0)
+    monkeypatch.setattr(heavy, "_next_start", 0.0)
+
+
 def big_file(organiser, players: int, rounds: int = 1, results: bool = True) -> dict:
     """A file of ``players`` players (a multiple of four) at four-seat tables."""
     base = exchange.export_tournament(in_person(organiser, rounds=max(rounds, 1)))

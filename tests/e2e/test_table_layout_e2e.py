@@ -258,3 +258,42 @@ def test_a_dozen_melds_keep_the_rack_on_screen(page: Page, daphne_server: str, e
     last.scroll_into_view_if_needed()
     expect(last).to_be_in_viewport()
     assert not problems, "\n".join(problems)
+
+
+def test_the_phone_header_is_a_menu(page: Page, daphne_server: str, browser):
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{daphne_server}/")
+    toggle = page.get_by_test_id("menu-toggle")
+    rules = page.locator(".site-nav").get_by_role("link", name="How to play")
+    expect(toggle).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(rules).to_be_hidden()
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] < 60, header  # one line, not three
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(rules).to_be_visible()
+    expect(page.locator("#language-select")).to_be_visible()
+    shot(page, "menu-open-360x740")
+    # The open menu lies over the page: nothing below it moved, nothing scrolls.
+    assert page.locator(".site-header").bounding_box() == header
+    page.mouse.click(180, 700)  # elsewhere on the page
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(rules).to_be_hidden()
+    # Tab order: the button, then (when open) the links.
+    toggle.focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent.trim()") == "Home"
+    rules.click()
+    expect(page).to_have_url(re.compile(r"/rules/"))
+
+    # Without JavaScript there is no button, and the links show as they are.
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740})
+    try:
+        bare = context.new_page()
+        bare.goto(f"{daphne_server}/")
+        expect(bare.get_by_test_id("menu-toggle")).to_be_hidden()
+        expect(bare.locator(".site-nav").get_by_role("link", name="How to play")).to_be_visible()
+    finally:
+        context.close()

@@ -119,7 +119,39 @@ def ending_text(ending: str, name: str) -> str:
     return str(text) % {"name": name} if text is not None else ending.replace("_", " ")
 
 
+# Refusals that say their numbers (the engine's detail): "Your opening totals 43; it
+# needs at least 51." rather than only that it falls short.
+REFUSAL_NUMBERS = {
+    "below_opening_limit": gettext_lazy(
+        "Your opening totals %(total)s; it needs at least %(need)s."
+    ),
+    "too_few_pairs": gettext_lazy(
+        "A pairs opening needs at least %(need)s pairs; you have %(have)s."
+    ),
+}
+
+
+class RefusalText(str):
+    """An engine refusal's English message that keeps the refusal's ``detail`` (its
+    numbers), so that ``refusal_text`` can say them in the player's language."""
+
+    detail: dict
+
+    @classmethod
+    def of(cls, message: str, detail: dict) -> RefusalText:
+        text = cls(message)
+        text.detail = dict(detail)
+        return text
+
+
 def refusal_text(code: str, fallback: str) -> str:
+    detail = getattr(fallback, "detail", None)
+    numbers = REFUSAL_NUMBERS.get(code)
+    if detail and numbers is not None:
+        try:
+            return str(numbers) % detail
+        except (KeyError, TypeError, ValueError):
+            pass
     text = REFUSALS.get(code)
     return str(text) if text is not None else fallback
 

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import cpu
+from games import cpu, messages
 from games.engine import actions as engine_actions
 from games.engine import game as engine_game
 from games.engine import options as engine_options
@@ -464,7 +464,8 @@ def submit_action(
                 engine_actions.check_free_action_limit(state, action)
             new_state, _events = engine_actions.apply(state, action)
         except Refusal as r:
-            raise ActionRefused(r.code, r.message) from r
+            # the message keeps the refusal's numbers for its translation
+            raise ActionRefused(r.code, messages.RefusalText.of(r.message, r.detail)) from r
         HandAction.objects.create(
             hand=hand,
             index=len(state.actions),  # the engine state holds every accepted action

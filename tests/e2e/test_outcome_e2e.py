@@ -98,7 +98,9 @@ def test_the_outcome_dialog_at_the_end_of_a_hand(page: Page, daphne_server: str,
         expect(dialog.get_by_test_id(f"outcome-total-{seat}")).to_have_text("18")
         expect(dialog.get_by_test_id(f"outcome-seat-{seat}")).to_contain_text("Hand closed")
     expect(dialog.get_by_test_id("outcome-seat-0")).to_contain_text("No points this hand")
-    assert re.search(r"/review/hand/\d+/$", dialog.get_by_test_id("review-hand").get_attribute("href"))
+    assert re.search(
+        r"/review/hand/\d+/$", dialog.get_by_test_id("review-hand").get_attribute("href")
+    )
     assert dialog.get_by_test_id("outcome-sheet").get_attribute("href").endswith("/sheet/")
     for w, h in VIEWPORTS:
         page.set_viewport_size({"width": w, "height": h})
@@ -166,7 +168,9 @@ def test_staging_shows_its_total_against_the_opening_and_survives_a_refusal(
     expect(total).to_have_text("33 of 51 needed to open · 18 more")
     # the opening falls short: refused, and the staged meld is still there
     page.click("#t-controls [data-act=open]")
-    expect(page.locator("[data-testid=message] [data-code=below_opening_limit]")).to_have_count(1)
+    expect(page.locator("[data-testid=message] [data-code=below_opening_limit]")).to_have_text(
+        "Your opening totals 33; it needs at least 51."
+    )
     expect(page.locator("#staging .staged")).to_have_count(1)
     expect(total).to_have_text("33 of 51 needed to open · 18 more")
     for t in ("K7", "Y7", "B7"):

@@ -329,3 +329,25 @@ def test_the_staging_view_values_only_the_askers_own_tiles(client):
     assert client.get(url, {"melds": json.dumps([mine])}).status_code == 400
     client.force_login(user)
     assert client.get(url, {"melds": "[[1, 2"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_refused_opening_says_its_numbers():
+    table = cpu_table("fifty-one", clock=0)
+    state = services.load_state(table.current_hand)
+    rack = state.racks[0]
+    from games.engine.melds import classify
+
+    run = next(  # any three tiles of the rack that make a meld worth less than 51
+        [a, b, c]
+        for i, a in enumerate(rack)
+        for j, b in enumerate(rack[i + 1 :], i + 1)
+        for c in rack[j + 1 :]
+        if classify([a, b, c], state.okey_kind, ace_high=True) is not None
+    )
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(table.pk, 0, {"type": "open", "melds": [run]}, table.version)
+    assert refused.value.code == "below_opening_limit"
+    with translation.override("en"):
+        text = messages.refusal_text(refused.value.code, refused.value.message)
+    assert re.fullmatch(r"Your opening totals \d+; it needs at least 51\.", text), text

@@ -351,3 +351,18 @@ def test_a_refused_opening_says_its_numbers():
     with translation.override("en"):
         text = messages.refusal_text(refused.value.code, refused.value.message)
     assert re.fullmatch(r"Your opening totals \d+; it needs at least 51\.", text), text
+
+
+@pytest.mark.django_db
+def test_the_discard_on_the_felt_is_clickable_only_while_it_may_be_taken():
+    table = cpu_table("classic")
+    state = services.load_state(table.current_hand)
+    services.submit_action(table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, 1)
+    takeable = re.compile(r'<div data-testid="takeable"[^>]*>')
+
+    def div(position: int) -> str:
+        return takeable.search(_render("center", _ctx(table, position))).group(0)
+
+    # seat 1 may take seat 0's discard now; for seat 0 a click could only be refused
+    assert 'data-act="take"' in div(1)
+    assert 'data-act="take"' not in div(0)

@@ -331,3 +331,43 @@ def test_reconnecting_notice_covers_nothing(page, daphne_server, width, height):
             new CustomEvent("htmx:wsOpen", {bubbles: true}))"""
     )
     assert notice.is_hidden()
+
+
+# The replay on a phone ---------------------------------------------------------------
+
+SEAT_BOXES = """() => [...document.querySelectorAll(".rv-seat")].map((el) => {
+  const r = el.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom];
+})"""
+
+
+@pytest.mark.e2e
+def test_replay_on_a_phone_shows_each_seat_apart(page, daphne_server):
+    """The replay page flows like any page: the live table's one-screen layout does not
+    squeeze its seats on top of each other."""
+    from tests.e2e.test_table_e2e import (
+        create_table,
+        discard,
+        draw_if_needed,
+        sign_up,
+        wait_my_turn_or_end,
+        worst_tile,
+    )
+
+    sign_up(page, daphne_server, "phone_replayer")
+    create_table(page, daphne_server, "classic")
+    while wait_my_turn_or_end(page):
+        draw_if_needed(page)
+        if page.locator("#t-result.show").count():
+            break
+        discard(page, worst_tile(page))
+    href = page.get_by_test_id("review-hand").get_attribute("href")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{daphne_server}{href}")
+    page.get_by_test_id("rv-next").click()
+    boxes = page.evaluate(SEAT_BOXES)
+    assert len(boxes) == 4
+    for i, (al, at, ar, ab) in enumerate(boxes):
+        assert ar - al > 300  # a seat spans the phone's width
+        for bl, bt, br, bb in boxes[i + 1 :]:
+            assert ar <= bl or al >= br or ab <= bt or at >= bb

@@ -16,9 +16,10 @@ sits between daphne and the consumers (``okeysite.asgi``) and:
   (``PER_IP``). One more is accepted, shown a message (on a table page, in its
   message line) and closed with ``CLOSE_TOO_MANY`` (4429, "too many sockets";
   not reconnected either): close another tab, then reload.
-- limits how often a session or an IP may open sockets (``CONNECT_*``). Past it
-  the handshake is refused (HTTP 403, seen by the page as 1006): the htmx ws
-  extension retries with a growing delay, so an honest page gets back in.
+- limits how often a session or an IP may open sockets (``CONNECT_*``; a socket
+  closed for flooding costs ``FLOOD_PENALTY`` more). Past it the handshake is
+  refused (HTTP 403, seen by the page as 1006): the htmx ws extension retries
+  with a growing delay, so an honest page gets back in.
 
 The counts are per server process (several processes behind nginx each apply
 them; nginx's ``limit_conn`` bounds the whole). The session is the session
@@ -56,6 +57,9 @@ MAX_PENDING_BYTES = 128 * 1024  # ... and their size
 MAX_KEY_PENDING_BYTES = 512 * 1024  # unread bytes of all sockets of one session / IP
 CONNECT_SESSION_BURST, CONNECT_SESSION_RATE = 20.0, 0.5  # socket openings, per second
 CONNECT_IP_BURST, CONNECT_IP_RATE = 120.0, 4.0
+# A socket closed for flooding leaves its session (and IP) this far in debt:
+# the flooder's next socket waits 10 s (an IP's, 1 s), whoever closed it.
+FLOOD_PENALTY = 4.0
 CLOSE_FLOOD = 4008
 CLOSE_TOO_MANY = 4429
 FLOOD_REASON = "too many messages"
@@ -194,6 +198,12 @@ class WebsocketGuard:
             self.rates.move_to_end(key)
         return rate
 
+    def _penalise(self, keys: list[str]) -> None:
+        for k in keys:
+            rate = self._rate(k)
+            rate.take()  # brings the bucket up to date
+            rate.tokens = min(rate.tokens, -FLOOD_PENALTY)
+
     def _limit(self, key: str) -> int:
         return self.per_session if key.startswith("s:") else self.per_ip
 
@@ -273,6 +283,7 @@ class WebsocketGuard:
                     if over(size):
                         self.closed_for_flood += 1
                         note_flood()
+                        self._penalise(keys)
                         drop_queued()
                         await send(
                             {"type": "websocket.close", "code": CLOSE_FLOOD, "reason": FLOOD_REASON}
@@ -294,9 +305,14 @@ class WebsocketGuard:
                 account(size, -1)
             return message
 
+        async def app_send(message: dict[str, Any]) -> None:
+            if message.get("type") == "websocket.close" and message.get("code") == CLOSE_FLOOD:
+                self._penalise(keys)  # the consumer found it flooding
+            await send(message)
+
         task = asyncio.ensure_future(pump())
         try:
-            await self.app(scope, app_receive, send)
+            await self.app(scope, app_receive, app_send)
         finally:
             task.cancel()
             drop_queued()

@@ -173,3 +173,30 @@ async def test_the_address_is_the_proxys_client_and_loopback_has_no_ip_limits(se
     await second.send_input({"type": "websocket.connect"})
     assert (await until_close(second))["code"] == CLOSE_TOO_MANY
     assert len(held) == 4
+
+
+class FloodClosingApp:
+    """A consumer that finds the socket flooding and closes it with 4008."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": CLOSE_FLOOD})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+
+async def test_a_session_closed_for_flooding_waits_before_its_next_socket():
+    clock = [0.0]
+    guard = WebsocketGuard(FloodClosingApp(), clock=lambda: clock[0])
+    comm = await opened(guard, scope("flooder", "10.0.0.5"))
+    assert (await comm.receive_output(1))["code"] == CLOSE_FLOOD
+    await comm.send_input({"type": "websocket.disconnect", "code": CLOSE_FLOOD})
+    await comm.wait(1)
+    again = ApplicationCommunicator(guard, scope("flooder", "10.0.0.6"))
+    await again.send_input({"type": "websocket.connect"})
+    assert await again.receive_output(1) == {"type": "websocket.close"}  # HTTP 403
+    clock[0] += 10.0  # the penalty paid (the session's rate: one opening per 2 s)
+    assert (await opened(guard, scope("flooder", "10.0.0.7"))) is not None
+    other = await opened(guard, scope("honest", "10.0.0.8"))  # another session is not held up
+    assert other is not None

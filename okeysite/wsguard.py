@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import time
 from collections import Counter, OrderedDict
@@ -145,6 +146,7 @@ def _language(scope: Scope) -> str:
     return morsel.value if morsel is not None and morsel.value in codes else "en"
 
 
+@functools.lru_cache(maxsize=16)
 def too_many_fragment(lang: str) -> str:
     """The table page's message line saying why the socket was closed."""
     with translation.override(lang):
@@ -212,14 +214,14 @@ class WebsocketGuard:
             await self.app(scope, receive, send)
             return
         keys = scope_keys(scope)
-        if any(self.open[k] >= self._limit(k) for k in keys):
-            self.refused_too_many += 1
-            await self._refuse_too_many(scope, receive, send)
-            return
         if not all([self._rate(k).take() for k in keys]):
             self.refused_rate += 1
             if (await receive())["type"] == "websocket.connect":
                 await send({"type": "websocket.close"})  # before accept: HTTP 403
+            return
+        if any(self.open[k] >= self._limit(k) for k in keys):
+            self.refused_too_many += 1
+            await self._refuse_too_many(scope, receive, send)
             return
         for k in keys:
             self.open[k] += 1

@@ -8,17 +8,21 @@ frames that follow their profile. :class:`ProfileLanguageMiddleware` (after
 
 The language switcher (``accounts.views.set_language``) saves the new choice in the profile
 as well as in the cookie, and log-in and the profile form set the cookie from the profile,
-so the two agree after any explicit switch; the table's websocket reads the same profile
-language first (``games.consumers.scope_language``).
+so the two agree after any explicit switch. :func:`language_for_scope` makes the same
+choice for a websocket (profile, cookie, then the browser's Accept-Language, as
+``LocaleMiddleware`` does for a guest's page).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
+from django.utils.translation import trans_real
 
 from .models import LANGUAGE_CHOICES
 
@@ -49,3 +53,25 @@ class ProfileLanguageMiddleware:
             translation.activate(language)
             request.LANGUAGE_CODE = language
         return self.get_response(request)
+
+
+def language_for_scope(scope: dict[str, Any]) -> str:
+    """The language of a websocket's frames, chosen as a page's is: the signed-in player's
+    profile language, else the language cookie, else the first language of the browser's
+    Accept-Language the site offers, else the site's default."""
+    language = profile_language(scope.get("user"))
+    if language is not None:
+        return language
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie in _LANGUAGE_CODES:
+        return cookie
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in trans_real.parse_accept_lang_header(accept):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

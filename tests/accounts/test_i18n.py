@@ -129,3 +129,31 @@ def test_switching_language_signed_in_switches_the_next_page(client, compiled_me
 def test_guests_still_follow_the_cookie(client, compiled_messages):
     client.cookies["django_language"] = "de"
     assert '<html lang="de"' in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.django_db
+def test_websocket_language_is_chosen_as_a_pages(make_user):
+    """Profile, then cookie, then the browser's Accept-Language, then English: the same
+    order as the pages (so a guest's table does not turn English at its first frame)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.middleware import language_for_scope
+
+    guest = AnonymousUser()
+    german_browser = [(b"accept-language", b"de-DE,de;q=0.9,en;q=0.8")]
+    assert language_for_scope({"user": guest, "headers": german_browser}) == "de"
+    assert (
+        language_for_scope({"user": guest, "headers": [(b"accept-language", b"fr, tr;q=0.5")]})
+        == "tr"
+    )
+    assert (
+        language_for_scope(
+            {"user": guest, "cookies": {"django_language": "es"}, "headers": german_browser}
+        )
+        == "es"
+    )
+    player = make_user(language="tr")
+    scope = {"user": player, "cookies": {"django_language": "es"}, "headers": german_browser}
+    assert language_for_scope(scope) == "tr"
+    assert language_for_scope({"user": guest, "headers": []}) == "en"
+    assert language_for_scope({"user": guest, "cookies": {"django_language": "xx"}}) == "en"

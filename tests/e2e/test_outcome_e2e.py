@@ -181,3 +181,43 @@ def test_staging_shows_its_total_against_the_opening_and_survives_a_refusal(
     page.click("#t-controls [data-act=open]")
     expect(page.locator(".meld[data-owner='0']")).to_have_count(2)
     expect(page.locator("#staging .staged")).to_have_count(0)
+
+
+def test_the_end_of_the_game_names_its_winner_and_the_places(
+    page: Page, daphne_server: str, e2e_env
+):
+    state = make_state(
+        "fifty-one",
+        racks=["R10 R11 R12 R13 K10 K11 K12 K13 Y11 Y12 Y13 B11 B12 B13 B5", None, None, None],
+        indicator="Y4",
+        options={"clock": 0},
+    )
+    table_with_state(page, daphne_server, e2e_env, "game_winner", "fifty-one", state)
+    for meld in ("R10 R11 R12 R13", "K10 K11 K12 K13", "Y11 Y12 Y13", "B11 B12 B13"):
+        for t in meld.split():
+            page.click(f"#rack-grid .tile[data-id='{tile_id(page, t)}']")
+        page.click("[data-stage]")
+    expect(page.get_by_test_id("staging-total")).to_have_text("164 of 51 needed to open")
+    page.click("#t-controls [data-act=open]")
+    expect(page.locator("#rack-grid .tile")).to_have_count(1)
+    page.click(f"#rack-grid .tile[data-id='{tile_id(page, 'B5')}']")
+    page.click("#t-controls [data-act=discard]")
+
+    dialog = page.get_by_role("dialog", name="Game_Winner wins the game.")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_test_id("sheet-link")).to_be_focused()
+    expect(dialog.get_by_test_id("outcome-direction")).to_have_text("The lowest total wins.")
+    expect(dialog.get_by_test_id("result-text")).to_have_text("Game_Winner finished the hand.")
+    places = dialog.locator("[data-testid=places] li")
+    expect(places).to_have_count(4)
+    expect(places.first).to_contain_text("1. Game_Winner -500")
+    for i in (1, 2, 3):
+        expect(places.nth(i)).to_contain_text("2.")  # the three others share second place
+        expect(places.nth(i)).to_contain_text("500")
+    expect(dialog.get_by_test_id("outcome-seat-1")).to_contain_text("Never opened")
+    expect(dialog.get_by_test_id("next-hand")).to_have_count(0)  # no hand follows
+    for w, h in VIEWPORTS:
+        page.set_viewport_size({"width": w, "height": h})
+        box = dialog.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= h, (w, h, box)
+        shot(page, f"game-over-{w}x{h}")

@@ -222,8 +222,8 @@ CROWDED = {
 
 
 def put_hand_state(e2e_env: dict[str, str], code: str, state_json: dict) -> None:
-    """Make ``state_json`` the current hand's state of table ``code`` in the server's
-    database, and move the table's version on so the server reads it afresh."""
+    """Make ``state_json`` (and its options) the current hand's state of table ``code`` in
+    the server's database, and move the table's version on so the server reads it afresh."""
     db = re.sub(r"^sqlite:///", "", e2e_env["DATABASE_URL"])
     with sqlite3.connect(db) as conn:
         (table_id,) = conn.execute("SELECT id FROM games_table WHERE code = ?", (code,)).fetchone()
@@ -233,9 +233,9 @@ def put_hand_state(e2e_env: dict[str, str], code: str, state_json: dict) -> None
             (json.dumps(state_json), table_id, table_id),
         )
         conn.execute(
-            "UPDATE games_table SET version = version + 1, cpu_due_at = NULL,"
+            "UPDATE games_table SET options = ?, version = version + 1, cpu_due_at = NULL,"
             " turn_deadline = NULL, updated_at = datetime('now') WHERE id = ?",
-            (table_id,),
+            (json.dumps(state_json["options"]), table_id),
         )
 
 
@@ -243,7 +243,8 @@ def test_a_dozen_melds_keep_the_rack_on_screen(page: Page, daphne_server: str, e
     sign_up(page, daphne_server, "layout_melds")
     create_table(page, daphne_server, "fifty-one", clock="0")
     wait_my_turn(page)  # no CPU moves until this seat has played
-    state = make_state("fifty-one", **CROWDED, options={"clock": 0})
+    # An assisted table: one more control ("Put selected where it fits").
+    state = make_state("fifty-one", **CROWDED, options={"clock": 0, "assisted": True})
     code = page.locator(".table-page").get_attribute("data-code")
     put_hand_state(e2e_env, code, state.to_json())
     page.reload()
@@ -251,7 +252,13 @@ def test_a_dozen_melds_keep_the_rack_on_screen(page: Page, daphne_server: str, e
     expect(page.locator(".meld")).to_have_count(13)
     expect(page.locator("#rack-grid .tile")).to_have_count(15)
     expect(page.get_by_test_id("status")).to_contain_text("discard a tile")
-    play = {**MUST_SEE, **PLAY_PHASE, "finish": FINISH["fifty-one"], **opponents(page)}
+    play = {
+        **MUST_SEE,
+        **PLAY_PHASE,
+        "finish": FINISH["fifty-one"],
+        "put where it fits": "[data-testid=place-fit]",
+        **opponents(page),
+    }
     problems = check_all_viewports(page, "fifty-one-melds", play)
     # Every meld can be reached: the melds area scrolls inside the felt.
     last = page.locator(".meld").last

@@ -272,9 +272,12 @@ def _int(value: Any, field: str) -> int:
     if isinstance(value, float) and not value.is_integer():
         raise FrameError("malformed_frame", f"{field} must be a number")
     try:
-        return int(value)  # Infinity: OverflowError; NaN: ValueError
+        number = int(value)  # Infinity: OverflowError; NaN: ValueError
     except (TypeError, ValueError, OverflowError):
         raise FrameError("malformed_frame", f"{field} must be a number") from None
+    if not -(2**31) <= number < 2**31:  # no tile, meld or version is that large
+        raise FrameError("malformed_frame", f"{field} is out of range")
+    return number
 
 
 def _depth(value: Any, limit: int) -> int:

@@ -36,6 +36,8 @@ HOSTILE = [
     '{"action": "discard", "tile": NaN, "version": 1}',
     '{"action": "discard", "tile": 1e400, "version": 1}',
     '{"action": "discard", "tile": 3.5, "version": 1}',
+    '{"action": "discard", "tile": 1, "version": 1e300}',  # an integer too large for the database
+    '{"action": "discard", "tile": 1, "version": ' + "9" * 4000 + "}",
     '{"action": "discard", "version": Infinity}',
     json.dumps({"action": "open", "version": 1, "melds": "[" * 3000 + "]" * 3000}),
     "[" * 4000 + "]" * 4000,  # RecursionError in the JSON decoder

@@ -26,8 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # A JSON string (with its escapes) or one bracket. Strings are matched whole so that the
-# brackets inside them are skipped; the pattern is unambiguous, so it runs in linear time.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+# brackets inside them are skipped. The quantifier is possessive and an unterminated string
+# (even one ending in a lone backslash) runs to the end of the text, so a match that starts
+# never fails: nothing is ever scanned twice, so a file of quotes and
+# backslashes ('"\\"\\"…') costs linear time, not quadratic (it is not JSON: the parser says so).
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\\?\Z)|[\[\]{}]', re.S)
 
 
 @dataclass

@@ -173,3 +173,28 @@ def test_an_import_waits_for_another_heavy_request_then_says_busy(client, doc, m
     assert "busy" in response.content.decode()
     assert not ImportedRecord.objects.exists()
     assert _upload(client, doc).status_code == 302  # free again
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'"' + b'\\"' * 500_000,  # one unterminated string of escaped quotes
+        b'"\\' * 500_000,  # quotes and lone backslashes
+        b'"' * 1_000_000,
+    ],
+    ids=["escaped-quotes", "quote-backslash", "quotes"],
+)
+def test_quotes_and_backslashes_are_scanned_once(client, ayse, raw):
+    """The depth scan never rescans text (a quadratic scan of these 1 MB files would take
+    hours): each is refused as not JSON."""
+    assert len(raw) <= records.MAX_BYTES
+    _refused(client, raw, "bad_json")
+
+
+def test_the_depth_scan_skips_brackets_inside_strings():
+    from games.jsonsafe import nesting_depth
+
+    assert nesting_depth('["]"]', 7) == 1
+    assert nesting_depth('["\\"[", [[]]]', 7) == 3
+    assert nesting_depth('{"a": [1, {"b": "}}}"}]}', 9) == 3
+    assert nesting_depth("[" * 100, 7) == 8  # stops at the first level over the limit

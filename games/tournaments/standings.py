@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from games.engine.rules import rules_for
 
@@ -111,9 +112,15 @@ def points_for_places(n_seats: int, placing_points: Sequence[float]) -> list[flo
 
 def seat_points(result: TableResult, variant: str, placing_points: Sequence[float]) -> list[float]:
     """Placing points of each seat: tied places share the average of the points they cover."""
+    return [float(x) for x in _exact_seat_points(result, higher_is_better(variant), placing_points)]
+
+
+def _exact_seat_points(
+    result: TableResult, higher: bool, placing_points: Sequence[float]
+) -> list[Fraction]:
+    """``seat_points`` as exact fractions (a third of a point stays a third)."""
     _check_result(result)
     scores = result.scores
-    higher = higher_is_better(variant)
     by_place = points_for_places(len(scores), placing_points)
     places = seat_placings(scores, higher)
     out = []
@@ -121,7 +128,7 @@ def seat_points(result: TableResult, variant: str, placing_points: Sequence[floa
         tied = sum(1 for t in range(len(scores)) if scores[t] == scores[s])
         first = int(places[s] - (tied - 1) / 2)  # first place index (1-based) of the tie
         covered = by_place[first - 1 : first - 1 + tied]
-        out.append(sum(covered) / tied)
+        out.append(sum((Fraction(c) for c in covered), Fraction(0)) / tied)
     return out
 
 
@@ -157,28 +164,32 @@ def compute_standings(
     higher = higher_is_better(variant)
     everyone: list[PlayerId] = list(dict.fromkeys(players))
     seen = set(everyone)
-    points: dict[PlayerId, float] = {p: 0.0 for p in everyone}
+    # Placing points are summed exactly: shared places give thirds and quarters, and float
+    # sums of those depend on the order of the results, so equal points could compare as
+    # unequal and skip a tie-break.
+    exact: dict[PlayerId, Fraction] = {p: Fraction(0) for p in everyone}
     total: dict[PlayerId, int] = {p: 0 for p in everyone}
     played: dict[PlayerId, int] = {p: 0 for p in everyone}
     for res in results:
-        pts = seat_points(res, variant, placing_points)
+        pts = _exact_seat_points(res, higher, placing_points)
         for p, score, pt in zip(res.seats, res.scores, pts, strict=True):
             if p is None:
                 continue
             if p not in seen:
                 seen.add(p)
                 everyone.append(p)
-                points[p], total[p], played[p] = 0.0, 0, 0
-            points[p] += pt
+                exact[p], total[p], played[p] = Fraction(0), 0, 0
+            exact[p] += pt
             total[p] += score
             played[p] += 1
+    points: dict[PlayerId, float] = {p: float(exact[p]) for p in everyone}
     if scoring == "sum":
         points = {p: float(total[p]) for p in everyone}
 
     sign = 1 if higher else -1
 
-    def points_key(p: PlayerId) -> float:
-        return points[p] if scoring == "placing" else sign * points[p]
+    def points_key(p: PlayerId) -> float | Fraction:
+        return exact[p] if scoring == "placing" else sign * points[p]
 
     def total_key(p: PlayerId) -> float:
         return sign * total[p]

@@ -15,6 +15,7 @@ from games.tournaments.standings import (
     compute_standings,
     draw_key,
     higher_is_better,
+    seat_points,
     table_placings,
 )
 
@@ -289,3 +290,26 @@ def test_standings_properties(data, variant, scoring):
     if scoring == "placing":
         played = sum(r.played for r in rows)
         assert played == sum(1 for res in results for p in res.seats if p is not None)
+
+
+def test_equal_placing_points_tie_whatever_the_order_of_the_results():
+    """Shared places give thirds: 2 + 7/3 + 7/3 and 7/3 + 7/3 + 2 are the same points, so
+    the next tie-break decides (float sums in result order made them differ)."""
+    second = R(1, 1, ["p", "a", "b", "c"], [50, 90, 20, 10])  # p alone in 2nd: 2 points
+    tie = R(1, 2, ["q", "d", "e", "f"], [90, 90, 90, 0])  # q shares 1st-3rd: 7/3
+    assert seat_points(second, "classic", (4, 2, 1, 0))[0] == 2
+    assert seat_points(tie, "classic", (4, 2, 1, 0))[0] == pytest.approx(7 / 3)
+    results = [
+        second,
+        tie,
+        R(2, 1, ["p", "d", "e", "f"], [90, 90, 90, 0]),
+        R(2, 2, ["q", "a", "b", "c"], [90, 90, 90, 0]),
+        R(3, 1, ["p", "d", "e", "f"], [90, 90, 90, 0]),
+        R(3, 2, ["q", "a", "b", "c"], [50, 90, 20, 10]),
+    ]
+    players = ["p", "q", "a", "b", "c", "d", "e", "f"]
+    rows = compute_standings(players, results, variant="classic", draw_seed="d")
+    by = {row.player: row for row in rows}
+    assert by["p"].points == by["q"].points
+    upper = min(by["p"], by["q"], key=lambda row: row.rank)
+    assert upper.decided_by != "points"

@@ -282,6 +282,8 @@ def _rounds(rounds: Any, n_rounds: int, n_players: int, check: Tournament) -> li
             if all(seat is None for seat in seats):
                 raise _bad(_("round %(r)s table %(t)s: nobody sits at it") % where)
             scores = table.get("scores")
+            if scores is not None and not isinstance(scores, list):
+                raise _bad(_("round %(r)s table %(t)s: the scores must be a list") % where)
             if scores is not None:
                 problems = services.result_problems(check, len(seats), scores)
                 if problems:
@@ -308,6 +310,8 @@ def import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
     settings = data.get("tournament")
     if not isinstance(settings, dict):
         raise _bad(_("tournament and players are required"))
+    if not isinstance(settings.get("options", {}), dict):
+        raise _bad(_("the table options must be an object"))
     values = {k: settings.get(k) for k in services.SETTINGS_FIELDS if k in settings}
     values["published"] = False
     try:

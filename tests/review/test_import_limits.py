@@ -4,8 +4,10 @@ import reads the replay stored at import instead of replaying the file."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import random
 
 import pytest
 from django.contrib.auth.models import User
@@ -198,3 +200,33 @@ def test_the_depth_scan_skips_brackets_inside_strings():
     assert nesting_depth('["\\"[", [[]]]', 7) == 3
     assert nesting_depth('{"a": [1, {"b": "}}}"}]}', 9) == 3
     assert nesting_depth("[" * 100, 7) == 8  # stops at the first level over the limit
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            yield from _paths(item, (*path, i))
+
+
+def test_any_damaged_file_is_refused_with_a_reason_or_imported(doc):
+    """Seeded random damage (values swapped for others of any type, keys removed): the
+    import answers ImportRefused or loads, never anything else."""
+    rng = random.Random(20261201)
+    values = [None, True, 0, -1, 3, 2**40, 1.5, "", "R7", "x", [], {}, [1], {"a": 1}, [[]]]
+    for _ in range(300):
+        damaged = copy.deepcopy(doc)
+        for _change in range(rng.randint(1, 3)):
+            path = rng.choice(list(_paths(damaged))[1:])
+            parent = damaged
+            for key in path[:-1]:
+                parent = parent[key]
+            if rng.random() < 0.8:
+                parent[path[-1]] = copy.deepcopy(rng.choice(values))
+            else:
+                del parent[path[-1]]
+        with contextlib.suppress(records.ImportRefused):
+            records.load_document(json.dumps(damaged))

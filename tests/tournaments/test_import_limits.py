@@ -4,8 +4,10 @@ renders a bounded block of cells however many players there are."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import random
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -202,3 +204,45 @@ def test_a_small_tournament_has_the_whole_matrix_without_navigation(client, orga
     assert len(response.context["rows"]) == 8
     assert 'data-testid="matrix-nav"' not in response.content.decode()
     assert services.past_rounds(t)
+
+
+def test_settings_and_scores_of_the_wrong_type_are_refused(client, organiser):
+    client.force_login(organiser)
+    doc = big_file(organiser, 4)
+    options = copy.deepcopy(doc)
+    options["tournament"]["options"] = ["start_points", 10]
+    refused(client, options, "table options must be an object")
+    scores = copy.deepcopy(doc)
+    scores["rounds"][0]["tables"][0]["scores"] = 7
+    refused(client, scores, "scores must be a list")
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            yield from _paths(item, (*path, i))
+
+
+def test_any_damaged_file_is_refused_with_a_reason_or_imported(organiser):
+    """Seeded random damage (values swapped for others of any type, keys removed or added):
+    the import answers TournamentError or imports, never anything else."""
+    rng = random.Random(20261201)
+    base = big_file(organiser, 8, rounds=2)
+    values = [None, True, 0, -1, 7, 2**40, 1.5, "", "x", [], {}, [1], {"a": 1}, [[]]]
+    for _ in range(300):
+        doc = copy.deepcopy(base)
+        for _change in range(rng.randint(1, 3)):
+            path = rng.choice(list(_paths(doc))[1:])
+            parent = doc
+            for key in path[:-1]:
+                parent = parent[key]
+            if rng.random() < 0.8:
+                parent[path[-1]] = copy.deepcopy(rng.choice(values))
+            else:
+                del parent[path[-1]]
+        with contextlib.suppress(services.TournamentError):
+            exchange.import_tournament(organiser, exchange.load(json.dumps(doc)))

@@ -149,6 +149,8 @@ def table_context(
         ctx["takeable"] = (
             tile_ctx(view["takeable"], table.variant) if view.get("takeable") else None
         )
+        if ctx["takeable"] and hint and ctx["takeable"]["id"] in hint["tiles"]:
+            ctx["takeable"]["hinted"] = True  # "Show me" suggests taking it
         ctx["legal"] = set(view.get("legal", []))
         ctx["my_turn"] = me is not None and view["turn"] == me and not view["over"]
         if view.get("rack") is not None and seat is not None:

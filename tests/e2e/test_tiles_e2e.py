@@ -56,7 +56,10 @@ def test_keyboard_play_labels_and_drawn_mark(page: Page, daphne_server: str):
     assert labels and all(labels), labels
     assert not any(NOTATION.search(x) for x in labels), labels
     assert tiles.first.get_attribute("role") == "button"
-    expect(page.get_by_test_id("announce")).to_contain_text("Your turn.")
+    # the live region read the move before ours: the previous seat's discard, in words
+    expect(page.get_by_test_id("announce")).to_have_text(
+        re.compile(r".+ discarded .+\. Your turn\.")
+    )
     assert not NOTATION.search(heard(page)), NOTATION.findall(heard(page))
 
     # D draws; the drawn tile is marked "new"
@@ -125,7 +128,9 @@ def test_hint_mark_is_not_a_selection_and_acts_in_one_click(page: Page, daphne_s
     expect(hinted).to_have_count(1)  # the hard CPU discards one tile
     other = page.locator("#rack-grid .tile:not(.hinted)").first
     other.click()
-    style = "e => { const s = getComputedStyle(e); return [s.outlineStyle, s.boxShadow, s.transform]; }"
+    style = (
+        "e => { const s = getComputedStyle(e); return [s.outlineStyle, s.boxShadow, s.transform]; }"
+    )
     assert hinted.evaluate(style) != other.evaluate(style)
     assert "selected" not in (hinted.get_attribute("class") or "")
     page.screenshot(path=f"{SHOTS}/tiles-hint-390.png")

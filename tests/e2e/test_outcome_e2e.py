@@ -221,3 +221,47 @@ def test_the_end_of_the_game_names_its_winner_and_the_places(
         box = dialog.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= h, (w, h, box)
         shot(page, f"game-over-{w}x{h}")
+
+
+LAY_DOWN = "R10 R11 R12 R13 K10 K11 K12 K13 Y11 Y12 Y13 B11 B12 B13 B5"
+
+
+@pytest.mark.parametrize(
+    ("variant", "direction", "totals"),
+    [
+        ("rummy", "The highest total wins.", ["3", "0", "0", "0"]),  # the closer scores 3
+        # seventeen, okey yellow: base 600; the whole rack laid at once [D19]
+        ("seventeen", "The lowest total wins.", ["-60", "2400", "2400", "2400"]),
+    ],
+)
+def test_the_outcome_dialog_in_the_other_rule_sets(
+    page: Page, daphne_server: str, e2e_env, variant, direction, totals
+):
+    if variant == "rummy":
+        state = make_state(
+            variant, racks=[WINNING, None, None, None], indicator="B4", turns_done=[0, 0, 0, 0]
+        )
+    else:
+        state = make_state(variant, racks=[LAY_DOWN, None, None, None], indicator="Y4")
+    user = f"{variant}_winner"
+    table_with_state(page, daphne_server, e2e_env, user, variant, state)
+    if variant == "rummy":
+        page.click(f"#rack-grid .tile[data-id='{tile_id(page, 'R4')}']")
+        page.click("#t-controls [data-act=close]")
+    else:
+        for meld in ("R10 R11 R12 R13", "K10 K11 K12 K13", "Y11 Y12 Y13", "B11 B12 B13"):
+            for t in meld.split():
+                page.click(f"#rack-grid .tile[data-id='{tile_id(page, t)}']")
+            page.click("[data-stage]")
+        expect(page.get_by_test_id("staging-total")).to_have_text("50 of 17 needed to open")
+        page.click("#t-controls [data-act=open]")
+        expect(page.locator("#rack-grid .tile")).to_have_count(1)
+        page.click(f"#rack-grid .tile[data-id='{tile_id(page, 'B5')}']")
+        page.click("#t-controls [data-act=discard]")
+    dialog = page.get_by_role("dialog", name=f"{user.title()} wins the hand.")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_test_id("outcome-direction")).to_have_text(direction)
+    for seat, total in enumerate(totals):
+        expect(dialog.get_by_test_id(f"outcome-total-{seat}")).to_have_text(total)
+    expect(dialog.get_by_test_id("next-hand")).to_be_focused()
+    shot(page, f"outcome-{variant}-1366x768")

@@ -313,3 +313,15 @@ def test_tile_faces_reach_wcag_aa_against_the_tile():
     star = _last_colour(css, ".tile .okey-mark")
     for bg in stops.groups():
         assert contrast(star, bg) >= 3.0  # a graphic: 3:1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("variant", ["classic", "fifty-one"])
+def test_no_notation_when_the_hand_is_over(variant):
+    from tests.games.conftest import play_out_hand
+
+    table = play_out_hand(cpu_table(variant))
+    assert "revealed-seed" in frame_for(table, 0, "en")  # the outcome, every rack shown
+    for lang in LANGS:
+        shown = visible_text_and_labels(frame_for(table, 0, lang))
+        assert not NOTATION.search(shown), (lang, NOTATION.findall(shown))

@@ -276,7 +276,9 @@ def test_hint_offers_its_move_in_one_click():
 
 
 def _luminance(hex_colour: str) -> float:
-    h = hex_colour.lstrip("#")
+    h = hex_colour.strip().lstrip("#")
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
     channels = [int(h[i : i + 2], 16) / 255 for i in (0, 2, 4)]
     lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
@@ -325,3 +327,41 @@ def test_no_notation_when_the_hand_is_over(variant):
     for lang in LANGS:
         shown = visible_text_and_labels(frame_for(table, 0, lang))
         assert not NOTATION.search(shown), (lang, NOTATION.findall(shown))
+
+
+def _rule(css: str, selector: str) -> str:
+    """The body of the last rule for exactly ``selector``."""
+    found = re.findall(r"(?:^|\n|\}\s*)" + re.escape(selector) + r"\s*\{([^}]*)\}", css)
+    assert found, selector
+    return found[-1]
+
+
+def _colour(value: str, variables: dict[str, str]) -> str:
+    value = value.strip()
+    m = re.fullmatch(r"var\((--[\w-]+)\)", value)
+    return variables[m.group(1)] if m else value
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        ".meld-owner",
+        ".meld.team-1 .meld-owner",
+        ".meld.team-2 .meld-owner",
+        ".tile .drawn-mark",
+        ".tile.hinted::before",
+    ],
+)
+def test_tile_marks_text_reaches_wcag_aa(selector):
+    """The small texts on the table's marks (owner, team, "new", the hint's "?")."""
+    site = (ROOT / "static/css/site.css").read_text()
+    variables = dict(re.findall(r"(--[\w-]+):\s*(#[0-9a-fA-F]{6})", site))
+    css = (ROOT / "static/css/table.css").read_text()
+    body = _rule(css, selector)
+    bg = re.search(r"background:\s*([^;]+);", body)
+    fg = re.search(r"(?<![-\w])color:\s*([^;]+);", body)
+    base = _rule(css, ".meld-owner") if selector.startswith(".meld.team") else body
+    fg = fg or re.search(r"(?<![-\w])color:\s*([^;]+);", base)
+    assert bg and fg, selector
+    ratio = contrast(_colour(fg.group(1), variables), _colour(bg.group(1), variables))
+    assert ratio >= 4.5, (selector, ratio)

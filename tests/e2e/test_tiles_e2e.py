@@ -71,6 +71,10 @@ def test_keyboard_play_labels_and_drawn_mark(page: Page, daphne_server: str):
     expect(drawn.locator(".drawn-mark")).to_be_visible()
     drawn_id = drawn.get_attribute("data-id")
     page.screenshot(path=f"{SHOTS}/tiles-drawn-1366.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(drawn.locator(".drawn-mark")).to_be_visible()
+    page.screenshot(path=f"{SHOTS}/tiles-drawn-390.png")
+    page.set_viewport_size({"width": 1366, "height": 768})
 
     # one tab stop in the rack; the arrow keys move it, Space selects
     assert page.locator("#rack-grid .tile[tabindex='0']").count() == 1
@@ -134,6 +138,8 @@ def test_hint_mark_is_not_a_selection_and_acts_in_one_click(page: Page, daphne_s
     assert hinted.evaluate(style) != other.evaluate(style)
     assert "selected" not in (hinted.get_attribute("class") or "")
     page.screenshot(path=f"{SHOTS}/tiles-hint-390.png")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.screenshot(path=f"{SHOTS}/tiles-hint-1366.png")
     other.click()  # unselect: the hint's button needs no selection
 
     button = page.get_by_test_id("hint-do")

@@ -211,11 +211,17 @@ HINT_ACTIONS = {
 }
 
 
-def hint_action_label(kind: str, tile: str | None, variant: str = "") -> str:
+def hint_action_label(
+    kind: str, tile: str | None, variant: str = "", words: str | None = None
+) -> str:
+    """The hint button's text; ``words`` names the tile when its notation alone
+    would not (an okey: "Finish with okey (blue 3)")."""
     text = HINT_ACTIONS.get(kind)
     if text is None:
         return ""
-    return str(text) % {"tile": tile_words(tile, variant) if tile else ""}
+    if words is None:
+        words = tile_words(tile, variant) if tile else ""
+    return str(text) % {"tile": words}
 
 
 # What the table's screen-reader region says of the latest move (from the seat's

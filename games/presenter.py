@@ -19,6 +19,7 @@ from games import messages, outcome
 from games.engine import view_for
 from games.models import Seat, Table
 from games.services import snapshot
+from games.tilewords import tile_label
 
 RACK_SLOTS = 32  # two rows of 16, like a real istaka
 TOOK_SHOWN = 4  # the last tiles each opponent took from the discards
@@ -240,12 +241,15 @@ def hint_action(hint: dict, view: dict[str, Any], variant: str) -> dict[str, Any
     kind = action.get("type")
     tile_id = action.get("tile")
     tile = None
+    words = None
     if isinstance(tile_id, int):
-        rack = {t["id"]: t["t"] for t in view.get("rack") or ()}
-        tile = rack.get(tile_id)
+        held = next((t for t in view.get("rack") or () if t["id"] == tile_id), None)
+        if held is not None:
+            tile = held["t"]
+            words = tile_label(held, variant) if held.get("okey") else None
     if kind == "take" and view.get("takeable"):
         tile = view["takeable"]["t"]
-    label = messages.hint_action_label(kind or "", tile, variant)
+    label = messages.hint_action_label(kind or "", tile, variant, words)
     if not label:
         return None
     fields: dict[str, Any] = {"action": kind}

@@ -365,3 +365,15 @@ def test_tile_marks_text_reaches_wcag_aa(selector):
     assert bg and fg, selector
     ratio = contrast(_colour(fg.group(1), variables), _colour(bg.group(1), variables))
     assert ratio >= 4.5, (selector, ratio)
+
+
+def test_a_hint_to_finish_with_the_okey_says_okey():
+    view = {"rack": [{"id": 9, "t": "B3", "okey": True}], "takeable": None}
+    with translation.override("en"):
+        h = {"action": {"type": "close", "tile": 9}, "tiles": [9]}
+        assert presenter.hint_action(h, view, "classic")["label"] == "Finish with okey (blue 3)"
+        h = {"action": {"type": "discard", "tile": 9}, "tiles": [9]}
+        assert presenter.hint_action(h, view, "classic")["fields"] == {
+            "action": "discard",
+            "tile": 9,
+        }

@@ -85,6 +85,7 @@ def test_pages_wait_for_a_turn_then_say_busy(client, monkeypatch):
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_a_sync_view_never_runs_on_the_thread_of_the_consumers_database_work(monkeypatch):
     """Django's ASGI handler gives each request its own ThreadSensitiveContext (its own
     thread); Channels' database_sync_to_async, outside one, uses asgiref's single

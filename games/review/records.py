@@ -40,7 +40,7 @@ VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
 # A file is refused, before any hand is replayed, when it holds more than a real game can
 # (the rules are games/engine/RULES.md; section numbers below are its own).
 
-MAX_BYTES = 1024 * 1024  # 1 MB: a long classic game of 100 hands is about 500 KB
+MAX_BYTES = 1024 * 1024  # 1 MB: a classic game of 100 hands, as this site exports it, is 550 KB
 # document → hands → hand → actions → action → melds → meld: the deepest the format nests.
 MAX_DEPTH = 7
 # The longest text of the format is a deal seed (the site stores 128 characters); a player's

@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from games.engine.testing import make_state
 from tests.e2e.test_table_e2e import create_table, sign_up
@@ -265,3 +265,28 @@ def test_the_outcome_dialog_in_the_other_rule_sets(
         expect(dialog.get_by_test_id(f"outcome-total-{seat}")).to_have_text(total)
     expect(dialog.get_by_test_id("next-hand")).to_be_focused()
     shot(page, f"outcome-{variant}-1366x768")
+
+
+def test_the_invite_card_goes_for_the_host_when_the_friend_fills_the_table(
+    browser: Browser, daphne_server: str
+):
+    host_ctx, guest_ctx = browser.new_context(), browser.new_context()
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    sign_up(host, daphne_server, "inviting_host")
+    host.goto(f"{daphne_server}/")
+    host.select_option("#id_variant", "rummy")
+    host.select_option("select[name='rummy__players']", "2")
+    host.select_option("#id_seat_1", "human")
+    host.get_by_test_id("create-submit").click()
+    host.wait_for_function("() => document.body.classList.contains('ws-open')")
+    card = host.locator(".invite")
+    expect(card).to_be_visible()
+    guest.goto(host.locator(".invite-link").input_value())
+    guest.get_by_role("button", name="Take a seat").click()
+    expect(guest.locator("#rack-grid .tile")).to_have_count(14)
+    expect(guest.locator(".invite")).to_have_count(0)
+    # the host's page never reloaded: the card went with the frame that started the hand
+    expect(card).to_have_count(0)
+    expect(host.locator("#rack-grid .tile")).to_have_count(15)
+    host_ctx.close()
+    guest_ctx.close()

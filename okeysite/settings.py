@@ -327,6 +327,11 @@ OKEY_CPU_DELAY_MS = int(os.environ.get("OKEY_CPU_DELAY_MS", "700"))
 OKEY_SWEEP_INTERVAL = float(os.environ.get("OKEY_SWEEP_INTERVAL", "0.2"))
 # A dropped player's seat is played by its CPU after this many seconds.
 OKEY_AWAY_GRACE_S = float(os.environ.get("OKEY_AWAY_GRACE_S", "15"))
+# Presence (games/services.py): each server process vouches for its open table sockets every
+# OKEY_PRESENCE_HEARTBEAT_S seconds; a socket no process vouched for within OKEY_PRESENCE_TTL_S
+# (its process was killed) stops counting.
+OKEY_PRESENCE_HEARTBEAT_S = float(os.environ.get("OKEY_PRESENCE_HEARTBEAT_S", "10"))
+OKEY_PRESENCE_TTL_S = float(os.environ.get("OKEY_PRESENCE_TTL_S", "45"))
 # Tests and demos only: predictable deal seeds (prefix + table id + hand number).
 # Never set in production: seeds come from the OS's secure random source.
 OKEY_SEED_PREFIX = os.environ.get("OKEY_SEED_PREFIX", "")

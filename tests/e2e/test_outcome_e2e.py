@@ -121,7 +121,13 @@ def test_the_outcome_dialog_at_the_end_of_a_hand(page: Page, daphne_server: str,
     expect(standings).to_be_visible()
     expect(standings.get_by_test_id("standings-direction")).to_have_text("The highest total wins.")
     expect(standings.get_by_test_id("standing-total-1")).to_have_text("18")
-    shot(page, "standings-1366x768")
+    for w, h in VIEWPORTS:
+        page.set_viewport_size({"width": w, "height": h})
+        box = standings.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= w, (w, h, box)
+        # the table of totals fits the dialog: nothing to scroll sideways
+        assert standings.evaluate("d => d.scrollWidth <= d.clientWidth"), (w, h)
+        shot(page, f"standings-{w}x{h}")
     page.keyboard.press("Escape")
     expect(standings).to_be_hidden()
 

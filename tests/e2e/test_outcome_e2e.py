@@ -107,6 +107,7 @@ def test_the_outcome_dialog_at_the_end_of_a_hand(page: Page, daphne_server: str,
         box = dialog.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= w, (w, h, box)
         assert box["y"] >= 0 and box["y"] + box["height"] <= h, (w, h, box)
+        assert dialog.evaluate("d => d.scrollWidth <= d.clientWidth"), (w, h)
         shot(page, f"outcome-{w}x{h}")
     page.set_viewport_size({"width": 1366, "height": 768})
 

@@ -9,22 +9,22 @@ page therefore never occupies the live tables' thread, but every thread of the p
 shares one interpreter lock: a page that computes for a second slows every table move of
 that second, and four such pages at once slow them four times as much.
 
-The pages that do real work on untrusted input (the review and tournament imports) go
-through :func:`one_at_a_time`:
+Heavy work takes turns: at most ``AT_ONCE`` (one) computation of the pages below runs at a
+time in the process, the others wait for their turn (a waiting thread costs no CPU), so a
+flood of them competes with the tables' threads as one thread, not as many as there are
+requests. Measured (README): with two such threads at once the tables' p95 was 4 times
+worse than with one.
 
-- one computes at a time in the process; the next waits up to ``WAIT_S`` seconds, then is
-  answered "busy, try again" (503) with nothing changed;
-- heavy work may use at most ``SHARE`` of the time: after a block that took d seconds the
-  next starts d × (1/SHARE − 1) later, so back-to-back imports cannot keep the interpreter
-  (and SQLite's one writer) busy all the time;
-- while a block runs, the interpreter hands over between threads every ``SWITCH_S`` (0.5
-  ms instead of Python's 5 ms), so a table move waiting for the lock waits less.
-
-The bounded but not cheap pages (the who-met-whom matrix, shown in blocks; a hand's
-replay, stored at import for imported files) go through :func:`few_at_a_time`: at most
-``PAGES_AT_ONCE`` of them compute at once, the others wait their turn (a waiting thread
-costs no CPU), so a flood of them competes with the tables' thread as two threads, not
-as many as there are requests.
+- The bounded but not cheap pages (the who-met-whom matrix, shown in blocks; a hand's
+  replay, stored at import for imported files) take a turn with :func:`page`.
+- The pages that do real work on untrusted input (the review and tournament imports) go
+  through :func:`one_at_a_time`: one import at a time (the next waits up to ``WAIT_S``
+  seconds, then is answered "busy, try again", 503, with nothing changed); imports use at
+  most ``SHARE`` of the time (after a block of d seconds the next starts d × (1/SHARE − 1)
+  later, so back-to-back imports cannot keep the interpreter and SQLite's one writer busy);
+  they take a turn too, and while one runs the interpreter hands over between threads every
+  ``SWITCH_S`` (0.5 ms instead of Python's 5 ms), so a table move waiting for the
+  interpreter lock waits less.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ WAIT_S = 5.0
 SHARE = 0.25
 SWITCH_S = 0.0005
 GATE = threading.BoundedSemaphore(1)
-PAGES_AT_ONCE = 2
-PAGES = threading.BoundedSemaphore(PAGES_AT_ONCE)
+AT_ONCE = 1
+SLOTS = threading.BoundedSemaphore(AT_ONCE)
 
 # injectable for tests (a fake clock); the gate keeps the time the next block may start
 clock: Callable[[], float] = time.monotonic
@@ -68,38 +68,47 @@ def one_at_a_time(wait_s: float | None = None) -> Iterator[None]:
             if clock() + delay - asked > budget:
                 raise Busy
             sleep(delay)
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(SWITCH_S)
-        started = clock()
-        try:
-            yield
-        finally:
-            sys.setswitchinterval(interval)
-            took = clock() - started
-            _next_start = clock() + took * (1 / SHARE - 1)
+        with in_turn(max(0.0, budget - (clock() - asked))):
+            interval = sys.getswitchinterval()
+            sys.setswitchinterval(SWITCH_S)
+            started = clock()
+            try:
+                yield
+            finally:
+                sys.setswitchinterval(interval)
+                took = clock() - started
+                _next_start = clock() + took * (1 / SHARE - 1)
     finally:
         GATE.release()
 
 
+_turns = threading.local()  # how deep this thread is in in_turn blocks
+
+
 @contextmanager
-def few_at_a_time(wait_s: float | None = None) -> Iterator[None]:
-    """Run the block as one of at most ``PAGES_AT_ONCE`` page computations, or raise
-    :class:`Busy` after waiting ``WAIT_S`` seconds for a turn."""
-    if not PAGES.acquire(timeout=WAIT_S if wait_s is None else wait_s):
+def in_turn(wait_s: float | None = None) -> Iterator[None]:
+    """Run the block as one of at most ``AT_ONCE`` heavy computations (pages and imports
+    together), or raise :class:`Busy` after waiting ``WAIT_S`` seconds for a turn. A
+    thread that has its turn keeps it in nested blocks (a page that imports)."""
+    depth = getattr(_turns, "depth", 0)
+    if depth == 0 and not SLOTS.acquire(timeout=WAIT_S if wait_s is None else wait_s):
         raise Busy
+    _turns.depth = depth + 1
     try:
         yield
     finally:
-        PAGES.release()
+        _turns.depth = depth
+        if depth == 0:
+            SLOTS.release()
 
 
 def page(view: Callable[..., Any]) -> Callable[..., Any]:
-    """A view that runs :func:`few_at_a_time`; a 503 "busy" page when no turn came."""
+    """A view that runs :func:`in_turn`; a 503 "busy" page when no turn came."""
 
     @functools.wraps(view)
     def wrapped(request: Any, *args: Any, **kwargs: Any) -> Any:
         try:
-            with few_at_a_time():
+            with in_turn():
                 return view(request, *args, **kwargs)
         except Busy:
             from django.http import HttpResponse

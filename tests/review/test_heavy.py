@@ -73,13 +73,13 @@ def test_pages_wait_for_a_turn_then_say_busy(client, monkeypatch):
     services.seat_next_round(t.pk, organiser)
     monkeypatch.setattr(heavy, "WAIT_S", 0)
     url = reverse("tournaments:matrix", args=[t.pk])
-    held = [heavy.PAGES.acquire(timeout=1) for _ in range(heavy.PAGES_AT_ONCE)]
+    held = [heavy.SLOTS.acquire(timeout=1) for _ in range(heavy.AT_ONCE)]
     try:
         assert all(held)
         response = client.get(url)
     finally:
         for _ in held:
-            heavy.PAGES.release()
+            heavy.SLOTS.release()
     assert response.status_code == 503 and "busy" in response.content.decode()
     assert client.get(url).status_code == 200
 
@@ -135,3 +135,10 @@ async def test_a_sync_view_never_runs_on_the_thread_of_the_consumers_database_wo
     assert sent[0]["status"] == 404
     assert await database_sync_to_async(threading.current_thread)() is consumers_thread
     assert seen["view"] is not consumers_thread
+
+
+def test_a_page_that_has_its_turn_may_import_in_it(fake_time):
+    with heavy.in_turn(wait_s=0), heavy.one_at_a_time(wait_s=0):
+        pass  # the same thread: no second turn needed
+    assert heavy.SLOTS.acquire(timeout=0)  # every turn was given back
+    heavy.SLOTS.release()

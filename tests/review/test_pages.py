@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
 import time_machine
@@ -42,6 +43,10 @@ def test_replay_page_embeds_every_step(client, ayse):
     assert 'hx-trigger="load"' in html  # commentary comes after the page
     assert html.count('class="tile ') >= 106  # the tile partials to clone
     assert "/static/js/review.js" in html
+    # the okey is named in words, never in notation ("K6" reads as red to a Turkish player)
+    okey = re.search(r"okey: <b>([^<]*)</b>", html)
+    assert okey, "the indicator row names the okey"
+    assert re.fullmatch(r"(red|yellow|blue|black) \d{1,2}", okey.group(1)), okey.group(1)
 
 
 def test_commentary_is_cached_and_summarised(client, ayse, monkeypatch):

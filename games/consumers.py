@@ -3,6 +3,14 @@
 Frames in: htmx ``ws-send`` JSON (form fields + ``HEADERS``). Frames out: HTML
 fragments swapped out-of-band by the htmx ws extension, each rendered from the
 engine view of *this* connection's seat only.
+
+A hostile client is cheap to refuse: a frame over the rate, over the size, not
+readable or naming no action is answered with a fixed message fragment before
+any database work (``canned_refusal``), rate-limited ones once a second at most,
+and a socket that keeps on is closed (4008). No exception while handling a frame
+ends the socket (``dispatch``), and however a socket ends it stops counting for
+its seat's presence (``__call__``; ``services.reconcile_presence`` for the rest).
+What a socket may have queued is bounded before it gets here (okeysite/wsguard.py).
 """
 
 from __future__ import annotations

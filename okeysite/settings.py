@@ -279,6 +279,8 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG or not (STATIC_ROOT / "staticfiles.json").is_file()
+# the table's sounds (static/sounds/): WhiteNoise's own list has no .wav
+WHITENOISE_MIMETYPES = {".wav": "audio/wav"}
 
 # Security (production) -----------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

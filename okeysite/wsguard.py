@@ -141,9 +141,12 @@ def client_ip(scope: Scope) -> str | None:
 
 
 def _language(scope: Scope) -> str:
-    morsel = _cookies(scope).get(settings.LANGUAGE_COOKIE_NAME)
-    codes = {code for code, _name in settings.LANGUAGES}
-    return morsel.value if morsel is not None and morsel.value in codes else "en"
+    """A page's language as the consumers choose it (the language cookie, then the
+    browser's Accept-Language), without the profile: no database work here."""
+    from accounts.middleware import language_for_scope
+
+    cookies = {name: morsel.value for name, morsel in _cookies(scope).items()}
+    return language_for_scope({**scope, "user": None, "cookies": cookies})
 
 
 @functools.lru_cache(maxsize=16)

@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.testing import WebsocketCommunicator
 
+from okeysite import wsguard
 from okeysite.asgi import application
 from okeysite.wsguard import CLOSE_FLOOD, CLOSE_TOO_MANY, WebsocketGuard
 from tests.games.test_consumer import connect, two_player_table
@@ -200,3 +201,12 @@ async def test_a_session_closed_for_flooding_waits_before_its_next_socket():
     assert (await opened(guard, scope("flooder", "10.0.0.7"))) is not None
     other = await opened(guard, scope("honest", "10.0.0.8"))  # another session is not held up
     assert other is not None
+
+
+async def test_the_too_many_sockets_message_is_in_the_pages_language():
+    browser = scope("x")
+    browser["headers"].append((b"accept-language", b"de-DE,de;q=0.9,en;q=0.5"))
+    assert wsguard._language(browser) == "de"
+    browser["headers"].append((b"cookie", b"django_language=tr"))  # the switcher's choice wins
+    assert wsguard._language(browser) == "tr"
+    assert wsguard._language(scope("x")) == "en"

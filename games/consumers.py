@@ -30,6 +30,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext
 
+from accounts.middleware import language_for_scope
 from games import messages, presenter, services
 from games.models import Seat, Table
 from okeysite.wsguard import FLOOD_REASON, client_ip, note_flood
@@ -260,14 +261,9 @@ async def _send_frames(hub: _Hub, members: list[TableConsumer], frames: list[str
 
 
 def scope_language(scope: dict[str, Any]) -> str:
-    """The language of a websocket's frames: the signed-in player's profile
-    language, else the language cookie the switcher sets, else English."""
-    user = scope.get("user")
-    profile = getattr(user, "profile", None) if user is not None else None
-    if profile is not None and getattr(profile, "language", ""):
-        return profile.language
-    cookies = scope.get("cookies") or {}
-    return cookies.get("django_language", "en")
+    """The language of a websocket's frames, chosen as a page's is (the profile language,
+    the language cookie, the browser's Accept-Language, English)."""
+    return language_for_scope(scope)
 
 
 class FrameError(Exception):

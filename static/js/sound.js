@@ -10,7 +10,8 @@
  * computer keeps each account's choice.
  *
  * window.okeySound: play(name) plays unless muted (what the table calls), output(name)
- * is the actual sound (tests wrap it to see what sounded), muted(). */
+ * is the actual sound (tests wrap it to see what sounded), muted(), loaded() (the
+ * names of the sounds decoded so far). */
 (function () {
   "use strict";
   var audio = null;
@@ -115,5 +116,10 @@
     wasOver = over();
   });
 
-  window.okeySound = { play: play, output: output, muted: muted };
+  /* the sounds decoded so far (they load on the first click or key press) */
+  function loaded() {
+    return NAMES.filter(function (n) { return buffers[n] && buffers[n] !== "loading"; });
+  }
+
+  window.okeySound = { play: play, output: output, muted: muted, loaded: loaded };
 })();

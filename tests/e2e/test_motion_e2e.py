@@ -125,6 +125,8 @@ def test_the_sounds_are_served_and_the_mute_switch_is_remembered(page: Page, dap
     expect(toggle).to_have_attribute("aria-pressed", "false")
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
+    # the first click unlocks audio: every file decodes (a broken file would not)
+    page.wait_for_function(f"() => window.okeySound.loaded().length === {len(SOUNDS)}")
     page.reload()
     page.wait_for_function("() => document.body.classList.contains('ws-open')")
     toggle = page.get_by_role("button", name="Mute sounds")
@@ -139,6 +141,17 @@ def test_the_sounds_are_served_and_the_mute_switch_is_remembered(page: Page, dap
     expect(toggle).to_have_attribute("aria-pressed", "false")
     act(page, ".controls [data-act=draw]")
     assert sounds(page) == ["draw"]
+
+    # the switch is each player's own: muted again, then another player in this browser
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.set_viewport_size({"width": 1366, "height": 768})  # the header's log-out button
+    page.get_by_role("button", name="Log out").click()
+    sign_up(page, daphne_server, "motion_other")
+    create_table(page, daphne_server, "classic")
+    expect(page.get_by_role("button", name="Mute sounds")).to_have_attribute(
+        "aria-pressed", "false"
+    )
 
 
 def test_the_clock_s_last_five_seconds_are_seen_and_heard(page: Page, daphne_server: str):

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from games import jsonsafe
 from games.engine import Refusal, apply, new_hand, replay
+from games.engine.actions import FREE_ACTION_LIMIT, FREE_ACTIONS
 from games.engine.options import rummy_target, validate_options
 from games.engine.refusals import REFUSALS
 from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notation, parse_kind
@@ -80,18 +81,23 @@ def max_hands(variant: str, options: dict) -> int:
     return decisive * (1 + DRAWN_PER_DECISIVE)
 
 
-def max_actions(n_players: int) -> int:
-    """The most actions one hand with ``n_players`` can have (§1, [D4], [D12])."""
+def max_moves(n_players: int) -> int:
+    """The most moves (actions other than the free flips and arrangements) one hand with
+    ``n_players`` can have (§1, [D4], [D12])."""
     pile = N_TILES - 1 - (14 * n_players + 1)  # 48 with four players, 62 with 3, 76 with 2
     # A turn starts with a tile from the pile (at most pile + 1 draws: the last finds it empty
     # [D4]) or the previous discard. In classic and rummy nothing stops a discard being taken
     # and discarded again; a file may take as often as it draws.
     turns = 2 * (pile + 1)
-    # Per turn: draw or take, an undo and the draw after it [D12], an arrange or a flip, and
-    # the discard, close or time-out that ends it. Opening, laying, adding and swapping each
-    # put a tile of the rack on the table, where it stays but for an okey swapped out or a
-    # provisional opening that falls short (§5): each tile twice. A show is once a seat.
-    return 5 * turns + 2 * N_TILES + n_players
+    # Per turn: draw or take, an undo and the draw after it [D12], and the discard, close or
+    # time-out that ends it. Opening, laying, adding and swapping each put a tile of the rack
+    # on the table, where it stays but for an okey swapped out or a provisional opening that
+    # falls short (§5): each tile twice. A show is once a seat.
+    return 4 * turns + 2 * N_TILES + n_players
+
+
+# Free actions (flip, arrange) keep the turn; the table takes at most FREE_ACTION_LIMIT of
+# them from a seat between two moves (games/engine/actions.py), and so does an import.
 
 
 # ----------------------------------------------------------------- actions
@@ -370,17 +376,12 @@ def _check_shape(data: dict) -> tuple[str, dict, list]:
     players = data.get("players")
     if players is not None and (not isinstance(players, list) or len(players) > MAX_PLAYERS):
         raise ImportRefused("bad_record", _("The file must list one player per seat."))
-    most = max_actions(options["players"])
+    n = options["players"]
     for h_index, h in enumerate(hands):
         label = _("Hand %(n)s") % {"n": h_index + 1}
         if not isinstance(h, dict) or not isinstance(h.get("actions"), list):
             raise ImportRefused("bad_record", _("%(hand)s: no list of actions.") % {"hand": label})
-        if len(h["actions"]) > most:
-            raise ImportRefused(
-                "too_large",
-                _("%(hand)s: too many actions (a hand has at most %(max)s).")
-                % {"hand": label, "max": most},
-            )
+        _check_moves(h["actions"], n, label)
         seed = h.get("seed")
         if type(seed) is int and len(str(seed)) > MAX_STRING:
             raise ImportRefused(
@@ -388,6 +389,38 @@ def _check_shape(data: dict) -> tuple[str, dict, list]:
                 _("%(hand)s: the seed, the starter or the context is damaged.") % {"hand": label},
             )
     return variant, options, hands
+
+
+def _check_moves(events: list, n: int, label: str) -> None:
+    """At most ``max_moves(n)`` moves, and at most FREE_ACTION_LIMIT free actions of a seat
+    between two moves: one pass over the events, before any replay."""
+    most = max_moves(n)
+    moves = 0
+    runs = [0] * MAX_PLAYERS
+    for event in events:
+        kind = event.get("type") if isinstance(event, dict) else None
+        seat = event.get("seat") if isinstance(event, dict) else None
+        free = isinstance(kind, str) and kind in FREE_ACTIONS
+        if free and type(seat) is int and 0 <= seat < MAX_PLAYERS:
+            runs[seat] += 1
+            if runs[seat] > FREE_ACTION_LIMIT:
+                raise ImportRefused(
+                    "too_large",
+                    _(
+                        "%(hand)s: more than %(max)s flips or arrangements by one player "
+                        "between two moves."
+                    )
+                    % {"hand": label, "max": FREE_ACTION_LIMIT},
+                )
+            continue
+        moves += 1
+        runs = [0] * MAX_PLAYERS
+        if moves > most:
+            raise ImportRefused(
+                "too_large",
+                _("%(hand)s: too many actions (a hand has at most %(max)s).")
+                % {"hand": label, "max": most},
+            )
 
 
 def load_document(raw: bytes | str) -> dict:

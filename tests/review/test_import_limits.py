@@ -92,13 +92,24 @@ def test_a_game_has_at_most_the_hands_its_rules_allow(client, doc):
     assert f"at most {most}" in body
 
 
-def test_a_hand_has_at_most_the_actions_the_tiles_allow(client, doc):
-    most = records.max_actions(4)
-    assert most == 5 * 2 * (48 + 1) + 2 * 106 + 4
+def test_a_hand_has_at_most_the_moves_the_tiles_allow(client, doc):
+    most = records.max_moves(4)
+    assert most == 4 * 2 * (48 + 1) + 2 * 106 + 4
     long = copy.deepcopy(doc)
     long["hands"][0]["actions"] = [{"seat": 0, "type": "draw"}] * (most + 1)
     body = _refused(client, long, "too_large")
     assert f"at most {most}" in body
+
+
+def test_free_actions_are_limited_as_at_a_table(client, doc):
+    from games.engine.actions import FREE_ACTION_LIMIT
+
+    first = doc["hands"][0]["actions"][0]
+    flips = [{"seat": 1, "type": "arrange", "tiles": []}] * (FREE_ACTION_LIMIT + 1)
+    bad = copy.deepcopy(doc)
+    bad["hands"][0]["actions"] = [first, *flips, *doc["hands"][0]["actions"][1:]]
+    body = _refused(client, bad, "too_large")
+    assert f"more than {FREE_ACTION_LIMIT} flips or arrangements" in body
 
 
 def test_a_player_list_longer_than_the_seats_is_refused_before_any_replay(client, doc, monkeypatch):

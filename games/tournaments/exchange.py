@@ -15,10 +15,12 @@ import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
+from accounts.names import clean_public_name
 from games import jsonsafe
 from games.csvsafe import write_rows
 from games.jsonsafe import JSONRefused, loads_bounded
@@ -223,6 +225,10 @@ def _players(players: Any, n_rounds: int) -> list[dict[str, Any]]:
         if not isinstance(p, dict) or p.get("index", i) != i:
             raise _bad(_("%(what)s is not in order") % {"what": what})
         name = _text(p.get("name"), what, 60)
+        try:  # the same rules as a name typed at the desk (accounts.names)
+            name = clean_public_name(name, 60)
+        except ValidationError as exc:
+            raise _bad(f"{what}: {' '.join(exc.messages)}") from None
         account = p.get("account")
         no_shows = p.get("no_shows") or []
         if not isinstance(no_shows, list) or len(no_shows) > n_rounds:

@@ -415,7 +415,8 @@ def entry_add(request: HttpRequest, pk: int) -> HttpResponse:
                 text = _("%(name)s is registered.") % {"name": entry.name}
             flash.success(request, text)
     else:
-        flash.error(request, error_text("name_needed"))
+        # the form says what is wrong with a name (invisible characters, a CPU lookalike)
+        flash.error(request, " ".join(form.errors.get("name", [])) or error_text("name_needed"))
     return _desk(t)
 
 

@@ -114,6 +114,18 @@ def test_texts_longer_than_the_site_keeps_are_refused(client, organiser):
     refused(client, long_text, "too long")
 
 
+def test_imported_names_follow_the_rules_of_names_typed_at_the_desk(client, organiser):
+    """A file cannot bring in what the desk refuses: a bidi override or a CPU lookalike."""
+    client.force_login(organiser)
+    doc = big_file(organiser, 4)
+    bidi = copy.deepcopy(doc)
+    bidi["players"][1]["name"] = "Ay\u202ese"
+    refused(client, bidi, "damaged", "player 1")
+    cpu = copy.deepcopy(doc)
+    cpu["players"][3]["name"] = "Mehmet (CPU)"
+    refused(client, cpu, "damaged", "player 3")
+
+
 def test_tables_without_players_or_more_tables_than_players_are_refused(client, organiser):
     client.force_login(organiser)
     doc = big_file(organiser, 4, results=False)

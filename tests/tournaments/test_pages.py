@@ -48,6 +48,16 @@ def test_desk_confirms_each_registration_change(client, organiser):
     assert "The registration was removed." in page
 
 
+def test_desk_says_why_a_name_is_refused(client, organiser):
+    """A name that passes for a CPU seat is refused with that reason, not a generic one."""
+    t = in_person(organiser)
+    client.force_login(organiser)
+    page = client.post(url("entry_add", t.pk), {"name": "Ayşe (CPU)"}, follow=True)
+    html = page.content.decode()
+    assert "CPU" in html and "Give the player" not in html
+    assert not Entry.objects.filter(tournament=t).exists()
+
+
 def test_desk_offers_only_the_actions_that_apply(client, organiser):
     t = in_person(organiser)
     register_names(t, organiser, NAMES[:4])

@@ -27,7 +27,7 @@ def choose(state: Any, seat: int, level: str, *, timeout: bool = False) -> dict[
         from games.engine import timeout_action
 
         # rummy's clock draws and discards for the player [D8]; at the other
-        # variants' tables the seat's CPU plays the turn (issue 5).
+        # variants' tables the seat's CPU plays the turn.
         forced = timeout_action(state) if state.variant == "rummy" else None
         if forced is not None:
             return forced

@@ -1,4 +1,4 @@
-"""A whole game across hands (issue item 4).
+"""A whole game across hands.
 
 ``Game`` keeps the per-hand results and applies each variant's game rules:
 

@@ -4,7 +4,7 @@ A meld is a list of tile ids plus, aligned with it, the kind each tile *plays
 as* (an okey plays the tile it stands for; a false joker plays the okey's kind;
 every other tile plays itself). ``classify`` finds that assignment.
 
-Okey choice when the caller does not say (issue 2 item 3, documented rule):
+Okey choice when the caller does not say (a documented rule):
 runs first, then groups, then pairs; in a run the okeys fill the highest
 window that holds every real tile, i.e. they extend the run *upwards*
 (R5 R6 okey → R7; R12 R13 okey → R1, the high ace of 12-13-1; an inner gap

@@ -1,4 +1,4 @@
-"""Variant metadata and table options (issue item 5).
+"""Variant metadata and table options.
 
 ``validate_options(variant, options)`` fills defaults and rejects bad values with
 ``Refusal("bad_option")``. Unknown keys are rejected too, so a typo never

@@ -1,4 +1,4 @@
-"""Random legal play (issue item 8): ``simulate(variant, hands, seed, options)``.
+"""Random legal play: ``simulate(variant, hands, seed, options)``.
 
 Each seat picks uniformly among its legal actions, with a bias so hands end:
 closing, opening, laying and adding are always preferred when available, an

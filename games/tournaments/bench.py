@@ -1,4 +1,4 @@
-"""Seating benchmarks (issue 8 item 3): ``python -m games.tournaments.bench``.
+"""Seating benchmarks: ``python -m games.tournaments.bench``.
 
 Prints figures, asserts nothing:
 

@@ -1,4 +1,4 @@
-"""Validation of table results entered by an organiser (issue 8 item 4). Pure Python.
+"""Validation of table results entered by an organiser. Pure Python.
 
 ``validate_table_result(variant, options, scores)`` checks one table's final game scores
 (one int per seat, "as the variant counts it": classic = points left of the countdown,

@@ -1,4 +1,4 @@
-"""Tournament seating (issue 8 item 3). Pure Python, no Django.
+"""Tournament seating. Pure Python, no Django.
 
 ``seat_round(players, past_rounds, seed=…, round_no=…)`` seats one round:
 

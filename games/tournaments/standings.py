@@ -1,4 +1,4 @@
-"""Tournament standings (issue 8 item 5). Pure Python, no Django.
+"""Tournament standings. Pure Python, no Django.
 
 Scoring (``compute_standings(scoring=…)``):
 
@@ -12,7 +12,7 @@ Scoring (``compute_standings(scoring=…)``):
 * ``"sum"``: a player's points are the sum of their game scores; ranked in the variant's
   direction.
 
-Tie-breaks, in order (issue 8 item 1):
+Tie-breaks, in order:
 
 1. ``game_total``: the sum of game scores, in the variant's direction;
 2. ``head_to_head``: only tables where two or more of the still-tied players sat together:

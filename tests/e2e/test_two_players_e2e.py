@@ -1,4 +1,4 @@
-"""Two people at one table, each in their own browser context (issue 5 item 9):
+"""Two people at one table, each in their own browser context:
 the invite link seats the friend, each sees their own rack and the other's moves
 at once, and the table shows when a player is away."""
 

@@ -1,4 +1,4 @@
-"""Hard CPU (issue 4, item 2): reads what the next player took, and decides early
+"""Hard CPU: reads what the next player took, and decides early
 between pairs and melds.
 
 rules.md §1: a winning rack splits into runs and groups or into seven pairs, never

@@ -1,4 +1,4 @@
-"""CPU players (issue 4): legal, finishing, deterministic, view-only decisions."""
+"""CPU players: legal, finishing, deterministic, view-only decisions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The view's public log of taken discards (``view["took"]``, issue 4).
+"""The view's public log of taken discards (``view["took"]``).
 
 Taking the previous player's discard happens face up at a real table (rules.md §1
 "Information": the discards are public), so every seat, and a spectator, sees

@@ -1,4 +1,4 @@
-"""The load benchmark (issue 5 item 8) runs end to end: 2 tables, a few seconds.
+"""The load benchmark runs end to end: 2 tables, a few seconds.
 
 Not a timed test: it only checks that the bench drives real websocket players
 against a real ``manage.py serve`` process and measures accepted actions with

@@ -1,4 +1,4 @@
-"""Past one machine (issue 5 item 7): PostgreSQL + Redis, two server processes.
+"""Past one machine: PostgreSQL + Redis, two server processes.
 
 Two `manage.py serve` processes share one PostgreSQL database and one Redis
 channel layer. Two players of one table connect to different processes and see

@@ -1,4 +1,4 @@
-"""Online tables that hold (issue 5): clocks, dropped players, hidden information,
+"""Online tables that hold: clocks, dropped players, hidden information,
 origin checks and rate limits. Time is injected: no test sleeps for a clock."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`kill -9` of the server mid-hand, then start it again: every accepted action
 is there (the stored actions replay to the stored state) and the CPUs carry on
-by themselves, with no browser connected (issue 3 item 8, issue 5 item 4)."""
+by themselves, with no browser connected."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Result validation (issue 8 item 4): real finished games pass, impossible totals are
+"""Result validation: real finished games pass, impossible totals are
 refused with their stable code."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tournament seating (issue 8 item 3)."""
+"""Tournament seating."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Standings (issue 8 item 5): placing points, sum scoring and every tie-break."""
+"""Standings: placing points, sum scoring and every tie-break."""
 
 from __future__ import annotations
 

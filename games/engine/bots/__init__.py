@@ -1,4 +1,4 @@
-"""CPU players (issue 4): ``choose_action(state, seat, level) -> action``.
+"""CPU players: ``choose_action(state, seat, level) -> action``.
 
 The web layer hands over the full ``HandState``; the bot reduces it at once to
 what the seat may know, ``view_for(state, seat)``, plus the seat's legal

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import time
 from collections import OrderedDict, deque
 from typing import Any
@@ -31,7 +32,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.middleware import language_for_scope
-from games import messages, presenter, services
+from games import messages, phrases, presenter, services
 from games.models import Seat, Table
 from okeysite.wsguard import FLOOD_REASON, client_ip, note_flood
 
@@ -344,15 +345,20 @@ def parse_frame(text: str) -> tuple[str, dict[str, Any], int | None]:
         fields["order"] = _json_list(data["order"], "order", 1)
     if data.get("mode") not in (None, ""):
         fields["mode"] = str(data["mode"])[:16]
+    if "phrase" in data:  # only an id of games/phrases.py is ever shown; text is not
+        fields["phrase"] = data["phrase"][:64] if isinstance(data["phrase"], str) else ""
     return kind, fields, version
 
 
 SEAT_ACTIONS = {"reorder", "sort", "hint"}  # private to the seat, no version needed
+PHRASE = "phrase"  # a quick phrase (games/phrases.py): no engine action, no version
 
 
 def check_action(kind: str, version: int | None) -> None:
     """Refuse, before any database work, an action that does not exist or lacks
     the table version it was made against."""
+    if kind == PHRASE:
+        return
     if kind not in ENGINE_ACTIONS and kind not in SEAT_ACTIONS and kind != "next_hand":
         raise FrameError("bad_action", f"unknown action {kind[:32]!r}")
     if kind not in SEAT_ACTIONS and version is None:
@@ -480,7 +486,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_canned(e.code)
             return
         if self.position is None:
-            await self.send_canned("not_seated")
+            await self.send_canned("not_seated")  # watchers send no phrases either
+            return
+        if kind == PHRASE:
+            await self.say(fields.get("phrase"))
             return
         refusal: services.ActionRefused | FrameError | None = None
         hub = _hub(self.table_id)
@@ -550,6 +559,46 @@ class TableConsumer(AsyncWebsocketConsumer):
         if kind == "place":
             action = services.resolve_place(self.table_id, self.position, action)
         services.submit_action(self.table_id, self.position, action, version)
+
+    async def say(self, phrase: Any) -> None:
+        """A quick phrase of this seat to everyone at the table (seats and watchers, each
+        in their own language; ``table_phrase``). It is not an engine action: no
+        version, no record. An unknown id or one over the limit is answered to this
+        socket alone with a quiet note by the picker (``bad_phrase``,
+        ``phrase_too_soon``) and nobody else sees anything."""
+        if self._lang is None:
+            self._lang = await database_sync_to_async(self._language)()
+        if not phrases.is_phrase(phrase):
+            await self.send(text_data=phrases.note_html("bad_phrase", self._lang))
+            return
+        assert self.seat_id is not None
+        if not phrases.LIMIT.allow(self.seat_id, _clock()):
+            await self.send(text_data=phrases.note_html("phrase_too_soon", self._lang))
+            return
+        name = await database_sync_to_async(self._seat_name)()
+        await self.channel_layer.group_send(
+            self.group,
+            {
+                "type": "table.phrase",
+                "seat": self.position,
+                "phrase": phrase,
+                "name": name,
+                "nonce": secrets.token_hex(4),
+            },
+        )
+
+    def _seat_name(self) -> str:
+        seat = Seat.objects.select_related("user__profile").filter(pk=self.seat_id).first()
+        return seat.display_name() if seat is not None else ""
+
+    async def table_phrase(self, event: dict[str, Any]) -> None:
+        """Show a seat's quick phrase by its seat, in this connection's language."""
+        phrase, seat = event.get("phrase"), event.get("seat")
+        if not self._accepted() or not phrases.is_phrase(phrase) or not isinstance(seat, int):
+            return
+        lang = self._lang or "en"
+        name, nonce = str(event.get("name") or "")[:60], str(event.get("nonce") or "")[:16]
+        await self.send(text_data=phrases.bubble_html(seat, phrase, name, lang, nonce))
 
     # ------------------------------------------------------------- frames out
 

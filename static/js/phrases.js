@@ -69,14 +69,14 @@
     var f = felt.getBoundingClientRect();
     var b = box.getBoundingClientRect();
     var x = b.left - f.left + b.width / 2;
-    var y = b.top - f.top + b.height / 2; // the bubble's tail points at the box's middle
+    var y = b.bottom - f.top; // under the box, its tail pointing up at it (the name stays readable)
     slot.style.left = x + "px";
     slot.style.top = y + "px";
     // kept inside the felt (it clips): shift a bubble that would stick out at a side
     var s = slot.getBoundingClientRect();
     if (s.right > f.right - 4) slot.style.left = (x - (s.right - f.right + 4)) + "px";
     else if (s.left < f.left + 4) slot.style.left = (x + (f.left + 4 - s.left)) + "px";
-    if (s.top < f.top + 4) slot.style.top = (y + (f.top + 4 - s.top)) + "px";
+    if (s.bottom > f.bottom - 4) slot.style.top = Math.max(4, y - (s.bottom - f.bottom + 4)) + "px";
   }
 
   function watch(slot) {

@@ -27,6 +27,13 @@ def center_x_inside(inner: Locator, outer: Locator) -> None:
     assert a["x"] >= 0 and a["x"] + a["width"] <= page_width, (a, page_width)
 
 
+def inside_viewport(locator: Locator) -> None:
+    box, size = locator.bounding_box(), locator.page.viewport_size
+    assert box and size
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (box, size)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (box, size)
+
+
 def pick(page: Page, label: str) -> None:
     page.get_by_test_id("phrase-open").click()
     menu = page.get_by_test_id("phrase-menu")
@@ -85,6 +92,7 @@ def test_a_phrase_shows_by_the_senders_seat_and_mute_hides_others(
     expect(host.get_by_role("menuitem", name="Good luck", exact=True)).to_be_focused()
     host.keyboard.press("ArrowDown")
     expect(host.get_by_role("menuitem", name="Well played", exact=True)).to_be_focused()
+    inside_viewport(host.get_by_test_id("phrase-menu"))
     host.screenshot(path=f"{SHOTS}/phrases-menu-1366x768.png")
     host.keyboard.press("Escape")
     expect(host.get_by_test_id("phrase-menu")).to_be_hidden()
@@ -93,6 +101,10 @@ def test_a_phrase_shows_by_the_senders_seat_and_mute_hides_others(
 
     # the guest hides others' phrases; the choice survives a reload
     guest.get_by_test_id("phrase-open").click()
+    expect(guest.get_by_test_id("phrase-menu")).to_be_visible()
+    inside_viewport(guest.get_by_test_id("phrase-menu"))
+    # a seat's menu: the eleven phrases and emotes, then the switch (a menuitemcheckbox)
+    expect(guest.get_by_test_id("phrase-menu").get_by_role("menuitem")).to_have_count(11)
     guest.screenshot(path=f"{SHOTS}/phrases-menu-390x844.png")
     guest.get_by_test_id("phrase-mute").click()
     expect(guest.get_by_test_id("phrase-mute")).to_have_attribute("aria-checked", "true")

@@ -5,6 +5,7 @@ score sheet; and open with melds at a fifty-one table."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -118,11 +119,20 @@ def test_classic_hand_against_three_cpus(page: Page, daphne_server: str):
     expect(
         page.locator(f"#rack-grid .slot:nth-child(21) .tile[data-id='{first_id}']")
     ).to_have_count(1)
-    page.wait_for_timeout(300)  # the reorder frame is on its way; then prove it was kept
+    # The order is the server's: a second page of the same player, opened until the
+    # reorder frame has been stored (this page keeps its socket meanwhile), shows it too.
+    moved = f"#rack-grid .slot:nth-child(21) .tile[data-id='{first_id}']"
+    other = page.context.new_page()
+    deadline = time.monotonic() + 15
+    while True:
+        other.goto(page.url)
+        other.locator("#rack-grid .tile").first.wait_for()
+        if other.locator(moved).count() == 1:
+            break
+        assert time.monotonic() < deadline, "the rack order was not saved"
+    other.close()
     page.reload()
-    expect(
-        page.locator(f"#rack-grid .slot:nth-child(21) .tile[data-id='{first_id}']")
-    ).to_have_count(1)
+    expect(page.locator(moved)).to_have_count(1)
     page.wait_for_function("() => document.body.classList.contains('ws-open')")
 
     turns = 0

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -101,7 +102,14 @@ def redis():
         [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL,
     )
-    time.sleep(0.3)
+    deadline = time.monotonic() + 30
+    while True:  # wait until Redis accepts connections
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            break
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline, "Redis did not start"
+            time.sleep(0.05)
     yield f"redis://127.0.0.1:{port}/0"
     proc.terminate()
     proc.wait(10)

@@ -94,7 +94,6 @@ def test_kill_9_mid_hand_loses_nothing_and_cpus_carry_on(tmp_path):
         first.wait(10)
     before = actions(db)
     assert f"REPLAY-OK {before}" in manage(env, "shell", "-c", CHECK)
-    time.sleep(0.3)
     assert actions(db) == before  # nothing moves while the server is down
     second = serve(env)
     try:

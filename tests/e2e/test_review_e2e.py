@@ -94,15 +94,16 @@ def test_step_through_a_replay(page: Page, daphne_server: str):
     page.get_by_test_id("rv-first").click()
     assert step(page) == 0
 
-    # play, then pause
+    # play, then pause, on the page's clock (Playwright's: no waiting on time)
+    page.clock.install()
     page.get_by_test_id("rv-play").click()
-    page.wait_for_function(
-        "() => Number(document.querySelector('[data-testid=rv-step]').textContent) >= 2"
-    )
+    page.clock.run_for(1500)  # a step every 700 ms
+    assert step(page) >= 2
     page.get_by_test_id("rv-play").click()
     paused = step(page)
-    page.wait_for_timeout(900)
+    page.clock.run_for(5000)
     assert step(page) == paused
+    page.clock.resume()
 
     # the CPU commentary arrives after the page, with its summary
     expect(page.get_by_test_id("agreement")).to_contain_text("agreed on", timeout=30_000)

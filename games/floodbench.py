@@ -164,20 +164,7 @@ def flood_process(
 
 
 class HonestPlayer(lb.Player):
-    async def connect(self) -> None:
-        from websockets.asyncio.client import connect
-
-        self.ws = await connect(
-            self.url,
-            origin=self.origin,
-            additional_headers={"Cookie": f"sessionid={self.run.spec.keys[self.seat]}"},
-            open_timeout=60,
-            close_timeout=5,
-            ping_interval=None,
-            max_size=2**22,
-            compression=None,
-            local_addr=(HONEST_ADDR, 0),
-        )
+    local_addr = (HONEST_ADDR, 0)
 
 
 async def run_flood(

@@ -428,9 +428,14 @@ class Player:
         self.ready = asyncio.Event()
         self.task: asyncio.Task | None = None
 
+    # The address the socket connects from (None: the system's choice); the flood benchmark's
+    # honest players use another loopback address than its flooders.
+    local_addr: tuple[str, int] | None = None
+
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
 
+        extra = {"local_addr": self.local_addr} if self.local_addr else {}
         self.ws = await connect(
             self.url,
             origin=self.origin,
@@ -440,6 +445,7 @@ class Player:
             ping_interval=None,
             max_size=2**22,
             compression=None,
+            **extra,
         )
 
     async def listen(self) -> None:

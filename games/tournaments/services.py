@@ -170,7 +170,10 @@ def clean_settings(values: dict[str, Any]) -> dict[str, Any]:
         ):
             raise TournamentError("bad_placing_points", "placing points are four whole numbers")
         out["placing_points"] = list(points)
-    if out.get("three_player_tables") and variant != "rummy":
+    three = out.get("three_player_tables")
+    if three is not None and type(three) is not bool:  # an imported file may hold anything
+        raise TournamentError("bad_option", "three-player tables is true or false")
+    if three and variant != "rummy":
         raise TournamentError("three_player_rummy_only", "only rummy has three-player tables")
     if out.get("mode") not in (None, *Tournament.Mode.values):
         raise TournamentError("bad_option", "unknown mode")

@@ -72,7 +72,8 @@
       });
       var x = document.createElement("button");
       x.type = "button"; x.className = "link-button"; x.textContent = "✕";
-      x.setAttribute("aria-label", "remove");
+      x.setAttribute("aria-label", text("unstage", "Remove this staged meld"));
+      x.title = x.getAttribute("aria-label");
       x.addEventListener("click", function () { staged.splice(i, 1); renderStaging(); markStaged(); });
       div.appendChild(x);
       box.appendChild(div);

@@ -140,7 +140,8 @@ def stage(page: Page, ids: list[int], expected: str, name: str) -> None:
         expect(total).to_be_in_viewport()
         shot(page, name)
     page.set_viewport_size({"width": 1366, "height": 768})
-    page.locator("#staging .staged button").click()  # unstage: the turn goes on as dealt
+    # unstage (the turn goes on as dealt) by the button's name, in the page's language
+    page.locator("#staging .staged").get_by_role("button", name="Remove this staged meld").click()
     expect(page.locator("#staging .staged")).to_have_count(0)
     expect(page.get_by_test_id("staging-total")).to_have_count(0)
 

@@ -12,7 +12,9 @@ whitespace stripped) or raises a ``ValidationError`` whose code says what is wro
   the text after it along.
 - ``invisible``: zero-width and other invisible format characters (category Cf, e.g.
   U+200B–U+200D, U+2060, U+FEFF, the soft hyphen), private-use, unassigned and surrogate code
-  points, and the "filler" letters that draw nothing (U+115F, U+1160, U+3164, U+FFA0, U+2800).
+  points, the "filler" letters that draw nothing (U+115F, U+1160, U+3164, U+FFA0, U+2800),
+  the default-ignorable marks (U+034F, U+17B4, U+17B5) and a variation selector that follows
+  no symbol (a Mongolian one no Mongolian letter).
 - ``marks``: more than :data:`MAX_MARKS` combining marks on one letter (text that spills
   over the lines around it).
 - ``cpu``: a name that would pass for a CPU seat. Seats played by the computer are labelled
@@ -21,7 +23,8 @@ whitespace stripped) or raises a ``ValidationError`` whose code says what is wro
   whose closing bracket group holds one, is refused, however it is cased, spaced or
   bracketed: the check runs on NFKC (fullwidth and small parentheses become plain ones),
   case-folded text without accents, with any opening/closing punctuation (``[ ]``, ``❨ ❩``…)
-  read as parentheses and Cyrillic/Greek lookalike letters read as Latin ones.
+  read as parentheses and Cyrillic, Greek, Cherokee, Coptic and small-capital lookalike
+  letters read as Latin ones.
 """
 
 from __future__ import annotations
@@ -45,6 +48,16 @@ BIDI_CONTROLS = frozenset(
 )
 # Letters (category Lo/So) that render as nothing at all.
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Marks (category Mn) that Unicode lists as default-ignorable: they draw nothing, so
+# "Ayşe" followed by one looks like "Ayşe". The combining grapheme joiner and the Khmer
+# inherent vowels are refused everywhere; a variation selector only where it does its
+# job, right after a symbol ("❤️" is U+2764 U+FE0F), and a Mongolian free variation
+# selector right after a Mongolian letter.
+IGNORABLE_MARKS = frozenset("\u034f\u17b4\u17b5")
+VARIATION_SELECTORS = frozenset(
+    [chr(c) for c in range(0xFE00, 0xFE10)] + [chr(c) for c in range(0xE0100, 0xE01F0)]
+)
+MONGOLIAN_SELECTORS = frozenset("\u180b\u180c\u180d\u180f")
 
 # The labels a CPU seat carries, whatever the language: the table's "(CPU)" suffix is not
 # translated, tournament seatings show gettext("CPU") ("Bilgisayar" in Turkish). The
@@ -80,6 +93,15 @@ _LOOKALIKES = str.maketrans(
         "α": "a",
         "β": "b",
         "ϲ": "c",
+        # Cherokee capitals (their small letters case-fold to these), Coptic, small capitals
+        "Ꮯ": "c",
+        "Ꮲ": "p",
+        "Ꮜ": "u",
+        "ⲣ": "p",
+        "ⲥ": "c",
+        "ᴄ": "c",
+        "ᴘ": "p",
+        "ᴜ": "u",
     }
 )
 _WORD = re.compile(r"[^\W_]+")
@@ -111,8 +133,21 @@ def character_problem(ch: str) -> str | None:
     category = unicodedata.category(ch)
     if category == "Cc" or category in ("Zl", "Zp"):
         return "control"
-    if category[0] == "C" or ch in BLANK_LETTERS:  # Cf, Co, Cn, Cs
+    if category[0] == "C" or ch in BLANK_LETTERS or ch in IGNORABLE_MARKS:  # Cf, Co, Cn, Cs
         return "invisible"
+    return None
+
+
+def selector_problem(text: str) -> str | None:
+    """``invisible`` when a variation selector follows anything but what it can vary
+    (see ``VARIATION_SELECTORS``); None otherwise."""
+    before = ""
+    for ch in text:
+        if ch in VARIATION_SELECTORS and (not before or unicodedata.category(before) != "So"):
+            return _code_point(ch)
+        if ch in MONGOLIAN_SELECTORS and not "\u1800" <= before <= "\u18af":
+            return _code_point(ch)
+        before = ch
     return None
 
 
@@ -172,6 +207,9 @@ def clean_public_name(value: str, max_length: int | None = None) -> str:
         if problem is not None:
             raise _refuse(problem, char=_code_point(ch))
     name = unicodedata.normalize("NFKC", value).strip()
+    selector = selector_problem(name)
+    if selector is not None:
+        raise _refuse("invisible", char=selector)
     for ch in name:  # NFKC never adds such characters, but check what is stored
         problem = character_problem(ch)
         if problem is not None:

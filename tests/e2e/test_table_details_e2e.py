@@ -1,0 +1,54 @@
+"""Details a demanding player notices at the table, in a real browser: the staged
+meld's remove button is readable (WCAG AA contrast against what lies under it)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.engine.testing import make_state
+from tests.e2e.test_outcome_e2e import table_with_state, tile_id
+
+pytestmark = pytest.mark.e2e
+
+# The WCAG contrast ratio of an element's text colour against the first ancestor
+# (or itself) with an opaque background.
+CONTRAST = """el => {
+  const rgb = s => s.match(/[\\d.]+/g).map(Number);
+  const lum = c => {
+    const [r, g, b] = c.slice(0, 3).map(v => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const fg = rgb(getComputedStyle(el).color);
+  let node = el, bg = null;
+  while (node) {
+    const c = rgb(getComputedStyle(node).backgroundColor);
+    if (c.length < 4 || c[3] === 1) { bg = c; break; }
+    node = node.parentElement;
+  }
+  bg = bg || [255, 255, 255];
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_the_staged_melds_remove_button_is_readable(page: Page, daphne_server: str, e2e_env):
+    state = make_state(
+        "fifty-one",
+        racks=["R10 R11 R12 R13 K10 K11 K12 K13 Y11 Y12 Y13 B11 B12 B13 B5", None, None, None],
+        indicator="Y4",
+        options={"clock": 0},
+    )
+    table_with_state(page, daphne_server, e2e_env, "stager_contrast", "fifty-one", state)
+    for t in ("Y11", "Y12", "Y13"):
+        page.click(f"#rack-grid .tile[data-id='{tile_id(page, t)}']")
+    page.click("[data-stage]")
+    remove = page.get_by_role("button", name="Remove this staged meld")
+    expect(remove).to_be_visible()
+    ratio = remove.evaluate(CONTRAST)
+    assert ratio >= 4.5, ratio
+    remove.click()
+    expect(page.locator("#staging .staged")).to_have_count(0)

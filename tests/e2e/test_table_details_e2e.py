@@ -1,5 +1,6 @@
 """Details a demanding player notices at the table, in a real browser: the staged
-meld's remove button is readable (WCAG AA contrast against what lies under it)."""
+meld's remove button is readable (WCAG AA contrast against what lies under it), and
+the score sheet on a phone does not make the whole page scroll sideways."""
 
 from __future__ import annotations
 
@@ -52,3 +53,24 @@ def test_the_staged_melds_remove_button_is_readable(page: Page, daphne_server: s
     assert ratio >= 4.5, ratio
     remove.click()
     expect(page.locator("#staging .staged")).to_have_count(0)
+
+
+def test_the_score_sheet_fits_a_phone_without_sideways_scrolling(
+    page: Page, daphne_server: str, e2e_env
+):
+    state = make_state(
+        "rummy",
+        racks=["R1 R2 R3 R4 Y5 Y6 Y7 Y8 K9 K10 K11 K12 R13 Y13 K13", None, None, None],
+        indicator="Y4",
+    )
+    code = table_with_state(page, daphne_server, e2e_env, "sheet_on_a_phone", "rummy", state)
+    page.click(f"#rack-grid .tile[data-id='{tile_id(page, 'R4')}']")
+    page.click("#t-controls [data-act=close]")
+    expect(page.get_by_test_id("outcome")).to_be_visible()
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{daphne_server}/t/{code}/sheet/")
+    expect(page.get_by_test_id("score-sheet")).to_be_visible()
+    wide = page.evaluate(
+        "() => document.scrollingElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert wide <= 0, wide

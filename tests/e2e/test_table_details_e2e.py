@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from games.engine.testing import make_state
 from tests.e2e.test_outcome_e2e import table_with_state, tile_id
+from tests.e2e.test_table_e2e import create_table
 
 pytestmark = pytest.mark.e2e
 
@@ -74,3 +75,22 @@ def test_the_score_sheet_fits_a_phone_without_sideways_scrolling(
         "() => document.scrollingElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert wide <= 0, wide
+
+
+def test_what_an_opening_needs_is_on_a_phones_screen(page: Page, daphne_server: str, e2e_env):
+    """Turkish chips are longer: the row of chips scrolls sideways on a phone, and what
+    an opening must reach comes before the deal commitment's long hash."""
+    page.context.add_cookies([{"name": "django_language", "value": "tr", "url": daphne_server}])
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{daphne_server}/accounts/signup/")
+    page.fill("#id_username", "acilis")
+    page.fill("#id_display_name", "Açılış")
+    page.fill("#id_password1", "green-felt-2024!")
+    page.fill("#id_password2", "green-felt-2024!")
+    page.locator("main button[type=submit]").click()
+    expect(page.get_by_test_id("nav-user")).to_have_text("Açılış")
+    create_table(page, daphne_server, "fifty-one", clock="0")
+    chip = page.get_by_test_id("opening-min").locator("xpath=..")
+    expect(chip).to_contain_text("Açmak için")
+    box = chip.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box

@@ -35,3 +35,52 @@ def test_a_tournament_file_whose_three_player_switch_is_not_true_or_false_is_ref
     assert response.status_code == 400
     assert "import-error" in response.content.decode()
     assert (Tournament.objects.count(), Entry.objects.count()) == (0, 0)
+
+
+class _Transport:
+    """What ``serve.unsent_bytes`` reads of a Twisted TCP transport."""
+
+    def __init__(self) -> None:
+        self.dataBuffer, self.offset, self._tempDataLen = b"", 0, 0
+
+    def write(self, data: bytes) -> None:  # the kernel's buffer is full: Twisted keeps it
+        self._tempDataLen += len(data)
+
+
+class _Protocol:
+    """daphne's WebSocketProtocol as ``bounded_protocol`` uses it when sending."""
+
+    STATE_OPEN = 3
+
+    def __init__(self) -> None:
+        self.state, self.transport, self.aborted = self.STATE_OPEN, _Transport(), False
+
+    def dropConnection(self, abort: bool = False) -> None:  # noqa: N802
+        self.aborted = abort
+
+    def handle_reply(self, message: dict) -> None:
+        self.transport.write(message["text"].encode())
+
+
+def test_a_client_that_reads_nothing_is_dropped_once_its_unsent_frames_pile_up():
+    from games.management.commands.serve import MAX_UNSENT_BYTES, bounded_protocol
+
+    proto = bounded_protocol(_Protocol)()
+    frame = {"type": "websocket.send", "text": "x" * 4096}
+    sent = 0
+    while not proto.aborted and sent < 2 * MAX_UNSENT_BYTES // 4096:
+        proto.handle_reply(frame)
+        sent += 1
+    assert proto.aborted
+    held = proto.transport._tempDataLen
+    assert MAX_UNSENT_BYTES < held <= MAX_UNSENT_BYTES + 4096  # nothing more was queued
+
+
+def test_a_client_that_reads_keeps_its_socket():
+    from games.management.commands.serve import MAX_UNSENT_BYTES, bounded_protocol
+
+    proto = bounded_protocol(_Protocol)()
+    for _ in range(4 * MAX_UNSENT_BYTES // 4096):
+        proto.handle_reply({"type": "websocket.send", "text": "x" * 4096})
+        proto.transport._tempDataLen = 0  # the kernel took it
+    assert not proto.aborted

@@ -39,8 +39,23 @@ WEBSOCKET_OPTIONS: dict[str, Any] = {
 # dropped at the TCP level; before, daphne queued such frames without end.
 SERVER_QUEUE_LIMIT = 64
 FRAMES_AFTER_CLOSE = 64
+# What the server may hold for a client that does not read what it is sent: once the
+# kernel's send buffer is full, Twisted keeps every further frame in the transport without
+# end. Past this many unsent bytes (a table frame is a few KB, a whole view a few tens;
+# a slow phone catches up long before) the connection is dropped instead of sending more.
+MAX_UNSENT_BYTES = 1024 * 1024
 FULL_COLLECTION_EVERY_S = 600.0
 AFTER_FLOOD_S = 10.0
+
+
+def unsent_bytes(transport: Any) -> int:
+    """The bytes a Twisted transport holds that the kernel has not taken yet
+    (``twisted.internet.abstract.FileDescriptor``: its buffer past ``offset``, and the
+    writes since its last attempt)."""
+    if transport is None:
+        return 0
+    held = len(getattr(transport, "dataBuffer", b"")) - int(getattr(transport, "offset", 0))
+    return held + int(getattr(transport, "_tempDataLen", 0))
 
 
 def bounded_protocol(base: type) -> type:
@@ -49,7 +64,8 @@ def bounded_protocol(base: type) -> type:
 
     A frame that arrives after the server sent its close is dropped (the RFC
     allows no more data), and past ``FRAMES_AFTER_CLOSE`` of them, or past
-    ``SERVER_QUEUE_LIMIT`` unread frames, the connection is aborted."""
+    ``SERVER_QUEUE_LIMIT`` unread frames, the connection is aborted. So is a client
+    that reads nothing while frames for it pile up past ``MAX_UNSENT_BYTES``."""
 
     class BoundedWebSocketProtocol(base):  # type: ignore[misc, valid-type]
         frames_after_close = 0
@@ -67,6 +83,12 @@ def bounded_protocol(base: type) -> type:
             super().onMessage(payload, isBinary)
 
         def handle_reply(self, message: dict[str, Any]) -> None:
+            if (
+                message.get("type") == "websocket.send"
+                and unsent_bytes(getattr(self, "transport", None)) > MAX_UNSENT_BYTES
+            ):
+                self.dropConnection(abort=True)  # its consumer gets the disconnect
+                return
             # daphne drops a close's reason; the client is told why (e.g. 4429
             # "too many sockets", 4008 "too many messages").
             reason = message.get("reason")

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from games.engine import apply, new_hand
 from games.engine.tiles import notation
 from games.messages import reason_label
+from games.tilewords import tile_words
 
 
 def record_for_hand(hand) -> dict[str, Any]:
@@ -60,17 +61,18 @@ def frame(state, totals: list[int] | None = None) -> dict[str, Any]:
     }
 
 
-def _tiles(ids) -> str:
-    return " ".join(notation(t) for t in ids)
+def _tiles(ids, variant: str = "") -> str:
+    return ", ".join(tile_words(notation(t), variant) for t in ids)
 
 
-def describe(step: dict[str, Any], name: str) -> str:
-    """A one-line account of a step of ``compute_replay`` (everything revealed)."""
+def describe(step: dict[str, Any], name: str, variant: str = "") -> str:
+    """A one-line account of a step of ``compute_replay`` (everything revealed), tiles
+    named in words in the reader's language ("black 6"; ``variant`` rummy says green)."""
     t = step["type"]
     tile = step.get("tile")
     args: dict[str, Any] = {"name": name}
     if tile is not None:
-        args["tile"] = notation(tile)
+        args["tile"] = tile_words(notation(tile), variant)
     if t == "draw":
         if tile is not None:
             return _("%(name)s drew %(tile)s from the pile") % args
@@ -85,7 +87,7 @@ def describe(step: dict[str, Any], name: str) -> str:
     if t == "show":
         return _("%(name)s showed the indicator's twin %(tile)s") % args
     if t in ("open", "lay"):
-        args["melds"] = " | ".join(_tiles(m) for m in step.get("melds") or [])
+        args["melds"] = " | ".join(_tiles(m, variant) for m in step.get("melds") or [])
         if t == "open":
             return _("%(name)s opened with %(melds)s") % args
         return _("%(name)s laid %(melds)s") % args
@@ -162,7 +164,7 @@ def _compute(record: dict) -> tuple[dict[str, Any], Any]:
     }, state
 
 
-def present_replay(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def present_replay(data: dict[str, Any], names: list[str], variant: str = "") -> dict[str, Any]:
     """``compute_replay``'s steps as the viewer's timeline, in the visitor's language."""
 
     def name(seat: int) -> str:
@@ -173,7 +175,7 @@ def present_replay(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
             "step": i + 1,
             "seat": st["seat"],
             "type": st["type"],
-            "text": describe(st, name(st["seat"])),
+            "text": describe(st, name(st["seat"]), variant),
             "tile": st["tile"],
             "scores": [
                 {
@@ -191,8 +193,8 @@ def present_replay(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
     return {**data, "timeline": timeline}
 
 
-def build_replay(record: dict, names: list[str]) -> dict[str, Any]:
+def build_replay(record: dict, names: list[str], variant: str = "") -> dict[str, Any]:
     """Frames (len = actions + 1), timeline (one entry per action), result and the final
     engine state of a hand."""
     data, final = _compute(record)
-    return {**present_replay(data, names), "final": final}
+    return {**present_replay(data, names, variant), "final": final}

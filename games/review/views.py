@@ -131,7 +131,11 @@ def replay_context(
     """The replay page of a hand: replayed from ``record`` now (a played hand: one hand,
     bounded by the rules), or read from ``stored`` (an import's ``compute_replay``)."""
     names = [p["name"] for p in players]
-    r = present_replay(stored, names) if stored is not None else build_replay(record, names)
+    r = (
+        present_replay(stored, names, variant)
+        if stored is not None
+        else build_replay(record, names, variant)
+    )
     n = r["n_players"]
     okey_kind = r["okey_kind"]
     tiles = [

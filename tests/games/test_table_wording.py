@@ -11,6 +11,8 @@ import pytest
 from django.utils import translation
 
 from games import presenter
+from games.engine.tiles import N_TILES, notation
+from games.review.replay import describe
 from tests.games.conftest import cpu_table
 
 
@@ -38,3 +40,28 @@ def test_the_hint_and_its_button_start_with_a_capital(lang):
     text, button = hint_parts(html)
     assert text[0].isupper(), text
     assert button[0].isupper(), button
+
+
+def tile_id(t: str) -> int:
+    return next(i for i in range(N_TILES) if notation(i) == t)
+
+
+@pytest.mark.parametrize(
+    ("lang", "variant", "expected"),
+    [
+        ("en", "classic", "Cem discarded yellow 6"),
+        ("en", "rummy", "Cem discarded green 6"),  # rummy's fourth colour is green
+        ("tr", "classic", "sarı 6"),
+    ],
+)
+def test_the_replay_names_tiles_in_words(lang, variant, expected):
+    step = {"type": "discard", "seat": 1, "tile": tile_id("Y6")}
+    with translation.override(lang):
+        text = describe(step, "Cem", variant)
+        opened = describe(
+            {"type": "open", "seat": 1, "melds": [[tile_id("R1"), tile_id("R2"), tile_id("R3")]]},
+            "Cem",
+            variant,
+        )
+    assert expected in text, text
+    assert not re.search(r"\b[RYBK]\d{1,2}\b", text + opened), (text, opened)

@@ -94,3 +94,28 @@ def test_what_an_opening_needs_is_on_a_phones_screen(page: Page, daphne_server: 
     expect(chip).to_contain_text("Açmak için")
     box = chip.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+
+
+def test_a_melds_owner_label_covers_none_of_its_tiles(page: Page, daphne_server: str, e2e_env):
+    state = make_state(
+        "fifty-one",
+        racks=["R10 R11 R12 R13 K10 K11 K12 K13 Y11 Y12 Y13 B11 B12 B13 B5", None, None, None],
+        indicator="Y4",
+        melds=[{"owner": 1, "tiles": "R5 R6 R7 R8"}, {"owner": 2, "tiles": "K3 Y3 B3"}],
+        opened=[None, "melds", "melds", None],
+        options={"clock": 0},
+    )
+    table_with_state(page, daphne_server, e2e_env, "meld_reader", "fifty-one", state)
+    for w, h in ((390, 844), (1366, 768)):
+        page.set_viewport_size({"width": w, "height": h})
+        overlaps = page.eval_on_selector_all(
+            "#t-felt .meld",
+            """melds => melds.flatMap(m => {
+                const label = m.querySelector('.meld-owner').getBoundingClientRect();
+                return [...m.querySelectorAll('.tile')].map(t => t.getBoundingClientRect())
+                  .filter(t => t.bottom > label.top && t.top < label.bottom
+                            && t.right > label.left && t.left < label.right)
+                  .map(t => Math.round(t.bottom - label.top));
+            })""",
+        )
+        assert overlaps == [], (w, overlaps)

@@ -84,3 +84,87 @@ def test_a_client_that_reads_keeps_its_socket():
         proto.handle_reply({"type": "websocket.send", "text": "x" * 4096})
         proto.transport._tempDataLen = 0  # the kernel took it
     assert not proto.aborted
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A real ``manage.py serve`` (no sweeper) on a free port; its base address."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT, free_port
+
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in {"REDIS_URL"}},
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'served.sqlite3'}",
+        "DJANGO_SETTINGS_MODULE": "okeysite.settings",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DEBUG": "0",
+    }
+    migrate = [sys.executable, "manage.py", "migrate", "-v", "0"]
+    assert subprocess.run(migrate, cwd=ROOT, env=env, timeout=120).returncode == 0
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port), "--no-sweeper"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        end = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                assert time.monotonic() < end, "the server did not start"
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+def _post_body(port: int, chunks, headers: str) -> tuple[bytes, int]:
+    """Send a POST to /review/import/ chunk by chunk; the status line the server
+    answered and how many body bytes it took before it did."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), 10) as sock:
+        sock.sendall(f"POST /review/import/ HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}\r\n".encode())
+        sent = 0
+        try:
+            for chunk in chunks:
+                sock.sendall(chunk)
+                sent += len(chunk)
+        except OSError:  # the server closed the connection: it takes no more
+            pass
+        sock.settimeout(10)
+        try:
+            answer = sock.recv(200)
+        except OSError:
+            answer = b""
+        return answer.split(b"\r\n")[0], sent
+
+
+def test_a_request_body_over_the_largest_upload_is_refused_before_it_is_stored(served):
+    from games.management.commands.serve import MAX_REQUEST_BODY
+
+    size = 64 * MAX_REQUEST_BODY
+    status, _sent = _post_body(served, [], f"Content-Length: {size}\r\n")
+    assert status == b"HTTP/1.1 413 Content Too Large"
+    # no length declared: refused once it has sent more than the bound
+    chunk = b"x" * 65536
+    body = (b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(size // len(chunk)))
+    status, sent = _post_body(served, body, "Transfer-Encoding: chunked\r\n")
+    assert status == b"HTTP/1.1 413 Content Too Large"
+    assert sent < size // 2
+
+
+def test_a_request_body_within_the_bound_reaches_the_site(served):
+    status, _sent = _post_body(served, [b"x" * 100_000], "Content-Length: 100000\r\n")
+    assert status == b"HTTP/1.1 403 Forbidden"  # the site's answer: no CSRF token

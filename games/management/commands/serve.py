@@ -48,6 +48,53 @@ FULL_COLLECTION_EVERY_S = 600.0
 AFTER_FLOOD_S = 10.0
 
 
+# The largest request body the site takes: an import file (at most 2 MB,
+# games.tournaments.exchange.MAX_BYTES) in its form. daphne (twisted.web) stores a whole
+# body, however large, in a temporary file before the application sees a byte, and Django
+# copies an upload once more: without a bound, one client could fill the disk.
+MAX_REQUEST_BODY = 4 * 1024 * 1024
+TOO_LARGE_RESPONSE = (
+    b"HTTP/1.1 413 Content Too Large\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    b"Content-Length: 37\r\nConnection: close\r\n\r\n"
+    b"The upload is too large (over 4 MB).\n"
+)
+
+
+def bounded_request(base: type) -> type:
+    """daphne's HTTP request, refusing a body over ``MAX_REQUEST_BODY`` (declared or
+    sent) with 413 and closing the connection, before storing more of it."""
+
+    class BoundedWebRequest(base):  # type: ignore[misc, valid-type]
+        body_bytes = 0
+        refused = False
+
+        def gotLength(self, length: int | None) -> None:  # noqa: N802
+            if length is not None and length > MAX_REQUEST_BODY:
+                self.refuse_too_large()
+            super().gotLength(0 if self.refused else length)
+
+        def handleContentChunk(self, data: bytes) -> None:  # noqa: N802
+            if self.refused:
+                return
+            self.body_bytes += len(data)
+            if self.body_bytes > MAX_REQUEST_BODY:
+                self.refuse_too_large()
+                return
+            super().handleContentChunk(data)
+
+        def requestReceived(self, command: bytes, path: bytes, version: bytes) -> None:  # noqa: N802
+            if not self.refused:
+                super().requestReceived(command, path, version)
+
+        def refuse_too_large(self) -> None:
+            if not self.refused:
+                self.refused = True
+                self.channel.transport.write(TOO_LARGE_RESPONSE)
+                self.channel.transport.loseConnection()
+
+    return BoundedWebRequest
+
+
 def unsent_bytes(transport: Any) -> int:
     """The bytes a Twisted transport holds that the kernel has not taken yet
     (``twisted.internet.abstract.FileDescriptor``: its buffer past ``offset``, and the
@@ -172,9 +219,10 @@ class Command(BaseCommand):
                 asyncio.ensure_future(sweeper.run_forever())
 
             reactor.callWhenRunning(start)
-        from daphne import ws_protocol
+        from daphne import http_protocol, ws_protocol
 
         ws_protocol.WebSocketFactory.protocol = bounded_protocol(ws_protocol.WebSocketProtocol)
+        http_protocol.WebRequest = bounded_request(http_protocol.WebRequest)
         self.stdout.write(f"Serving on http://{opts['host']}:{opts['port']}/")
         Server(
             application=application,

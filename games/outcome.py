@@ -221,6 +221,14 @@ def hand_outcome(
     # put down; a lay-down finish shows the finisher's melds and the last tile
     revealed = view.get("revealed") or {}
     detail = result.get("detail") or {}
+    okey = view.get("okey")
+
+    def marked(t: dict[str, Any]) -> dict[str, Any]:
+        """An okey in the finishing rack is marked as the okey, as on the table (a run
+        "10 okey 12" must not read as "10 10 12")."""
+        ctx = tile_ctx(t)
+        return {**ctx, "okey": True} if okey is not None and t.get("t") == okey else ctx
+
     by_id = {t["id"]: t for rack in revealed.get("racks") or [] for t in rack}
     for m in view.get("melds") or []:
         for t in m["tiles"]:
@@ -231,21 +239,19 @@ def hand_outcome(
     groups: list[list[dict[str, Any]]] = []
     if detail.get("arrangement"):
         for part in detail["arrangement"]:
-            groups.append([tile_ctx(by_id[t]) for t in part if t in by_id])
+            groups.append([marked(by_id[t]) for t in part if t in by_id])
     elif finisher is not None and view.get("melds"):
-        groups = [
-            [tile_ctx(t) for t in m["tiles"]] for m in view["melds"] if m["owner"] == finisher
-        ]
+        groups = [[marked(t) for t in m["tiles"]] for m in view["melds"] if m["owner"] == finisher]
     last_id = result.get("closed_tile")
     if last_id is None:
         last_id = detail.get("last_tile")
     last = None
     if isinstance(last_id, int):  # public once the hand is over (the view's revealed)
-        last = tile_ctx(by_id.get(last_id) or {"id": last_id, "t": notation(last_id)})
+        last = marked(by_id.get(last_id) or {"id": last_id, "t": notation(last_id)})
     if not groups and finisher is not None and revealed.get("racks"):
         rack = revealed["racks"][finisher]
         if rack:
-            groups = [[tile_ctx(t) for t in rack]]
+            groups = [[marked(t) for t in rack]]
 
     standing = game_standing(game, names)
     return {

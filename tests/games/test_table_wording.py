@@ -10,9 +10,13 @@ import re
 import pytest
 from django.utils import translation
 
-from games import presenter
+from games import outcome, presenter
+from games.engine import apply, view_for
+from games.engine.game import Game
+from games.engine.testing import make_state
 from games.engine.tiles import N_TILES, notation
 from games.review.replay import describe
+from games.templatetags.okey_tiles import tile_html
 from tests.games.conftest import cpu_table
 
 
@@ -65,3 +69,27 @@ def test_the_replay_names_tiles_in_words(lang, variant, expected):
         )
     assert expected in text, text
     assert not re.search(r"\b[RYBK]\d{1,2}\b", text + opened), (text, opened)
+
+
+def test_the_finishing_rack_marks_the_okey():
+    """A run "black 9, okey, black 11, black 12" must not read as "9 8 11 12"."""
+    state = make_state(
+        "classic",
+        racks=["R1 R2 R3 R4 Y5 Y6 Y7 Y8 K9 B8 K11 K12 R13 Y13 K13", None, None, None],
+        indicator="B7",  # the okey is blue 8
+    )
+    state, _ = apply(state, {"type": "close", "seat": 0, "tile": state.racks[0][3]})
+    assert state.over
+    game = Game("classic", state.options)
+    game.record_hand(state)
+    with translation.override("en"):
+        data = outcome.hand_outcome(
+            view_for(state, 0),
+            {0: "A", 1: "B", 2: "C", 3: "D"},
+            game,
+            lambda t: presenter.tile_ctx(t, "classic"),
+        )
+    shown = [t for group in data["groups"] for t in group]
+    assert [t["t"] for t in shown if t.get("okey")] == ["B8"]
+    html = tile_html([t for t in shown if t["t"] == "B8"][0])
+    assert "is-okey" in html

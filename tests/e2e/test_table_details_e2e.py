@@ -119,3 +119,21 @@ def test_a_melds_owner_label_covers_none_of_its_tiles(page: Page, daphne_server:
             })""",
         )
         assert overlaps == [], (w, overlaps)
+
+
+def test_a_side_seats_badge_does_not_cut_its_name_short(page: Page, daphne_server: str, e2e_env):
+    state = make_state(
+        "fifty-one",
+        racks=["R10 R11 R12 R13 K10 K11 K12 K13 Y11 Y12 Y13 B11 B12 B13 B5", None, None, None],
+        indicator="Y4",
+        melds=[{"owner": 1, "tiles": "R5 R6 R7 R8"}, {"owner": 3, "tiles": "K3 Y3 B3"}],
+        opened=[None, "melds", None, "melds"],
+        options={"clock": 0},
+    )
+    page.set_viewport_size({"width": 1366, "height": 768})
+    table_with_state(page, daphne_server, e2e_env, "side_reader", "fifty-one", state)
+    for side in (".opp-left", ".opp-right"):
+        name = page.locator(f"#t-felt {side} .opp-name")
+        expect(name).to_be_visible()
+        cut = name.evaluate("el => el.scrollWidth - el.clientWidth")
+        assert cut <= 0, (side, cut)

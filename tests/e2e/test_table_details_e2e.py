@@ -137,3 +137,22 @@ def test_a_side_seats_badge_does_not_cut_its_name_short(page: Page, daphne_serve
         expect(name).to_be_visible()
         cut = name.evaluate("el => el.scrollWidth - el.clientWidth")
         assert cut <= 0, (side, cut)
+
+
+def test_staging_a_meld_keeps_the_rack_on_a_sideways_phone(page: Page, daphne_server: str, e2e_env):
+    state = make_state(
+        "fifty-one",
+        racks=["R10 R11 R12 R13 K10 K11 K12 K13 Y11 Y12 Y13 B11 B12 B13 B5", None, None, None],
+        indicator="Y4",
+        options={"clock": 0},
+    )
+    page.set_viewport_size({"width": 844, "height": 390})
+    table_with_state(page, daphne_server, e2e_env, "sideways_stager", "fifty-one", state)
+    for t in ("Y11", "Y12", "Y13"):
+        page.click(f"#rack-grid .tile[data-id='{tile_id(page, t)}']")
+    page.click("[data-stage]")
+    expect(page.get_by_test_id("staging-total")).to_be_visible()
+    bottom = page.locator("#rack-grid").bounding_box()
+    assert bottom["y"] + bottom["height"] <= 390, bottom
+    scroll = page.evaluate("() => document.scrollingElement.scrollHeight - innerHeight")
+    assert scroll <= 0, scroll

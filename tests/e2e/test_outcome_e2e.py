@@ -227,6 +227,9 @@ def test_the_end_of_the_game_names_its_winner_and_the_places(
         page.set_viewport_size({"width": w, "height": h})
         box = dialog.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= h, (w, h, box)
+        # the way on (score sheet, review) is on screen without scrolling the dialog
+        sheet = dialog.get_by_test_id("sheet-link").bounding_box()
+        assert sheet["y"] >= box["y"] and sheet["y"] + sheet["height"] <= box["y"] + box["height"]
         shot(page, f"game-over-{w}x{h}")
 
 

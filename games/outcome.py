@@ -60,9 +60,10 @@ def line_detail(line: dict[str, Any], names: dict[int, str]) -> str:
     reason = line["reason"]
     parts: list[str] = []
     if reason in ("close", "okey_close", "pairs_close", "pairs_okey_close") and "closer" in d:
-        parts.append(_("closed by %(name)s") % {"name": names.get(d["closer"], "")})
+        # the reason already says the hand was closed: name who did it
+        parts.append(_("by %(name)s") % {"name": names.get(d["closer"], "")})
     elif reason == "indicator_shown" and "shower" in d:
-        parts.append(_("shown by %(name)s") % {"name": names.get(d["shower"], "")})
+        parts.append(_("by %(name)s") % {"name": names.get(d["shower"], "")})
     elif reason == "tiles_left" and "multiplier" in d:  # fifty-one
         parts.append(
             ngettext(

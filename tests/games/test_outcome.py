@@ -366,3 +366,14 @@ def test_the_discard_on_the_felt_is_clickable_only_while_it_may_be_taken():
     # seat 1 may take seat 0's discard now; for seat 0 a click could only be refused
     assert 'data-act="take"' in div(1)
     assert 'data-act="take"' not in div(0)
+
+
+def test_a_score_lines_why_does_not_repeat_its_reason():
+    """ "Hand closed" is followed by who closed it, not by "closed by" again."""
+    names = {0: "Ayşe", 1: "Cem"}
+    for reason in ("close", "okey_close", "pairs_close"):
+        assert str(messages.REASONS[reason]).startswith("Hand closed")
+        why = outcome.line_detail({"reason": reason, "detail": {"closer": 1}}, names)
+        assert why == "by Cem", (reason, why)
+    shown = outcome.line_detail({"reason": "indicator_shown", "detail": {"shower": 0}}, names)
+    assert shown == "by Ayşe"

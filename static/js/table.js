@@ -79,6 +79,7 @@
       box.appendChild(div);
     });
     markStaged();
+    markWanting();
     if (window.okeyStagingTotal) window.okeyStagingTotal(staged, box); // static/js/outcome.js
   }
 
@@ -108,6 +109,22 @@
      rack as it was (a refusal, a tile sent back) must not leave tiles selected. */
   function clearSelection() {
     document.querySelectorAll("#rack-grid .tile.selected").forEach(function (el) { el.classList.remove("selected"); });
+    markWanting();
+  }
+
+  /* A button that needs a selection looks unavailable (aria-disabled) until it has one;
+     a click on it still says what to select. */
+  function markWanting() {
+    var n = selected().length;
+    function mark(selector, wanting) {
+      document.querySelectorAll(selector).forEach(function (b) {
+        b.classList.toggle("wanting", wanting);
+        if (wanting) b.setAttribute("aria-disabled", "true"); else b.removeAttribute("aria-disabled");
+      });
+    }
+    mark("#t-controls [data-needs='1']", n !== 1);
+    mark("#t-controls [data-melds='1']", n === 0 && staged.length === 0);
+    mark("#t-controls [data-stage]", n < 2);
   }
 
   function onAct(btn) {
@@ -140,6 +157,7 @@
     var tile = t.closest("#rack-grid .tile");
     if (tile) {
       tile.classList.toggle("selected");
+      markWanting();
       var now = Date.now();
       if (lastTap.id === tile.dataset.id && now - lastTap.at < 350 && tile.classList.contains("is-okey")) {
         send({ action: "flip", tile: tile.dataset.id }); // seventeen: face down / up
@@ -208,7 +226,7 @@
   }
   setInterval(tickClocks, 250);
 
-  document.addEventListener("htmx:wsAfterMessage", function () { setBusy(false); initRack(); renderStaging(); tickClocks(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { setBusy(false); initRack(); renderStaging(); markWanting(); tickClocks(); });
   /* Reconnection in every case a player meets. The htmx ws extension retries
    * by itself only after close codes 1006, 1012 and 1013; after any other code
    * (a server restart's 1001, an idle timeout's 1000, an error's 1011) and when
@@ -242,6 +260,6 @@
     if (document.visibilityState === "visible" && socketClosed()) scheduleReload(200);
   });
   window.addEventListener("online", function () { if (socketClosed()) scheduleReload(200); });
-  document.addEventListener("DOMContentLoaded", function () { initRack(); tickClocks(); });
+  document.addEventListener("DOMContentLoaded", function () { initRack(); markWanting(); tickClocks(); });
   window.okeyTable = { send: send, selected: selected };
 })();

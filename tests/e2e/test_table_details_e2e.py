@@ -156,3 +156,35 @@ def test_staging_a_meld_keeps_the_rack_on_a_sideways_phone(page: Page, daphne_se
     assert bottom["y"] + bottom["height"] <= 390, bottom
     scroll = page.evaluate("() => document.scrollingElement.scrollHeight - innerHeight")
     assert scroll <= 0, scroll
+
+
+def test_buttons_that_need_a_selection_say_so_until_they_have_one(
+    page: Page, daphne_server: str, e2e_env
+):
+    """ "Discard selected" with nothing selected looks unavailable (aria-disabled) and, when
+    clicked anyway, says what to do; one selected tile makes it available."""
+    state = make_state(
+        "fifty-one",
+        racks=["R10 R11 R12 R13 K10 K11 K12 K13 Y11 Y12 Y13 B11 B12 B13 B5", None, None, None],
+        indicator="Y4",
+        options={"clock": 0},
+    )
+    table_with_state(page, daphne_server, e2e_env, "wanting_buttons", "fifty-one", state)
+    discard = page.locator("#t-controls [data-act=discard]")
+    stage = page.locator("#t-controls [data-stage]")
+    opening = page.locator("#t-controls [data-melds='1']")
+    for button in (discard, stage, opening):
+        expect(button).to_have_attribute("aria-disabled", "true")
+    discard.click(force=True)  # a person can still click it
+    expect(page.locator("#t-msg")).to_contain_text("Select one tile first")
+    page.click(f"#rack-grid .tile[data-id='{tile_id(page, 'B5')}']")
+    expect(discard).not_to_have_attribute("aria-disabled", "true")
+    expect(opening).not_to_have_attribute("aria-disabled", "true")  # one tile is a meld to try
+    expect(stage).to_have_attribute("aria-disabled", "true")  # a meld needs two or more
+    page.click(f"#rack-grid .tile[data-id='{tile_id(page, 'B5')}']")  # unselect
+    for t in ("Y11", "Y12", "Y13"):
+        page.click(f"#rack-grid .tile[data-id='{tile_id(page, t)}']")
+    expect(discard).to_have_attribute("aria-disabled", "true")
+    expect(stage).not_to_have_attribute("aria-disabled", "true")
+    stage.click()
+    expect(opening).not_to_have_attribute("aria-disabled", "true")  # a staged meld to open with

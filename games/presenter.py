@@ -17,6 +17,7 @@ from django.utils.translation import pgettext_lazy
 
 from games import messages, outcome
 from games.engine import view_for
+from games.engine.rules import rules_for
 from games.models import Seat, Table
 from games.services import snapshot
 from games.tilewords import tile_label
@@ -104,6 +105,8 @@ def table_context(
         "error": error,
         "variant_name": table.get_variant_display(),
         "assisted": bool(table.options.get("assisted")),
+        # a double tap on an okey turns it face down where the rules allow it (seventeen)
+        "okeys_flip": rules_for(table.variant).okeys_flip,
         "hand": hand,
         "view": None,
     }

@@ -159,7 +159,8 @@
       tile.classList.toggle("selected");
       markWanting();
       var now = Date.now();
-      if (lastTap.id === tile.dataset.id && now - lastTap.at < 350 && tile.classList.contains("is-okey")) {
+      if (lastTap.id === tile.dataset.id && now - lastTap.at < 350 && tile.classList.contains("is-okey") &&
+          text("flips", "") === "1") {
         send({ action: "flip", tile: tile.dataset.id }); // seventeen: face down / up
       }
       lastTap = { id: tile.dataset.id, at: now };

@@ -107,6 +107,8 @@ def table_context(
         "assisted": bool(table.options.get("assisted")),
         # a double tap on an okey turns it face down where the rules allow it (seventeen)
         "okeys_flip": rules_for(table.variant).okeys_flip,
+        # melds lie on the table in the lay-down rule sets (fifty-one, seventeen)
+        "lays_down": not rules_for(table.variant).whole_rack,
         "hand": hand,
         "view": None,
     }

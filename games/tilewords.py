@@ -16,6 +16,8 @@ from typing import Any
 
 from django.utils.translation import get_language, pgettext
 
+from games.engine.rules import RULES
+
 _COLOUR_WORDS = {
     # msgctxt "tile": a numbered tile; %(number)s is 1..13
     "R": lambda: pgettext("tile", "red %(number)s"),
@@ -28,12 +30,18 @@ _COLOUR_WORDS = {
 _CACHE: dict[tuple[str | None, str, bool], str] = {}
 
 
+def _yellow_is_green(variant: str) -> bool:
+    """The rule set's own word on colours (rummy's yellow is shown green)."""
+    rules = RULES.get(variant)
+    return bool(rules and rules.yellow_shown_green)
+
+
 def tile_words(t: str, variant: str = "") -> str:
     """The words for one tile's notation (``R7`` → "red 7", ``F`` → "false joker").
 
     Anything that is not a tile's notation comes back unchanged.
     """
-    rummy = variant == "rummy"
+    rummy = _yellow_is_green(variant)
     key = (get_language(), t, rummy)
     words = _CACHE.get(key)
     if words is not None:

@@ -66,6 +66,8 @@ class Rules:
     rg_opener_gives_pairs = False  # seventeen [D18]
     okeys_flip = False  # seventeen: an okey can be turned face down (display only)
     okey_discard_penalised = False  # seventeen: an okey discarded before the end costs
+    # display
+    yellow_shown_green = False  # rummy: its yellow tiles are green on screen and in words
     # game level
     higher_wins = False  # classic/rummy: the highest total wins; else the lowest
 
@@ -150,6 +152,7 @@ class RummyRules(WholeRackRules):
 
     name = "rummy"
     higher_wins = True
+    yellow_shown_green = True
 
     def game_context(self, totals: list[int]) -> dict | None:
         return {"totals": list(totals)}

@@ -170,3 +170,15 @@ def test_every_seat_sees_which_discard_a_player_took():
     took = re.search(rf'data-testid="took-{taker}".*?</div>', html, re.S)
     assert took is not None, html
     assert f'data-t="{notation(tile)}"' in took.group(0) and "data-id" not in took.group(0)
+
+
+@pytest.mark.parametrize(
+    ("variant", "lays_down"),
+    [("classic", False), ("rummy", False), ("fifty-one", True), ("seventeen", True)],
+)
+def test_only_lay_down_tables_say_the_table_has_no_melds_yet(client, variant, lays_down):
+    """Melds lie on the table only in fifty-one and seventeen (rules.md §4, §5): the empty
+    felt says so there, and says nothing of melds in classic and rummy."""
+    table = cpu_table(variant)
+    page = client.get(reverse("games:table", args=[table.code])).content.decode()
+    assert ("No melds on the table yet." in page) is lays_down

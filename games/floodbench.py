@@ -52,13 +52,7 @@ class FloodConfig:
 
 def rss_kb(pid: int) -> int:
     """Current resident set size (VmRSS) of a process, 0 if it is gone."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return lb.proc_status_kb(pid, "VmRSS") or 0
 
 
 def flood_payloads(max_bytes: int) -> list[str]:

@@ -278,14 +278,22 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def peak_rss_kb(pid: int) -> int:
-    """Peak resident set size (VmHWM); psutil's current RSS where /proc is missing."""
+def proc_status_kb(pid: int, field: str) -> int | None:
+    """A memory figure of /proc/<pid>/status in kB ("VmRSS", "VmHWM"); None without it."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     except OSError:
         pass
+    return None
+
+
+def peak_rss_kb(pid: int) -> int:
+    """Peak resident set size (VmHWM); psutil's current RSS where /proc is missing."""
+    peak = proc_status_kb(pid, "VmHWM")
+    if peak is not None:
+        return peak
     try:
         import psutil
 

@@ -1,4 +1,4 @@
-"""Variant metadata and table options.
+"""Variant metadata and table options (declared by each rule set's rules object).
 
 ``validate_options(variant, options)`` fills defaults and rejects bad values with
 ``Refusal("bad_option")``. Unknown keys are rejected too, so a typo never
@@ -10,75 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from .refusals import Refusal
+from .rulesets import RULES
+from .rulesets.rummy import RUMMY_TARGETS, rummy_target
 
-# Each option: (allowed values, default)
-_COMMON: dict[str, tuple[tuple[Any, ...], Any]] = {
-    "assisted": ((False, True), False),
-}
-
-VARIANTS: dict[str, dict[str, Any]] = {
-    "classic": {
-        "name": "Classic okey",
-        "seed": "001",
-        "whole_rack": True,
-        "players": (4,),
-        "direction": "counter-clockwise",
-        "options": {
-            "players": ((4,), 4),
-            "start_points": ((10, 20, 30), 20),
-            "clock": ((0, 30, 60), 0),
-            **_COMMON,
-        },
-    },
-    "rummy": {
-        "name": "Okey rummy",
-        "seed": "003",
-        "whole_rack": True,
-        "players": (2, 3, 4),
-        "direction": "clockwise",
-        "options": {
-            "players": ((2, 3, 4), 4),
-            "length": (("short", "standard", "long"), "standard"),
-            "clock": ((0, 45), 0),
-            **_COMMON,
-        },
-    },
-    "fifty-one": {
-        "name": "Fifty-one (lay-down okey)",
-        "seed": "000/002",
-        "whole_rack": False,
-        "players": (4,),
-        "direction": "counter-clockwise",
-        "options": {
-            "players": ((4,), 4),
-            "partners": ((False, True), False),
-            "doubling": ((True, False), True),
-            "hands": ((1, 3), 1),
-            "clock": ((0, 15, 30, 60), 30),
-            **_COMMON,
-        },
-    },
-    "seventeen": {
-        "name": "Seventeen (lay-down okey)",
-        "seed": "004",
-        "whole_rack": False,
-        "players": (4,),
-        "direction": "counter-clockwise",
-        "options": {
-            "players": ((4,), 4),
-            "rounds": ((7,), 7),
-            "clock": ((0, 30, 60), 0),
-            **_COMMON,
-        },
-    },
-}
-
-# rummy targets [D7]: length -> {players: target}
-RUMMY_TARGETS: dict[str, dict[int, int]] = {
-    "short": {4: 4, 3: 5, 2: 8},
-    "standard": {4: 8, 3: 10, 2: 15},
-    "long": {4: 16, 3: 20, 2: 30},
-}
+# Each rule set's metadata and options, as its rules object declares them
+# (``rulebase.Rules.meta``): name -> {"name", "seed", "whole_rack", "players",
+# "direction", "options": {key: (allowed values, default)}}.
+VARIANTS: dict[str, dict[str, Any]] = {name: r.meta() for name, r in RULES.items()}
 
 
 def _same(value: Any, allowed: Any) -> bool:
@@ -118,6 +56,4 @@ def validate_options(variant: str, options: dict | None = None) -> dict:
     return out
 
 
-def rummy_target(options: dict) -> int:
-    """The rummy game target for these (validated) options [D7]."""
-    return RUMMY_TARGETS[options["length"]][options["players"]]
+__all__ = ["RUMMY_TARGETS", "VARIANTS", "rummy_target", "validate_options"]

@@ -12,11 +12,11 @@ from typing import Any
 
 from .options import validate_options
 from .refusals import Refusal
+from .rules import Rules, rules_for
 from .table import TableMeld
 from .tiles import deal, kind_of, okey_kind_for
 
 FORMAT = 1
-_RULES: dict = {}
 DRAW, PLAY, OVER = "draw", "play", "over"
 
 
@@ -74,13 +74,8 @@ class HandState:
         return _clone(self)
 
     @property
-    def rules(self):  # -> Rules (import cycle avoided)
-        r = _RULES.get(self.variant)
-        if r is None:
-            from .rules import rules_for
-
-            r = _RULES[self.variant] = rules_for(self.variant)
-        return r
+    def rules(self) -> Rules:
+        return rules_for(self.variant)
 
     @property
     def over(self) -> bool:
@@ -196,7 +191,7 @@ def new_hand(
         )
     ):
         raise Refusal("bad_option", "context holds only 'totals': one int per seat")
-    d = deal(seed, n, starter)
+    d = deal(seed, n, starter, rules_for(variant).rack_size)
     return HandState(
         variant=variant,
         options=opts,

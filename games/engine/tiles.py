@@ -177,25 +177,28 @@ class Deal:
         return okey_kind_for(kind_of(self.indicator))
 
 
-def deal(seed: int | str, n_players: int = 4, starter: int = 0) -> Deal:
+def deal(seed: int | str, n_players: int = 4, starter: int = 0, hand: int = 14) -> Deal:
     """Shuffle the 106 tiles from ``seed`` and deal.
 
-    The starter gets 15 tiles, everyone else 14, dealt in blocks from the end of
-    the shuffled list starting with the starter. Then the indicator is turned
-    from the bottom of the pile (index 0); a false joker turned up goes back
-    into the pile at a random place and another is turned [D1].
+    The starter gets ``hand`` + 1 tiles (15 by default), everyone else ``hand``,
+    dealt in blocks from the end of the shuffled list starting with the starter.
+    Then the indicator is turned from the bottom of the pile (index 0); a false
+    joker turned up goes back into the pile at a random place and another is
+    turned [D1].
     """
     if n_players not in (2, 3, 4):
         raise NotationError("bad_player_count", "a table has 2, 3 or 4 players")
     if not 0 <= starter < n_players:
         raise NotationError("bad_starter", "the starter must be a seat of the table")
+    if type(hand) is not int or hand < 1 or n_players * hand + 2 > len(ALL_IDS):
+        raise NotationError("bad_hand_size", "the racks must leave tiles for the pile")
     rng = SeedRng(seed)
     tiles = list(ALL_IDS)
     rng.shuffle(tiles)
     racks: list[tuple[int, ...]] = [()] * n_players
     for i in range(n_players):
         seat = (starter + i) % n_players
-        take = 15 if seat == starter else 14
+        take = hand + 1 if seat == starter else hand
         racks[seat] = tuple(tiles[-take:])
         del tiles[-take:]
     while True:

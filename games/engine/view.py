@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import FREE_ACTIONS
-from .options import VARIANTS
 from .refusals import Refusal
 from .rules import LayDownRules, WholeRackRules
 from .state import DRAW, OVER, PLAY, HandState
@@ -137,7 +136,7 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "n_players": state.n_players,
         "starter": state.starter,
-        "direction": VARIANTS[state.variant]["direction"],
+        "direction": state.rules.direction,
         "turn": state.turn,
         "phase": state.phase,
         "version": state.version,

@@ -1,0 +1,324 @@
+"""What a rule set is: the base rules object every rule set subclasses.
+
+A rule set is one module of ``games.engine.rulesets`` holding one subclass of
+``WholeRackRules`` or ``LayDownRules`` (python-chess's ``chess.variant`` is the model:
+a variant overrides what differs). Everything a rule set decides lives on that object:
+its metadata (name, display name, seed, rules page), its table options (allowed values,
+defaults, labels), seating, the direction of play on screen, how tiles are shown, what a
+timed-out turn does, the deal, the state machine's flags and hooks, scoring and its
+direction, result plausibility for tournament entry, the most hands a game can have, and
+the hooks the CPU players call. Code outside the engine asks the rules object
+(``rules_for(variant)``), never which variant it is.
+
+Display strings are English msgids marked with ``gettext_noop`` (a no-op here: the engine
+has no Django); the web layer translates them with ``gettext`` at render time.
+
+Decisions taken here where the rules document (RULES.md) is silent are listed in each
+rule set's module and in API.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .melds import PAIR
+from .refusals import Refusal
+
+if TYPE_CHECKING:
+    from .state import HandState
+    from .table import TableMeld
+
+MELDS_OPENING, PAIRS_OPENING = "melds", "pairs"
+
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation (``makemessages`` collects it); the web layer
+    translates it when it renders."""
+    return message
+
+
+# Each option: key -> (allowed values, default). ``assisted`` is every rule set's.
+COMMON_OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = {
+    "assisted": ((False, True), False),
+}
+
+# Labels of the option keys the rule sets share; a rule set adds its own in
+# ``option_labels``.
+OPTION_LABELS: dict[str, str] = {
+    "players": gettext_noop("Players"),
+    "start_points": gettext_noop("Starting points"),
+    "length": gettext_noop("Game length"),
+    "clock": gettext_noop("Turn clock (seconds, 0 = off)"),
+    "partners": gettext_noop("Partners (2 against 2)"),
+    "doubling": gettext_noop("Doubling"),
+    "hands": gettext_noop("Hands"),
+    "rounds": gettext_noop("Rounds"),
+    "assisted": gettext_noop("Assisted table"),
+}
+
+
+@dataclass(frozen=True)
+class ResultProblem:
+    """One reason why an organiser's typed result cannot be a finished game."""
+
+    code: str  # stable code; the web layer translates by code
+    message: str  # English sentence
+    seat: int | None = None  # 0-based seat the problem is about, if one
+
+
+class Rules:
+    """Base rules: metadata, flags and hooks shared by all rule sets."""
+
+    name = ""  # the rule set's id (a variant name), e.g. "classic"
+
+    # ------------------------------------------------------------ metadata
+    label = ""  # short display name (a msgid), e.g. "Classic"
+    title = ""  # long English name, e.g. "Classic okey" (CLI, API)
+    seed = ""  # the seed text(s) under engine/seeds/ it reads, e.g. "001"
+    order = 100  # position in menus and lists (lowest first)
+    players: tuple[int, ...] = (4,)  # table sizes it can be played at
+    direction = "counter-clockwise"  # how pages draw play (RULES.md §1, [D2])
+    options: dict[str, tuple[tuple[Any, ...], Any]] = {}  # key -> (allowed, default)
+    option_labels: dict[str, str] = {}  # labels of its own option keys (msgids)
+    value_labels: dict[str, str] = {}  # labels of its string option values (msgids)
+    # score-line reasons and hand endings it writes that the shared lists lack (msgids;
+    # an ending's text has a %(name)s for the finisher)
+    reason_labels: dict[str, str] = {}
+    ending_labels: dict[str, str] = {}
+    rack_size = 14  # tiles dealt to each seat; the starter gets one more
+    records = False  # solo games of seven rounds set records on the public board
+    # result-entry problems said for this rule set: code -> msgid (``result_problems``)
+    problem_texts: dict[str, str] = {}
+
+    @property
+    def rules_page(self) -> str:
+        """The slug of its "How to play" page (``games/rules_pages/<lang>/<slug>.md``)."""
+        return self.name
+
+    def option_label(self, key: str) -> str:
+        return self.option_labels.get(key) or OPTION_LABELS.get(key, key)
+
+    def humans_opposite(self, options: dict) -> bool:
+        """Whether two people at a four-seat table sit opposite each other."""
+        return False
+
+    def clock_timeout_action(self, state: HandState) -> dict | None:
+        """The action the server plays when the turn clock runs out, or None for the
+        seat's CPU to play the turn."""
+        return None
+
+    def hands_shown(self, options: dict) -> int | None:
+        """The fixed number of hands a game has, for "Hand 2 of 7" (None: no fixed
+        number)."""
+        return self.game_hands(options)
+
+    def max_hands(self, options: dict) -> int:
+        """The most hands one game with these (validated) options can have (bounds the
+        imports of whole games)."""
+        hands = self.game_hands(options)
+        if hands is None:
+            raise NotImplementedError(f"{self.name}: a game without a fixed number of hands")
+        return hands
+
+    def result_problems(self, options: dict, scores: list[int]) -> list[ResultProblem]:
+        """Every reason why ``scores`` (one whole number per seat, the game's final
+        totals as the rule set counts them) cannot end a game with ``options``."""
+        return []
+
+    def score_hint(self, options: dict) -> tuple[str, dict[str, Any]]:
+        """What an organiser types for each seat: (msgid with %(…)s, its values)."""
+        return "", {}
+
+    def meta(self) -> dict[str, Any]:
+        """The rule set's metadata as ``games.engine.VARIANTS`` lists it."""
+        return {
+            "name": self.title,
+            "seed": self.seed,
+            "whole_rack": self.whole_rack,
+            "players": self.players,
+            "direction": self.direction,
+            "options": self.options,
+        }
+
+    # ------------------------------------------------------------ state machine
+    whole_rack = True
+    ace_high = True
+    values: str | None = None  # evaluate.best_arrangement value mode
+    # lay-down flags
+    provisional = False  # seventeen: melds may be placed before the opening is reached
+    take_new_meld_only = False  # seventeen: a taken discard goes into a new meld
+    # fifty-one (seeds 000/002: "en tu apertura o añadiéndola a una combinación",
+    # "in deiner Eröffnung oder beim Anlegen"): a taken discard goes into the opening
+    # or onto a meld on the table; once opened, never into a new meld
+    take_opening_or_table_only = False
+    pairs_opener_may_add = False  # seventeen: pairs openers add single tiles
+    pairs_opening_min_pairs = 0
+    one_tile_per_end = False
+    swap_group_needs_four = False
+    swap_not_same_turn = False
+    discard_returns = False  # seventeen: penalised discards go back to the rack
+    rg_opener_gives_pairs = False  # seventeen [D18]
+    okeys_flip = False  # seventeen: an okey can be turned face down (display only)
+    okey_discard_penalised = False  # seventeen: an okey discarded before the end costs
+    # display
+    yellow_shown_green = False  # rummy: its yellow tiles are green on screen and in words
+    # game level
+    higher_wins = False  # classic/rummy: the highest total wins; else the lowest
+
+    def partner(self, state: HandState, seat: int) -> int | None:
+        return None
+
+    # ------------------------------------------------------------- game level
+    def game_start(self, options: dict) -> int:
+        """Each seat's total before the first hand."""
+        return 0
+
+    def game_context(self, totals: list[int]) -> dict | None:
+        """Game facts a new hand needs (``new_hand(context=…)``)."""
+        return None
+
+    def game_hands(self, options: dict) -> int | None:
+        """A fixed number of hands, or None."""
+        return None
+
+    def game_target(self, options: dict) -> int | None:
+        return None
+
+    def game_over(self, totals: list[int], n_hands: int, options: dict) -> bool:
+        hands = self.game_hands(options)
+        return hands is not None and n_hands >= hands
+
+    def teams(self, options: dict) -> list[list[int]] | None:
+        """Seats playing together (their totals are summed), or None for solo."""
+        return None
+
+    def same_side(self, state: HandState, a: int, b: int) -> bool:
+        return a == b or self.partner(state, a) == b
+
+    def meld_value(self, kind: str, plays: tuple[int, ...]) -> int:
+        return 0
+
+
+class WholeRackRules(Rules):
+    whole_rack = True
+
+    def show_allowed(self, state: HandState, seat: int) -> bool:
+        raise NotImplementedError
+
+    def show_lines(self, state: HandState, seat: int) -> list[dict]:
+        raise NotImplementedError
+
+    def close_lines(self, state: HandState, seat: int, ending: str) -> list[dict]:
+        raise NotImplementedError
+
+    def show_ends_game(self, state: HandState, seat: int) -> bool:
+        return False
+
+
+class LayDownRules(Rules):
+    whole_rack = False
+
+    def opening_min(self, state: HandState, kind: str) -> int:
+        raise NotImplementedError
+
+    def after_open(self, state: HandState, kind: str, total: int) -> int | None:
+        raise NotImplementedError
+
+    def take_lines(self, state: HandState, taker: int, discarder: int, tile: int) -> list[dict]:
+        return []
+
+    def add_lines(
+        self, state: HandState, seat: int, meld: TableMeld, tile: int, kind: int
+    ) -> list[dict]:
+        return []
+
+    def swap_lines(self, state: HandState, seat: int, meld: TableMeld, kind: int) -> list[dict]:
+        return []
+
+    def give_pair_lines(self, state: HandState, seat: int, to: int, kind: int) -> list[dict]:
+        return []
+
+    def discard_lines(self, state: HandState, seat: int, tile: int, final: bool) -> list[dict]:
+        return []
+
+    def end_lines(
+        self, state: HandState, finisher: int | None, okey_end: bool
+    ) -> tuple[str, list[dict]]:
+        raise NotImplementedError
+
+    def check_opening(self, state: HandState, kind: str, total: int, n_melds: int) -> None:
+        if kind == PAIRS_OPENING and n_melds < self.pairs_opening_min_pairs:
+            raise Refusal("too_few_pairs", need=self.pairs_opening_min_pairs, have=n_melds)
+        need = self.opening_min(state, kind)
+        if total < need:
+            raise Refusal(
+                "below_opening_limit",
+                f"Your opening totals {total}; it needs at least {need}.",
+                total=total,
+                need=need,
+            )
+
+
+def lay_down_result_problems(
+    scores: list[int], *, hands: int, multiple: int, finisher_min: int, hand_sum_min: int
+) -> list[ResultProblem]:
+    """The result checks every penalty-scored lay-down rule set shares: each line is a
+    multiple of ``multiple``; only a finisher scores below zero, at most ``-finisher_min``
+    a hand; a hand adds up to at least ``hand_sum_min``."""
+    out: list[ResultProblem] = []
+    for seat, v in enumerate(scores):
+        if v % multiple:
+            out.append(
+                ResultProblem(
+                    "not_multiple",
+                    f"Seat {seat + 1}: every score in this variant is a multiple of {multiple}.",
+                    seat,
+                )
+            )
+        elif v < finisher_min * hands:
+            out.append(
+                ResultProblem(
+                    "out_of_range",
+                    f"Seat {seat + 1}: {v} is impossible: a player wins at most "
+                    f"{-finisher_min} a hand, {-finisher_min * hands} over {hands} hand(s).",
+                    seat,
+                )
+            )
+    if out:
+        return out
+    negatives = [v for v in scores if v < 0]
+    if len(negatives) > hands or sum(negatives) < finisher_min * hands:
+        out.append(
+            ResultProblem(
+                "too_many_finishers",
+                "Too many players are below zero: only the player who finishes a hand "
+                f"scores below zero, at most {-finisher_min} a hand, and there were {hands} "
+                "hand(s).",
+            )
+        )
+    if sum(scores) < hand_sum_min * hands:
+        out.append(
+            ResultProblem(
+                "impossible_total",
+                f"The scores add up to {sum(scores)}, but a game of {hands} hand(s) adds up "
+                f"to at least {hand_sum_min * hands}: the other players always pay something "
+                "when someone finishes.",
+            )
+        )
+    return out
+
+
+__all__ = [
+    "COMMON_OPTIONS",
+    "MELDS_OPENING",
+    "OPTION_LABELS",
+    "PAIR",
+    "PAIRS_OPENING",
+    "LayDownRules",
+    "ResultProblem",
+    "Rules",
+    "WholeRackRules",
+    "gettext_noop",
+    "lay_down_result_problems",
+]

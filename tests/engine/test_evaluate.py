@@ -1,4 +1,4 @@
-"""Named rules for hand evaluation (rules.md §1 and the §6 test vectors)."""
+"""Named rules for hand evaluation (rules.md §1 and the §7 test vectors)."""
 
 from __future__ import annotations
 
@@ -295,7 +295,7 @@ def test_seventeen_values() -> None:
     ok = OK_B5
     rack = tiles("R1 R2 R3 R4 R5 R6 R7", ok)
     best = best_arrangement(rack, ok, ace_high=False, values="seventeen")
-    assert best.opening_total == 10  # 1-7 = 6 + 4 (rules.md §6)
+    assert best.opening_total == 10  # 1-7 = 6 + 4 (rules.md §7)
     rack = tiles("R13 Y13 K13", ok)
     assert best_arrangement(rack, ok, ace_high=False, values="seventeen").opening_total == 17
     rack = tiles("R13 Y13 K13 B13", ok)

@@ -1,4 +1,4 @@
-"""rules.md §6: seed facts kept as test vectors, plus the seed-003 worked example."""
+"""rules.md §7: seed facts kept as test vectors, plus the seed-003 worked example."""
 
 from __future__ import annotations
 

@@ -2,14 +2,18 @@
 
 Services raise ``TournamentError(code, message, **params)`` with an English
 message; pages show ``error_text`` in the reader's language. Result problems
-from ``results.validate_table_result`` are shown the same way, by code.
+from ``results.validate_table_result`` are shown the same way, by code (``problem_text``;
+a rule set's own wording of a code is its rules object's ``problem_texts``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from games.engine.rules import RULES
 
 ERRORS = {
     "not_organiser": _("Only the tournament's organisers can do that."),
@@ -18,7 +22,7 @@ ERRORS = {
     "bad_rounds": _("A tournament has between 1 and 30 rounds."),
     "rounds_below_seated": _("%(n)s rounds have already been seated."),
     "bad_placing_points": _("Placing points are four whole numbers, e.g. 4 2 1 0."),
-    "three_player_rummy_only": _("Only Okey Rummy can be played at three-player tables."),
+    "no_three_player_tables": _("This rule set is not played at three-player tables."),
     "locked_after_start": _(
         "The rule set, table options, seed and where it is played cannot change "
         "once round 1 is seated."
@@ -69,35 +73,6 @@ RESULT_PROBLEMS = {
 }
 
 
-# The same codes, said more precisely for one rule set (the organiser needs to know
-# which sheet line to check, not only that "it cannot add up").
-VARIANT_PROBLEMS = {
-    ("classic", "impossible_total"): _(
-        "The points lost do not add up: every close and every shown indicator costs each "
-        "of the three other players the same, so the starting points of the four seats minus "
-        "the sum of the scores must be a multiple of 3."
-    ),
-    ("classic", "out_of_range"): _(
-        "Below -8 is impossible: the game stops once someone reaches 0, and one hand costs "
-        "at most 9 points."
-    ),
-    ("rummy", "out_of_range"): _(
-        "Impossible: points won are never negative, and the game stops at the first score "
-        "that reaches the target."
-    ),
-    ("fifty-one", "impossible_total"): _(
-        "The scores are too low together: in every hand each rival of the finisher pays at "
-        "least 5 for the tiles left, so a hand adds up to at least -970."
-    ),
-    ("fifty-one", "not_multiple"): _("Every Fifty-one score is a multiple of 5."),
-    ("seventeen", "impossible_total"): _(
-        "The scores are too low together: in every hand the three other players pay at least "
-        "10 each, so a hand adds up to at least -50."
-    ),
-    ("seventeen", "not_multiple"): _("Every Seventeen score is a multiple of 10."),
-}
-
-
 def error_text(code: str, fallback: str = "", **params: Any) -> str:
     text = ERRORS.get(code)
     if text is None:
@@ -109,7 +84,15 @@ def error_text(code: str, fallback: str = "", **params: Any) -> str:
 
 
 def problem_text(code: str, fallback: str = "", variant: str = "") -> str:
-    text = VARIANT_PROBLEMS.get((variant, code)) or RESULT_PROBLEMS.get(code)
+    """A result problem in the reader's language: said for the rule set when its rules
+    object has a text for the code (``problem_texts``: the organiser needs to know which
+    sheet line to check, not only that "it cannot add up"), else the shared text, else
+    ``fallback`` (the problem's English message)."""
+    rules = RULES.get(variant)
+    msgid = rules.problem_texts.get(code) if rules is not None else None
+    if msgid:
+        return gettext(msgid)
+    text = RESULT_PROBLEMS.get(code)
     return str(text) if text is not None else (fallback or code.replace("_", " "))
 
 

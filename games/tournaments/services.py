@@ -27,6 +27,7 @@ from games import cpu
 from games import services as table_services
 from games.engine import options as engine_options
 from games.engine.refusals import Refusal
+from games.engine.rules import rules_for
 from games.models import Seat, Table
 
 from . import results as result_rules
@@ -147,8 +148,9 @@ def settings_snapshot(t: Tournament) -> dict[str, Any]:
 def clean_settings(values: dict[str, Any]) -> dict[str, Any]:
     """Validate tournament settings (raises TournamentError); returns them cleaned.
 
-    Tables seat four (``players`` is not a tournament option); rummy may use
-    three-player tables instead of CPU fill seats."""
+    Tables seat four (``players`` is not a tournament option); a rule set that is also
+    played by three (3 in its rules object's ``players``) may use three-player tables
+    instead of CPU fill seats."""
     out = dict(values)
     variant = out.get("variant")
     options = {k: v for k, v in dict(out.get("options") or {}).items() if k != "players"}
@@ -173,8 +175,10 @@ def clean_settings(values: dict[str, Any]) -> dict[str, Any]:
     three = out.get("three_player_tables")
     if three is not None and type(three) is not bool:  # an imported file may hold anything
         raise TournamentError("bad_option", "three-player tables is true or false")
-    if three and variant != "rummy":
-        raise TournamentError("three_player_rummy_only", "only rummy has three-player tables")
+    if three and 3 not in rules_for(variant).players:
+        raise TournamentError(
+            "no_three_player_tables", "this rule set is not played at three-player tables"
+        )
     if out.get("mode") not in (None, *Tournament.Mode.values):
         raise TournamentError("bad_option", "unknown mode")
     if out.get("scoring") not in (None, *Tournament.Scoring.values):

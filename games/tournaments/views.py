@@ -25,8 +25,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import heavy
-from games.engine.options import rummy_target, validate_options
+from games.engine.options import validate_options
 from games.engine.refusals import Refusal
+from games.engine.rules import rules_for
 
 from . import exchange, presenter, services
 from .forms import EntryForm, ImportForm, OrganiserForm, TournamentForm
@@ -576,31 +577,14 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
 
 
 def _score_hint(t: Tournament, seats: int) -> str:
-    """What to type in each field, in the rule set's own terms."""
+    """What to type in each field, in the rule set's own terms (its rules object's
+    ``score_hint``)."""
     try:
         opts = validate_options(t.variant, services.table_options(t, seats))
     except Refusal:
         return ""
-    if t.variant == "classic":
-        return _(
-            "Classic: enter the points each seat has left (everyone starts with %(start)s; "
-            "the game ends when someone reaches 0 or less)."
-        ) % {"start": opts["start_points"]}
-    if t.variant == "rummy":
-        return _(
-            "Okey Rummy: enter the points each seat has won; the game ends when one player "
-            "reaches %(target)s."
-        ) % {"target": rummy_target(opts)}
-    if t.variant == "fifty-one":
-        return _(
-            "Fifty-one: enter each seat's penalty total over the %(n)s hand(s), in multiples "
-            "of 5 (a finish counts as minus)."
-        ) % {"n": opts.get("hands", 1)}
-    if t.variant == "seventeen":
-        return _(
-            "Seventeen: enter each seat's penalty total over the %(n)s hand(s), in multiples of 10."
-        ) % {"n": opts.get("rounds", 1)}
-    return ""
+    msgid, values = rules_for(t.variant).score_hint(opts)
+    return _(msgid) % values if msgid else ""
 
 
 def _next_open_table(tt: TournamentTable) -> TournamentTable | None:
@@ -633,10 +617,15 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 ],
             }
         )
-    hands = int(t.options.get("hands") or t.options.get("rounds") or 0)
+    try:
+        opts = validate_options(t.variant, services.table_options(t, 4))
+        hands = rules_for(t.variant).hands_shown(opts)
+    except Refusal:
+        opts, hands = dict(t.options), None
     if not hands:
-        # Open-ended games (classic countdown, rummy to a target): room for a long game.
-        hands = max(12, int(t.options.get("start_points") or 0) // 2 + 2)
+        # A game without a fixed number of hands (a countdown, a race to a target): room
+        # for a long one.
+        hands = max(12, int(opts.get("start_points") or 0) // 2 + 2)
     return render(
         request,
         "tournaments/cards.html",

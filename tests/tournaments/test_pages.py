@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.translation import gettext
 
+from games.engine.options import validate_options
+from games.engine.rules import RULES, rules_for
 from games.tournaments import services
-from games.tournaments.messages import VARIANT_PROBLEMS
 from games.tournaments.models import Entry, TableResult, TournamentTable
 from tests.tournaments.conftest import CLASSIC_OK, enter_all, in_person, register_names
 
@@ -112,6 +115,30 @@ def test_result_form_save_then_next_table(client, organiser):
     assert TableResult.objects.filter(table__round__tournament=t).count() == 2
 
 
+@pytest.mark.parametrize("name", list(RULES))
+def test_result_form_says_what_to_type_in_the_rule_sets_own_terms(client, organiser, name):
+    t = in_person(organiser, variant=name, options={})
+    register_names(t, organiser, NAMES[:4])
+    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    client.force_login(organiser)
+    html = client.get(url("result", t.pk, tt.pk)).content.decode()
+    msgid, values = RULES[name].score_hint(validate_options(name, {"players": 4}))
+    hint = gettext(msgid) % values
+    assert msgid and "%(" not in hint
+    assert f'data-testid="score-hint">{escape(hint)}</p>' in html
+
+
+def test_result_form_hint_counts_the_tables_seats(client, organiser):
+    # Okey Rummy's target depends on the table's size [D7]: 10 at three seats, 8 at four.
+    t = in_person(organiser, variant="rummy", options={}, three_player_tables=True)
+    register_names(t, organiser, NAMES[:3])
+    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    assert len(tt.seats) == 3
+    client.force_login(organiser)
+    html = client.get(url("result", t.pk, tt.pk)).content.decode()
+    assert "the game ends when one player reaches 10." in html
+
+
 def test_classic_impossible_total_is_explained_for_classic(client, organiser):
     t = in_person(organiser)
     register_names(t, organiser, NAMES[:4])
@@ -123,7 +150,7 @@ def test_classic_impossible_total_is_explained_for_classic(client, organiser):
     assert response.status_code == 400
     html = response.content.decode()
     assert 'data-code="impossible_total"' in html
-    assert str(VARIANT_PROBLEMS[("classic", "impossible_total")]) in html
+    assert gettext(rules_for("classic").problem_texts["impossible_total"]) in html
 
 
 def test_matrix_empty_state_then_legend(client, organiser):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine.rules import RULES
 from games.tournaments import services
+from games.tournaments.messages import error_text
 from games.tournaments.models import AuditEntry, Entry, TableResult, Tournament, TournamentTable
 from tests.tournaments.conftest import (
     CLASSIC_OK,
@@ -41,10 +43,22 @@ def test_create_validates_options_and_fixes_table_size(organiser):
     assert e.value.code == "bad_rounds"
     with pytest.raises(services.TournamentError) as e:
         in_person(organiser, three_player_tables=True)
-    assert e.value.code == "three_player_rummy_only"
+    assert e.value.code == "no_three_player_tables"
     with pytest.raises(services.TournamentError) as e:
         in_person(organiser, placing_points=[3, 2, 1])
     assert e.value.code == "bad_placing_points"
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_three_player_tables_only_for_a_rule_set_played_by_three(organiser, name):
+    values = {"variant": name, "options": {}, "three_player_tables": True}
+    if 3 in RULES[name].players:
+        assert in_person(organiser, **values).three_player_tables
+    else:
+        with pytest.raises(services.TournamentError) as e:
+            in_person(organiser, **values)
+        assert e.value.code == "no_three_player_tables"
+        assert error_text(e.value.code) == "This rule set is not played at three-player tables."
 
 
 def test_registration_by_account_or_name(organiser):

@@ -152,6 +152,9 @@ class Rules:
     # "in deiner Eröffnung oder beim Anlegen"): a taken discard goes into the opening
     # or onto a meld on the table; once opened, never into a new meld
     take_opening_or_table_only = False
+    # 101 (RULES.md §6, [D30]): a discard taken before opening goes into the opening
+    # itself; an opening without it is refused
+    taken_in_opening = False
     pairs_opener_may_add = False  # seventeen: pairs openers add single tiles
     pairs_opening_min_pairs = 0
     one_tile_per_end = False

@@ -1,43 +1,54 @@
-"""The create-table form, built from the engine's variant metadata."""
+"""The create-table form, built from the engine's registry of rule sets.
+
+Every rule set's options, their labels (``Rules.option_label``) and the labels of their
+values (``Rules.value_labels``) come from its rules object (games/engine/rulebase.py), in
+the registry's order: a new rule set needs no edit here. The labels are the engine's
+``gettext_noop`` msgids, translated at render time.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.options import VARIANTS
-from games.models import VARIANT_CHOICES
+from games.engine.rules import RULES, Rules, rules_for
+from games.models import variant_choices
 
-OPTION_LABELS = {
-    "players": _("Players"),
-    "start_points": _("Starting points"),
-    "length": _("Game length"),
-    "clock": _("Turn clock (seconds, 0 = off)"),
-    "partners": _("Partners (2 against 2)"),
-    "doubling": _("Doubling"),
-    "hands": _("Hands"),
-    "rounds": _("Rounds"),
-    "assisted": _("Assisted table"),
-}
-VALUE_LABELS = {
-    "short": _("short"),
-    "standard": _("standard"),
-    "long": _("long"),
-    True: _("on"),
-    False: _("off"),
-}
+# On/off options (booleans) and a turn clock of 0 seconds, whatever the rule set.
+ON, OFF = _("on"), _("off")
 
 
-def value_label(value: Any) -> Any:
-    """An option value as the forms show it. Not ``VALUE_LABELS.get(value)`` for a
-    number: ``1 == True`` in a dict, so one hand would read "on"."""
-    if isinstance(value, bool | str):
-        return VALUE_LABELS.get(value, value)
+def value_label(value: Any, rules: Rules | None = None) -> Any:
+    """An option value as the forms show it: the rule set's label for a string value
+    (``Rules.value_labels``, translated), "on"/"off" for a boolean, "off" for 0 (a turn
+    clock of 0 seconds). A number is never looked up by value: ``1 == True``, so one
+    hand would read "on"."""
+    if isinstance(value, bool):
+        return ON if value else OFF
+    if isinstance(value, str):
+        label = rules.value_labels.get(value) if rules is not None else None
+        return gettext(label) if label else value
     if value == 0:
-        return VALUE_LABELS[False]  # a turn clock of 0 seconds is "off"
+        return OFF
     return str(value)
+
+
+def option_label(rules: Rules, key: str) -> str:
+    """An option's label in the reader's language (``Rules.option_label``)."""
+    return gettext(rules.option_label(key))
+
+
+lazy_option_label = lazy(option_label, str)
+lazy_value_label = lazy(value_label, str)
+
+
+def default_variant() -> str:
+    """The rule set a form offers first: the registry's first (lowest ``order``)."""
+    return next(iter(RULES))
 
 
 SEAT_CHOICES = [
@@ -67,16 +78,16 @@ class VariantOptionsMixin:
 
     def add_option_fields(self, defaults: dict[str, Any] | None = None) -> None:
         self.variant_fields: dict[str, list[str]] = {}
-        for variant, meta in VARIANTS.items():
+        for variant, rules in RULES.items():
             names = []
-            for key, (allowed, default) in meta["options"].items():
+            for key, (allowed, default) in rules.options.items():
                 if len(allowed) < 2 or key in self.skip_options:
                     continue
                 name = field_name(variant, key)
                 default = (defaults or {}).get(key, default)
                 self.fields[name] = forms.TypedChoiceField(
-                    label=OPTION_LABELS.get(key, key),
-                    choices=[(_encode(v), value_label(v)) for v in allowed],
+                    label=lazy_option_label(rules, key),
+                    choices=[(_encode(v), lazy_value_label(v, rules)) for v in allowed],
                     initial=_encode(default),
                     required=False,
                 )
@@ -84,16 +95,20 @@ class VariantOptionsMixin:
             self.variant_fields[variant] = names
 
     def fieldsets(self) -> list[dict[str, Any]]:
-        labels = dict(VARIANT_CHOICES)
         return [
-            {"variant": v, "label": labels[v], "fields": [self[n] for n in names]}  # type: ignore[index]
+            {
+                "variant": v,
+                "label": gettext(rules_for(v).label),
+                "rules_page": rules_for(v).rules_page,
+                "fields": [self[n] for n in names],  # type: ignore[index]
+            }
             for v, names in self.variant_fields.items()
         ]
 
     def options(self) -> dict[str, Any]:
         variant = self.cleaned_data["variant"]
         out: dict[str, Any] = {}
-        for key, (allowed, _default) in VARIANTS[variant]["options"].items():
+        for key, (allowed, _default) in rules_for(variant).options.items():
             raw = self.cleaned_data.get(field_name(variant, key))
             if raw in (None, "") or key in self.skip_options:
                 continue
@@ -104,7 +119,9 @@ class VariantOptionsMixin:
 
 
 class CreateTableForm(VariantOptionsMixin, forms.Form):
-    variant = forms.ChoiceField(label=_("Rule set"), choices=VARIANT_CHOICES, initial="classic")
+    variant = forms.ChoiceField(
+        label=_("Rule set"), choices=variant_choices, initial=default_variant
+    )
     seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="cpu:medium")
     seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="cpu:medium")
     seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=SEAT_CHOICES, initial="cpu:medium")
@@ -114,10 +131,8 @@ class CreateTableForm(VariantOptionsMixin, forms.Form):
         self.add_option_fields({"assisted": assisted_default})
 
     def seat_specs(self) -> list[tuple[str, str]]:
-        n = (
-            self.options().get("players")
-            or VARIANTS[self.cleaned_data["variant"]]["options"]["players"][1]
-        )
+        rules = rules_for(self.cleaned_data["variant"])
+        n = self.options().get("players") or rules.options.get("players", ((), rules.players[0]))[1]
         specs = [("me", "")]
         for i in range(1, n):
             kind, _, level = self.cleaned_data[f"seat_{i}"].partition(":")

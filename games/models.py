@@ -12,14 +12,23 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-VARIANT_CHOICES = [
-    ("classic", _("Classic")),
-    ("rummy", _("Okey Rummy")),
-    ("fifty-one", _("Fifty-one")),
-    ("seventeen", _("Seventeen")),
-]
+from games.engine.rules import RULES
+
+
+def variant_choices() -> list[tuple[str, Promise]]:
+    """Every registered rule set as (name, translated label), in menu order.
+
+    Models pass this callable as ``choices`` (migrations store its reference, not the
+    list), so a new module of ``games/engine/rulesets/`` needs no migration. The labels
+    are the engine's ``gettext_noop`` msgids, translated lazily here."""
+    return [(name, _(rules.label)) for name, rules in RULES.items()]
+
+
+# The same list, computed once, for code that still wants a list rather than the callable.
+VARIANT_CHOICES = variant_choices()
 
 CPU_LEVELS = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))]
 
@@ -41,7 +50,7 @@ class Table(models.Model):
         SOLO = "solo", _("Solo challenge")
 
     code = models.CharField(max_length=16, unique=True, default=new_code)
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=16, choices=variant_choices)
     options = models.JSONField(default=dict)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.ONLINE)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)

@@ -12,15 +12,20 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import CPU_LEVELS, VARIANT_CHOICES, Table
+from games.engine.rules import RULES
+from games.models import CPU_LEVELS, Table, variant_choices
 
-RECORD_VARIANT = "seventeen"  # the only variant with records and a public board
+# The rule set whose solo games set records and fill the public board: the one whose rules
+# object says ``records`` (RULES.md §5: seventeen's seven rounds).
+RECORD_VARIANT = next(name for name, rules in RULES.items() if rules.records)
+RECORD_ROUNDS = 7  # only complete games of seven rounds count
 
 
 class SoloResultQuerySet(models.QuerySet):
     def records(self) -> SoloResultQuerySet:
-        """Results that count for records: signed-in players, complete seventeen games."""
-        return self.filter(user__isnull=False, variant=RECORD_VARIANT, rounds=7)
+        """Results that count for records: signed-in players, complete games of the record
+        rule set."""
+        return self.filter(user__isnull=False, variant=RECORD_VARIANT, rounds=RECORD_ROUNDS)
 
     def public(self) -> SoloResultQuerySet:
         """Record rows of players who opted in (checked at query time: opting out hides
@@ -40,7 +45,7 @@ class SoloResult(models.Model):
     table = models.OneToOneField(
         Table, on_delete=models.CASCADE, related_name="solo_result", verbose_name=_("table")
     )
-    variant = models.CharField(_("rule set"), max_length=16, choices=VARIANT_CHOICES)
+    variant = models.CharField(_("rule set"), max_length=16, choices=variant_choices)
     level = models.CharField(_("CPU level"), max_length=8, choices=CPU_LEVELS)
     total = models.IntegerField(_("total"))
     rounds = models.PositiveSmallIntegerField(_("rounds"))
@@ -60,4 +65,8 @@ class SoloResult(models.Model):
 
     @property
     def counts_for_records(self) -> bool:
-        return self.user_id is not None and self.variant == RECORD_VARIANT and self.rounds == 7
+        return (
+            self.user_id is not None
+            and getattr(RULES.get(self.variant), "records", False)
+            and self.rounds == RECORD_ROUNDS
+        )

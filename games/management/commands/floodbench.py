@@ -7,7 +7,7 @@ Examples::
     .venv/bin/python manage.py floodbench --flooders 1 --seconds 8 --json
 
 Always a fresh SQLite file in a temp dir and a server on 127.0.0.1 only, stopped
-at the end. See games/floodbench.py for what is sent and measured.
+at the end. See games/bench/flood.py for what is sent and measured.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.floodbench import FloodConfig, format_flood, run_floodbench
+from games.bench.flood import FloodConfig, format_flood, run_floodbench
+from games.bench.players import DEFAULT_VARIANT, HUMAN_THINK_MS, VARIANTS
 
 
 class Command(BaseCommand):
@@ -31,7 +32,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--settle", type=float, default=20.0, help="seconds to wait before the memory reading"
         )
-        parser.add_argument("--think", type=float, default=2000.0, metavar="MS")
+        parser.add_argument("--think", type=float, default=HUMAN_THINK_MS, metavar="MS")
+        parser.add_argument(
+            "--variant", choices=VARIANTS, default=DEFAULT_VARIANT, help="the tables' rule set"
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -46,6 +50,7 @@ class Command(BaseCommand):
             seconds=opts["seconds"],
             settle=opts["settle"],
             think_ms=opts["think"],
+            variant=opts["variant"],
             seed=opts["seed"],
         )
 

@@ -7,7 +7,7 @@ Examples::
     .venv/bin/python manage.py heavybench --json
 
 A fresh SQLite file in a temp dir is used (never the project's db.sqlite3), one server on
-127.0.0.1. See games/heavybench.py for what is measured.
+127.0.0.1. See games/bench/heavy.py for what is measured.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.heavybench import PAGES, REFERENCE, HeavyConfig, format_summary, run
+from games.bench.heavy import PAGES, REFERENCE, HeavyConfig, format_summary, run
+from games.bench.players import DEFAULT_VARIANT, VARIANTS
 
 
 class Command(BaseCommand):
@@ -30,6 +31,12 @@ class Command(BaseCommand):
         parser.add_argument("--think", type=float, default=300.0, metavar="MS")
         parser.add_argument("--clients", type=int, default=4, help="concurrent clients per page")
         parser.add_argument("--pages", nargs="+", choices=PAGES + REFERENCE, default=list(PAGES))
+        parser.add_argument(
+            "--variant",
+            choices=VARIANTS,
+            default=DEFAULT_VARIANT,
+            help="the rule set of the tables, the review file and the tournament",
+        )
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -45,6 +52,7 @@ class Command(BaseCommand):
             think_ms=opts["think"],
             clients=opts["clients"],
             pages=tuple(opts["pages"]),
+            variant=opts["variant"],
         )
 
         def log(msg: str) -> None:

@@ -4,11 +4,12 @@ Examples::
 
     .venv/bin/python manage.py loadbench --tables 10
     .venv/bin/python manage.py loadbench --tables 100 --seconds 120 --json
+    .venv/bin/python manage.py loadbench --tables 10 --variant seventeen --language tr
     DATABASE_URL=postgres://... REDIS_URL=redis://... \\
         .venv/bin/python manage.py loadbench --tables 100 --processes 2
 
 Without ``DATABASE_URL`` a fresh SQLite file in a temp dir is used (never the
-project's db.sqlite3). See games/loadbench.py for what is measured.
+project's db.sqlite3). See games/bench/load.py for what is measured.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import os
 import sys
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.loadbench import HUMAN_THINK_MS, BenchConfig, format_summary, run_bench
+from games.bench.load import BenchConfig, format_summary, run_bench
+from games.bench.players import DEFAULT_VARIANT, HUMAN_THINK_MS, VARIANTS
 
 
 class Command(BaseCommand):
@@ -31,7 +34,15 @@ class Command(BaseCommand):
         parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
         parser.add_argument("--hands", type=int, default=1, help="hands per table")
         parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long")
-        parser.add_argument("--variant", choices=("classic", "rummy"), default="classic")
+        parser.add_argument(
+            "--variant", choices=VARIANTS, default=DEFAULT_VARIANT, help="the tables' rule set"
+        )
+        parser.add_argument(
+            "--language",
+            choices=[code for code, _name in settings.LANGUAGES],
+            default="",
+            help="the language of the players' pages (default: the site's)",
+        )
         parser.add_argument(
             "--think",
             type=float,
@@ -67,6 +78,7 @@ class Command(BaseCommand):
             hands=max(1, opts["hands"]),
             seconds=opts["seconds"],
             variant=opts["variant"],
+            language=opts["language"],
             think_ms=opts["think"],
             database_url=os.environ.get("DATABASE_URL", ""),
             redis_url=os.environ.get("REDIS_URL", ""),

@@ -1,0 +1,14 @@
+"""Benchmarks and load tools: commands that print figures (README, "Load benchmark" and
+the sections after it). Nothing of the site imports them.
+
+- ``servers``: the set-up every live benchmark shares (a fresh database, guest tables,
+  ``manage.py serve`` processes on free loopback ports, their CPU time and memory);
+- ``players``: scripted websocket players that read a table's live frames by their
+  stable markers (ids, ``data-*`` attributes) and play the actions the page offers;
+- ``load`` (``manage.py loadbench``), ``flood`` (``manage.py floodbench``), ``heavy``
+  (``manage.py heavybench``): the live benchmarks;
+- ``seating`` (``manage.py seatingbench``, or ``python -m games.bench.seating``): the
+  tournament seating search, pure Python.
+
+This module imports nothing, so that ``python -m games.bench.seating`` needs no Django.
+"""

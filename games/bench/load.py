@@ -1,0 +1,189 @@
+"""Load benchmark: N tables of four scripted websocket players against real servers.
+
+``manage.py loadbench`` (games/management/commands/loadbench.py) drives this module:
+
+1. a fresh database (a SQLite file in a temp dir, or ``DATABASE_URL``), migrated;
+2. N four-seat tables of one rule set whose seats are guests (one Django session per
+   player), so the first hand is dealt before anyone connects and no CPU plays;
+3. one or two ``manage.py serve`` processes (daphne + sweeper) on free loopback
+   ports (two need ``REDIS_URL`` and PostgreSQL; a table's seats alternate
+   between the processes);
+4. 4·N websocket players (``games.bench.players``), whose pages are in ``language``:
+   on its turn each draws, then discards; a hand ends when the pile runs out (or a
+   close); with ``hands > 1`` seat 0 sends ``next_hand``.
+
+For every accepted action the latency is measured from sending it to the moment
+the *last* of the four seats has received a frame carrying the new version.
+Nothing but 127.0.0.1 is contacted; the servers are always stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import platform
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from . import servers
+from .players import DEFAULT_VARIANT, PlayConfig, play
+
+
+@dataclass
+class BenchConfig:
+    tables: int = 100
+    processes: int = 1
+    hands: int = 1
+    seconds: float = 120.0
+    variant: str = DEFAULT_VARIANT
+    think_ms: float = 0.0  # mean think time before each action (uniform 0.5x..1.5x)
+    language: str = ""  # the players' pages' language ("": the site's default)
+    database_url: str = ""  # empty: a fresh SQLite file in a temp dir
+    redis_url: str = ""
+    debug: bool = False  # run the servers with DEBUG=1 (query log, template debug)
+    profile: str = ""  # py-spy output file (speedscope/flamegraph/raw by extension)
+    connect_concurrency: int = 10  # handshakes in flight at once (a ramp, not a storm)
+    seed: int = 1
+
+    @property
+    def seed_prefix(self) -> str:
+        return f"loadbench{self.seed}-"
+
+    def play_config(self) -> PlayConfig:
+        return PlayConfig(
+            hands=self.hands,
+            seconds=self.seconds,
+            think_ms=self.think_ms,
+            language=self.language,
+            connect_concurrency=self.connect_concurrency,
+            seed=self.seed,
+        )
+
+
+def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
+    """Set up, serve, play, measure, and always stop the servers."""
+    from django.conf import settings
+    from django.db import connections
+
+    if cfg.processes not in (1, 2):
+        raise ValueError("--processes must be 1 or 2")
+    engine = connections["default"].settings_dict["ENGINE"]
+    if cfg.processes == 2 and (not cfg.redis_url or "postgresql" not in engine):
+        raise ValueError("--processes 2 needs REDIS_URL and a PostgreSQL DATABASE_URL")
+
+    settings.OKEY_SEED_PREFIX = cfg.seed_prefix  # reproducible deals
+    load_before = servers.load_average()
+    tmp = Path(tempfile.mkdtemp(prefix="okey-loadbench-"))
+    procs: list[servers.Server] = []
+    specs: list[servers.TableSpec] = []
+    try:
+        if cfg.database_url:
+            db_url, db_name = cfg.database_url, engine.rsplit(".", 1)[-1]
+        else:
+            db_url, db_name = servers.use_fresh_sqlite(tmp / "bench.sqlite3"), "sqlite3"
+        t = time.perf_counter()
+        servers.migrate()
+        specs = servers.create_tables(cfg.tables, cfg.variant)
+        connections["default"].close()
+        log(f"{db_name}: migrated, {cfg.tables} tables in {time.perf_counter() - t:.1f} s")
+        env = servers.server_env(
+            db_url, seed_prefix=cfg.seed_prefix, debug=cfg.debug, redis_url=cfg.redis_url
+        )
+        procs = [servers.start_server(env, tmp, i) for i in range(cfg.processes)]
+        for s in procs:
+            servers.wait_listening(s)
+        log("servers: " + ", ".join(f"pid {s.pid} on :{s.port}" for s in procs))
+
+        def measure_from_here() -> None:  # all sockets open: play starts
+            for i, s in enumerate(procs):
+                s.cpu_start = servers.cpu_seconds(s.pid)
+                if cfg.profile:
+                    base, ext = os.path.splitext(cfg.profile)
+                    out = cfg.profile if len(procs) == 1 else f"{base}.{i}{ext}"
+                    servers.start_profiler(s, out)
+
+        ports = [s.port for s in procs]
+        result = asyncio.run(play(cfg.play_config(), specs, ports, log, measure_from_here))
+        for s in procs:
+            s.cpu_end = servers.cpu_seconds(s.pid)
+            if s.proc.poll() is not None:
+                result["errors"] += 1
+                result.setdefault("server_exits", []).append(servers.tail(s.log_path))
+    finally:
+        for s in procs:
+            servers.stop_server(s)
+        if cfg.database_url and specs:
+            with contextlib.suppress(Exception):
+                servers.retire_tables(specs)
+        connections["default"].close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    elapsed = result["elapsed_s"] or 1.0
+    result["servers"] = [
+        {
+            "pid": s.pid,
+            "port": s.port,
+            "peak_rss_mb": round(s.peak_rss_kb / 1024, 1),
+            "cpu_s": round(s.cpu_end - s.cpu_start, 2),
+            "cpu_share": round((s.cpu_end - s.cpu_start) / elapsed, 2),
+        }
+        for s in procs
+    ]
+    server_cpu = sum(x["cpu_s"] for x in result["servers"])
+    result["server_cpu_ms_per_action"] = (
+        round(1000 * server_cpu / result["actions"], 1) if result["actions"] else 0.0
+    )
+    result["config"] = {**asdict(cfg), "database_url": db_name}
+    result["sockets"] = servers.SEATS * cfg.tables
+    result["machine"] = {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(terse=True),
+        "loadavg_before": load_before,
+        "loadavg_after": servers.load_average(),
+    }
+    result["date"] = servers.utc_now()
+    return result
+
+
+def format_summary(r: dict[str, Any]) -> str:
+    c, lat = r["config"], r["latency_ms"]
+    lines = [
+        f"Load benchmark {r['date']} ({r['machine']['cpus']} CPUs, Python "
+        f"{r['machine']['python']}, {c['database_url']}, {c['processes']} server process(es);"
+        f" load average {r['machine']['loadavg_before'][0]} before, "
+        f"{r['machine']['loadavg_after'][0]} after)",
+        f"  {c['tables']} {c['variant']} tables, {r['sockets']} sockets, "
+        f"think {c['think_ms']:g} ms"
+        + (f", pages in {c['language']}" if c.get("language") else "")
+        + f", connected in {r['connect_s']} s"
+        f" ({r['connect_retries']} handshakes retried, {r['tables_failed']} tables failed)",
+        f"  played {r['elapsed_s']} s: {r['actions']} actions accepted, "
+        f"{r['actions_per_s']} actions/s, {r['hands_completed']} hands completed, "
+        f"{r['tables_done']}/{c['tables']} tables done" + ("" if r["finished"] else " (time up)"),
+        f"  latency action -> last seat's update (ms): p50 {lat['p50']}  p95 {lat['p95']}  "
+        f"p99 {lat['p99']}  max {lat['max']}  mean {lat['mean']}",
+    ]
+    for kind, k in r["latency_by_kind_ms"].items():
+        lines.append(f"    {kind:<9} n={k['count']:<6} p50 {k['p50']}  p99 {k['p99']}")
+    lines.append(
+        f"  errors {r['errors']} {r['error_codes'] or ''}  stale_state refusals {r['stale']}"
+        f"  frames {r['frames']} (mean {r['mean_frame_bytes']} B)  client CPU {r['client_cpu_s']} s"
+    )
+    lines.append(
+        f"  server CPU per accepted action {r['server_cpu_ms_per_action']} ms"
+        " (action + one frame rendered per seat)"
+    )
+    for s in r["servers"]:
+        lines.append(
+            f"  server pid {s['pid']}: peak RSS {s['peak_rss_mb']} MB, CPU {s['cpu_s']} s "
+            f"({s['cpu_share']:.0%} of one core)"
+        )
+    for e in r.get("connect_errors", []):
+        lines.append(f"  connect error: {e}")
+    return "\n".join(lines)

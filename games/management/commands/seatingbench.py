@@ -1,0 +1,26 @@
+"""``manage.py seatingbench``: the tournament seating search's figures (pure Python).
+
+Example::
+
+    .venv/bin/python manage.py seatingbench --seeds 30
+
+The same as ``python -m games.bench.seating``; see games/bench/seating.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from games.bench.seating import run
+
+
+class Command(BaseCommand):
+    help = "Seating benchmark: repeated pairs and seconds per round of the seating search."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--seeds", type=int, default=10, help="16-player schedules to try")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        run(opts["seeds"])

@@ -3,7 +3,8 @@
 Commands
 --------
 ``rack --variant V --indicator R5 "R3 R4 …"``
-    Evaluate a rack of 14 or 15 tiles (lay-down variants: 1 to 15)::
+    Evaluate a rack of 14 or 15 tiles (lay-down variants: 1 to the starter's deal, 15;
+    101: 22)::
 
         {"winning": bool, "kind": "melds"|"pairs"|null, "melds": [[tile…]…],
          "leftover": [tile…], "opening_total": int|null}
@@ -65,8 +66,6 @@ from .tiles import (
     parse_tiles,
 )
 
-VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
-
 
 class CliError(Exception):
     """Bad input: printed as ``{"error": code, "message": message}``, exit status 2."""
@@ -100,11 +99,11 @@ def command(name: str, help_text: str, add_arguments: Callable[[argparse.Argumen
 
 
 def _rules(variant: str):
-    if variant not in VARIANTS:
-        raise CliError("bad_variant", f"unknown variant {variant!r} (choose from {list(VARIANTS)})")
-    from .rules import rules_for
+    from .rules import RULES  # every rule set of the registry (rulesets/)
 
-    return rules_for(variant)
+    if variant not in RULES:
+        raise CliError("bad_variant", f"unknown variant {variant!r} (choose from {list(RULES)})")
+    return RULES[variant]
 
 
 def _okey_kind(indicator: str) -> tuple[int, int]:
@@ -153,11 +152,12 @@ def cmd_rack(args: argparse.Namespace) -> dict:
     ind, ok = _okey_kind(args.indicator)
     ids = _rack(args.tiles, ind)
     lay_down = rules.values is not None
-    allowed = range(1, 16) if lay_down else (14, 15)
+    most = rules.rack_size + 1  # the starter's deal (15; 101: 22)
+    allowed = range(1, most + 1) if lay_down else (14, 15)
     if len(ids) not in allowed:
         raise CliError(
             "bad_tile_count",
-            f"{args.variant} racks hold {'1 to 15' if lay_down else '14 or 15'} tiles, "
+            f"{args.variant} racks hold {f'1 to {most}' if lay_down else '14 or 15'} tiles, "
             f"not {len(ids)}",
         )
     ace_high = rules.ace_high
@@ -234,13 +234,13 @@ def cmd_deal(args: argparse.Namespace) -> dict:
     from .options import validate_options
     from .refusals import Refusal
 
-    _rules(args.variant)
+    rules = _rules(args.variant)
     options = {} if args.players is None else {"players": args.players}
     try:
         players = validate_options(args.variant, options)["players"]
     except Refusal as e:
         raise CliError("bad_player_count", e.message) from None
-    d = deal(args.seed, players, 0)
+    d = deal(args.seed, players, 0, rules.rack_size)  # the rule set's deal (101: 21/22)
     return {
         "racks": [_tiles(r) for r in d.racks],
         "indicator": notation(d.indicator),

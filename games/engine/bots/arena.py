@@ -24,11 +24,13 @@ from typing import Any
 
 from ..actions import apply, legal_actions
 from ..options import validate_options
+from ..rules import RULES
 from ..state import new_hand
 from ..view import view_for
 from .core import LEVELS, decide
 
-HIGHER_IS_BETTER = {"classic": True, "rummy": True, "fifty-one": False, "seventeen": False}
+# Which way each rule set scores (``Rules.higher_wins``), for every rule set of the registry.
+HIGHER_IS_BETTER = {name: r.higher_wins for name, r in RULES.items()}
 MAX_ACTIONS = 3000
 
 

@@ -1,5 +1,8 @@
 """Desk forms: tournament settings (with each rule set's table options),
-registrations, organisers, table results and imports."""
+registrations, organisers, table results and imports.
+
+The rule sets, their labels and what they allow come from the engine's registry
+(``games.engine.rules.RULES``): a new rule set needs no edit here."""
 
 from __future__ import annotations
 
@@ -10,8 +13,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import clean_public_name
-from games.forms import VariantOptionsMixin, _encode, field_name
-from games.models import VARIANT_CHOICES
+from games.engine.rules import RULES
+from games.forms import VariantOptionsMixin, _encode, default_variant, field_name
+from games.models import variant_choices
 
 from .models import Tournament
 
@@ -23,6 +27,19 @@ ARRIVAL_CHOICES = [
     (300, _("5 minutes")),
     (600, _("10 minutes")),
 ]
+
+
+class RuleSetSelect(forms.Select):
+    """The rule-set menu; each option says whether the rule set is also played by three
+    (``data-three-players="1"`` when 3 is in its rules object's ``players``), so the
+    settings script offers three-player tables only where they exist."""
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        rules = RULES.get(str(value))
+        if rules is not None and 3 in rules.players:
+            option["attrs"]["data-three-players"] = "1"
+        return option
 
 
 class TournamentForm(VariantOptionsMixin, forms.Form):
@@ -37,7 +54,9 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
         initial=dt.date.today,
         widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
     )
-    variant = forms.ChoiceField(label=_("Rule set"), choices=VARIANT_CHOICES, initial="classic")
+    variant = forms.ChoiceField(
+        label=_("Rule set"), choices=variant_choices, initial=default_variant, widget=RuleSetSelect
+    )
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=3)
     mode = forms.ChoiceField(
         label=_("Where it is played"), choices=Tournament.Mode.choices, initial="online"
@@ -51,8 +70,10 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
     seating = forms.ChoiceField(
         label=_("Seating from round 2"), choices=Tournament.Seating.choices, initial="avoid_repeats"
     )
+    # Offered only for a rule set played by three (``RuleSetSelect``; ``services`` refuses
+    # it for the others).
     three_player_tables = forms.BooleanField(
-        label=_("Three-player tables instead of CPU seats (Okey Rummy only)"), required=False
+        label=_("Three-player tables instead of CPU seats"), required=False
     )
     arrival_s = forms.TypedChoiceField(
         label=_("Online: a player's CPU plays for them if they have not arrived after"),

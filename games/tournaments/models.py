@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import VARIANT_CHOICES, Table
+from games.models import Table, variant_choices
 
 DEFAULT_PLACING_POINTS = [4, 2, 1, 0]
 
@@ -47,7 +47,8 @@ class Tournament(models.Model):
 
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
-    variant = models.CharField(_("rule set"), max_length=16, choices=VARIANT_CHOICES)
+    # The registry's rule sets (a callable: a new rule set needs no migration).
+    variant = models.CharField(_("rule set"), max_length=16, choices=variant_choices)
     options = models.JSONField(_("table options"), default=dict)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
     mode = models.CharField(_("where"), max_length=12, choices=Mode.choices, default=Mode.ONLINE)
@@ -58,7 +59,7 @@ class Tournament(models.Model):
     seating = models.CharField(
         _("seating"), max_length=16, choices=Seating.choices, default=Seating.AVOID_REPEATS
     )
-    # Rummy only: three-player tables instead of CPU fill seats.
+    # Three-player tables instead of CPU fill seats (a rule set played by three only).
     three_player_tables = models.BooleanField(_("three-player tables"), default=False)
     seed = models.CharField(_("published seed"), max_length=64, default=new_seed)
     status = models.CharField(

@@ -12,9 +12,13 @@
       fs.hidden = !on;
       fs.querySelectorAll("select").forEach(function (s) { s.disabled = !on; });
     });
-    // Only what applies: the arrival time is for online rounds, three-player tables for rummy.
+    // Only what applies: the arrival time is for online rounds, three-player tables for a
+    // rule set played by three (its menu option says so: data-three-players, from the
+    // rules object's players).
+    var chosen = sel.options[sel.selectedIndex];
+    var three = !!chosen && chosen.dataset.threePlayers === "1";
     document.querySelectorAll("[data-online-only]").forEach(function (el) { el.hidden = mode.value !== "online"; });
-    document.querySelectorAll("[data-rummy-only]").forEach(function (el) { el.hidden = sel.value !== "rummy"; });
+    document.querySelectorAll("[data-three-players-only]").forEach(function (el) { el.hidden = !three; });
     document.querySelectorAll("[data-placing-only]").forEach(function (el) { el.hidden = scoring.value !== "placing"; });
   }
   [sel, mode, scoring].forEach(function (el) { el.addEventListener("change", show); });

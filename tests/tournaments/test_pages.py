@@ -4,6 +4,8 @@ states, the audit log's changes and the links between the pages."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
@@ -226,3 +228,14 @@ def test_public_online_page_tells_visitors_how_to_find_their_table(client, organ
     html = client.get(url("detail", t.pk)).content.decode()
     assert 'data-testid="login-hint"' in html
     assert f"/accounts/login/?next={url('detail', t.pk)}" in html
+
+
+def test_settings_form_marks_the_rule_sets_played_by_three(client, organiser):
+    """The settings script offers three-player tables for the options marked
+    data-three-players: exactly the rule sets whose rules seat three."""
+    client.force_login(organiser)
+    html = client.get(url("create")).content.decode()
+    marked = set(re.findall(r'<option value="([^"]+)"[^>]*data-three-players="1"', html))
+    assert marked == {name for name, rules in RULES.items() if 3 in rules.players}
+    assert "rummy" in marked  # Okey Rummy is played by 2 to 4 (RULES.md §3)
+    assert "data-three-players-only" in html

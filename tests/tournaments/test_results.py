@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from games.engine import Game, apply
 from games.engine.options import rummy_target, validate_options
+from games.engine.rules import RULES
 from games.engine.simulate import choose
+from games.tournaments.messages import RESULT_PROBLEMS
 from games.tournaments.results import CODES, ResultProblem, validate_table_result
 
 
@@ -48,6 +50,8 @@ GAMES = [
     ("fifty-one", {"hands": 3, "doubling": False}),
     ("seventeen", {}),
 ]
+# every registered rule set with its default options (a new rule set is covered too)
+GAMES += [(name, {}) for name in RULES if (name, {}) not in GAMES]
 
 
 @pytest.mark.parametrize("variant,options", GAMES)
@@ -68,6 +72,22 @@ def test_every_problem_has_a_known_code_and_sentence():
         for p in validate_table_result(variant, options, scores):
             assert p.code in CODES
             assert p.message.endswith(".")
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_every_rule_sets_problems_have_a_sentence_and_a_text_the_pages_translate(name):
+    """Whatever a rule set's checks say, the result form can say it in the reader's
+    language: by the rule set's own wording of the code, or the shared one."""
+    rules = RULES[name]
+    n = validate_options(name, {})["players"]
+    said = []
+    for scores in ([-(10**6)] * n, [10**6] * n, [7] * n, [-7, *[3] * (n - 1)], [0] * n):
+        for p in validate_table_result(name, {}, scores):
+            assert p.message.endswith(".")
+            assert p.seat is None or 0 <= p.seat < n
+            assert p.code in RESULT_PROBLEMS or p.code in rules.problem_texts
+            said.append(p.code)
+    assert said  # everybody at -1,000,000 is no finished game of okey
 
 
 # ------------------------------------------------------------------ every variant

@@ -2,13 +2,17 @@
 
 The input state is never mutated: each handler works on a shallow clone and
 replaces whole fields (tuples), and a ``Refusal`` raised anywhere discards the
-clone. Variant differences come from ``state.rules`` (see ``rules.py``).
+clone. What differs between rule sets comes from the rules object ``state.rules``: its
+flags and its state-machine hooks (``rulebase.Rules``: ``action_types``,
+``taken_must_be_used``, ``finishes_by_discard``, ``pile_exhausted``, the ``*_lines`` of
+scoring); no handler asks which rule set it is.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .evaluate import is_winning
 from .legal import (  # noqa: F401 - re-exported: importable from here as before
     _closing_tiles,
     _opening_around,
@@ -18,10 +22,10 @@ from .legal import (  # noqa: F401 - re-exported: importable from here as before
     penalty_tiles,
     take_useful,
 )
-from .melds import GROUP, PAIR, RUN, classify
+from .melds import GROUP, MELDS_OPENING, PAIR, PAIRS_OPENING, RUN, classify
+from .phases import DRAW, OVER, PLAY
 from .refusals import Refusal
-from .rules import MELDS_OPENING, PAIRS_OPENING, LayDownRules, WholeRackRules
-from .state import DRAW, OVER, PLAY, HandState
+from .scoring import close_ending
 from .table import (
     HIGH,
     TableMeld,
@@ -32,6 +36,10 @@ from .table import (
     swapped,
 )
 from .tiles import N_TILES, parse_kind
+
+if TYPE_CHECKING:
+    from .rulebase import LayDownRules, Rules
+    from .state import HandState
 
 ACTION_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     # type: (required fields besides type/seat, optional fields)
@@ -175,16 +183,10 @@ def _need_phase(s: HandState, phase: str) -> None:
         raise Refusal("already_drawn")
 
 
-def _lay_down(s: HandState) -> LayDownRules:
+def _rules_with(s: HandState, action_type: str) -> Rules:
+    """The rules object, if its rule set has ``action_type`` (``Rules.action_types``)."""
     r = s.rules
-    if not isinstance(r, LayDownRules):
-        raise Refusal("not_allowed_in_variant")
-    return r
-
-
-def _whole(s: HandState) -> WholeRackRules:
-    r = s.rules
-    if not isinstance(r, WholeRackRules):
+    if action_type not in r.action_types:
         raise Refusal("not_allowed_in_variant")
     return r
 
@@ -228,11 +230,7 @@ def _end_turn(s: HandState) -> None:
 
 def _exhausted(s: HandState, events: list[dict]) -> HandState:
     """[D4] the player to draw finds the pile empty: the hand is drawn."""
-    r = s.rules
-    if isinstance(r, LayDownRules):
-        ending, lines = r.end_lines(s, None, False)
-    else:
-        ending, lines = "exhausted", []
+    ending, lines = s.rules.pile_exhausted(s)
     return end_hand(s, ending, None, lines, events)
 
 
@@ -269,15 +267,14 @@ def _take(s: HandState, a: dict, ev: list[dict], before: HandState) -> HandState
     s.takeable = None
     s.drawn = tile
     s.phase = PLAY
-    if isinstance(r, LayDownRules) or not s.pile:
+    if r.taken_must_be_used(s):
         # [D12] the tile must be used this turn (whole-rack, empty pile [D4]: to close)
         s.taken = tile
         s.snapshot = before
     took = s.took or ((),) * s.n_players
     s.took = _set(took, seat, took[seat] + (tile,))
     ev.append({"type": "took", "seat": seat, "tile": tile, "from": prev})
-    if isinstance(r, LayDownRules):
-        _score(s, r.take_lines(s, seat, prev, tile), ev)
+    _score(s, r.take_lines(s, seat, prev, tile), ev)
     return s
 
 
@@ -291,7 +288,7 @@ def _undo(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _show(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _whole(s)
+    r = _rules_with(s, "show")
     seat, tile = a["seat"], a["tile"]
     if tile != (s.indicator ^ 1):
         raise Refusal("not_indicator_twin")
@@ -309,7 +306,7 @@ def _show(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _close(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _whole(s)
+    r = _rules_with(s, "close")
     _need_phase(s, PLAY)
     seat, tile = a["seat"], a["tile"]
     _need_in_rack(s, seat, [tile])
@@ -332,16 +329,12 @@ def _close(s: HandState, a: dict, ev: list[dict]) -> HandState:
     if pairs:
         shown = [list(sh.tiles) for sh in _pair_shapes(s, keep)]
     else:
-        from .evaluate import is_winning
-
         arr = is_winning(list(keep), s.okey_kind, ace_high=r.ace_high)
         if arr is None:
             raise Refusal("not_winning")
         shown = [list(sh.tiles) for sh in arr.melds]
     if "melds" in a and not pairs:
         shown = [list(m) for m in a["melds"]]  # the player's own arrangement
-    from .scoring import close_ending
-
     ending = close_ending(pairs, s.is_okey(tile))
     s.racks = _set(s.racks, seat, keep)
     ev.append({"type": "closed", "seat": seat, "ending": ending})
@@ -424,7 +417,7 @@ def _confirm_opening(
 
 
 def _open(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _lay_down(s)
+    r = _rules_with(s, "open")
     _need_phase(s, PLAY)
     seat = a["seat"]
     if s.opened[seat] is not None:
@@ -445,7 +438,7 @@ def _open(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _lay(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _lay_down(s)
+    r = _rules_with(s, "lay")
     _need_phase(s, PLAY)
     seat = a["seat"]
     shapes = _shapes(s, a, r)
@@ -499,9 +492,9 @@ def _can_add(s: HandState, r: LayDownRules, seat: int) -> None:
 
 
 def _tile_onto_meld(s: HandState, a: dict) -> tuple[LayDownRules, int, int, TableMeld]:
-    """Common checks of ``add`` and ``swap``: lay-down variant, play phase, an
+    """Common checks of ``add`` and ``swap``: a rule set that has them, play phase, an
     opener allowed to touch melds, the tile in the rack, the meld on the table."""
-    r = _lay_down(s)
+    r = _rules_with(s, a["type"])
     _need_phase(s, PLAY)
     seat, tile = a["seat"], a["tile"]
     _can_add(s, r, seat)
@@ -568,8 +561,9 @@ def _swap(s: HandState, a: dict, ev: list[dict]) -> HandState:
     return s
 
 
-def _resolve_provisional(s: HandState, r: LayDownRules, seat: int, ev: list[dict]) -> None:
-    """seventeen: at the discard a provisional opening is confirmed or returned."""
+def _resolve_provisional(s: HandState, r: Rules, seat: int, ev: list[dict]) -> None:
+    """At the discard a provisional opening (``Rules.provisional``, seventeen) is
+    confirmed or returned; without one, nothing happens."""
     if not s.provisional:
         return
     prov = [m for m in s.melds if m.id in s.provisional]
@@ -595,23 +589,18 @@ def _discard(s: HandState, a: dict, ev: list[dict], force: bool = False) -> Hand
     seat, tile = a["seat"], a["tile"]
     _need_in_rack(s, seat, [tile])
     r = s.rules
-    if isinstance(r, WholeRackRules):
-        if s.taken is not None:
-            raise Refusal("must_finish")
-        final = False
-    else:
-        _resolve_provisional(s, r, seat, ev)
-        if s.taken is not None:
-            raise Refusal("must_use_taken_discard")
-        final = s.opened[seat] is not None and len(s.racks[seat]) == 1
-        lines = r.discard_lines(s, seat, tile, final)
-        _score(s, lines, ev)
-        if lines and r.discard_returns and not force:
-            rest = [t for t in s.racks[seat] if t != tile]
-            if any(not r.discard_lines(s, seat, t, False) for t in rest):
-                # the penalised tile goes back to the rack; the turn goes on
-                ev.append({"type": "discard_returned", "seat": seat, "tile": tile})
-                return s
+    _resolve_provisional(s, r, seat, ev)
+    if s.taken is not None:
+        raise Refusal(r.unused_take_refusal)
+    final = r.finishes_by_discard(s, seat)
+    lines = r.discard_lines(s, seat, tile, final)
+    _score(s, lines, ev)
+    if lines and r.discard_returns and not force:
+        rest = [t for t in s.racks[seat] if t != tile]
+        if any(not r.discard_lines(s, seat, t, False) for t in rest):
+            # the penalised tile goes back to the rack; the turn goes on
+            ev.append({"type": "discard_returned", "seat": seat, "tile": tile})
+            return s
     s.racks = _set(s.racks, seat, _remove(s.racks[seat], [tile]))
     s.discards = _set(s.discards, seat, s.discards[seat] + (tile,))
     ev.append({"type": "discarded", "seat": seat, "tile": tile})

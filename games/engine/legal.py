@@ -5,33 +5,54 @@ a useful set of open/lay/add/swap, see API.md), and answers the CPU players' and
 assisted table's questions: ``take_useful`` (can the takeable discard be used as the rule
 set requires?), ``penalty_tiles`` / ``is_penalty_tile`` (which discards cost a penalty).
 It never changes a state: the transitions are in ``actions.py``.
+
+What differs between rule sets is asked of the rules object (``state.rules``):
+``legal_turn_actions`` and ``can_use_take`` (``rulebase.py``), whose whole-rack and
+lay-down versions call the building blocks below (``whole_rack_turn_actions``,
+``lay_down_turn_actions``, ``lay_down_take_useful``, ...). So this module sits below the
+rules: it imports neither ``rules`` nor ``state`` (only their types, for annotations).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
 
-from .melds import GROUP, PAIR, RUN, classify, plays_as
-from .rules import MELDS_OPENING, PAIRS_OPENING, LayDownRules, WholeRackRules
-from .state import DRAW, OVER, PLAY, HandState
-from .table import is_usable, placements
+from .evaluate import best_arrangement, is_winning
+from .melds import GROUP, MELDS_OPENING, PAIR, PAIRS_OPENING, RUN, Shape, classify, plays_as
+from .phases import DRAW, OVER, PLAY
+from .table import (
+    find_pairs,
+    fits,
+    is_usable,
+    meld_close_candidates,
+    open_slots,
+    placements,
+    support,
+)
 from .tiles import FALSE_KIND, kind_of
 
+if TYPE_CHECKING:
+    from .rulebase import LayDownRules
+    from .state import HandState
 
-def _set(tup: tuple, i: int, value: Any) -> tuple:
-    return tup[:i] + (value,) + tup[i + 1 :]
+
+def _with_tile(state: HandState, seat: int, tile: int) -> HandState:
+    """A probe: ``state`` with ``tile`` taken into ``seat``'s rack [D12]."""
+    probe = state.clone()
+    probe.racks = tuple(r + (tile,) if i == seat else r for i, r in enumerate(state.racks))
+    probe.taken = tile
+    return probe
 
 
 def penalty_tiles(state: HandState, tiles: Any) -> set[int]:
     """Which of ``tiles`` would be penalised if discarded now (not as the finishing
-    discard): usable tiles, and okeys in seventeen."""
-    from .table import _fits
-
+    discard): usable tiles, and okeys where the rule set penalises them."""
     if not state.melds:
         kinds: frozenset[int] = frozenset()
         any_slot = False
     else:
-        kinds, any_slot = _fits(state.melds, state.okey_kind, state.rules.ace_high)
+        kinds, any_slot = fits(state.melds, state.okey_kind, state.rules.ace_high)
     okey_bad = state.rules.okey_discard_penalised
     out = set()
     for t in tiles:
@@ -49,21 +70,17 @@ def is_penalty_tile(state: HandState, tile: int) -> bool:
 
 
 def _closing_tiles(state: HandState, seat: int) -> list[int]:
-    """Every tile of a 15-tile rack whose putting down leaves a winning rack."""
-    from .evaluate import is_winning
-    from .table import meld_close_candidates
-
+    """Every tile of a full rack (the deal's size plus the drawn tile) whose putting down
+    leaves a winning rack."""
     rack = state.racks[seat]
     ace_high = state.rules.ace_high
-    if len(rack) != 15:
+    if len(rack) != state.rules.rack_size + 1:
         return []
     cands = meld_close_candidates(rack, state.okey_kind, ace_high)
     if cands != set() and (cands is None or len(cands) > 4):
         # one search (about four winning checks) gates many: if the 15 tiles cannot be
         # arranged leaving at most one tile, no choice of tile to put down leaves a
         # runs-and-groups rack
-        from .evaluate import best_arrangement
-
         arr = best_arrangement(list(rack), state.okey_kind, ace_high=ace_high, pairs=False)
         if len(arr.leftover) > 1:
             cands = set()
@@ -128,9 +145,8 @@ def _trim_to_keep(shapes: list[Any], rack_len: int) -> list[Any]:
 
 
 def _pair_shapes(state: HandState, tiles: Any) -> list[Any]:
-    from .melds import Shape
-    from .table import find_pairs
-
+    """Every pair ``tiles`` hold, as shapes (what a close's seven pairs or a pairs opening
+    lays down)."""
     out = []
     okey_kind = state.okey_kind
     for a, b in find_pairs(tiles, okey_kind):
@@ -144,8 +160,6 @@ def _pair_shapes(state: HandState, tiles: Any) -> list[Any]:
 
 
 def _opening_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[dict]:
-    from .evaluate import best_arrangement
-
     rack = state.racks[seat]
     out = []
     need = r.opening_min(state, MELDS_OPENING)
@@ -179,8 +193,6 @@ def _opening_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[d
 
 def _melds_with(state: HandState, tile: int, rack: tuple[int, ...], r: LayDownRules) -> list:
     """Runs (3 to 5 tiles) and groups holding ``tile``, from ``rack`` and its okeys."""
-    from itertools import combinations
-
     okey_kind = state.okey_kind
     p = plays_as(tile, okey_kind)
     if p is None:
@@ -236,8 +248,6 @@ def _opening_around(
 ) -> list | None:
     """A runs-and-groups opening that holds ``tile`` (the taken discard) and reaches
     ``need``: each meld holding it, plus the best arrangement of the rest."""
-    from .evaluate import best_arrangement
-
     rack = state.racks[seat]
     cands = _melds_with(state, tile, rack, r)
     cands.sort(key=lambda sh: -r.meld_value(sh.kind, sh.plays))
@@ -260,8 +270,6 @@ def _sum_bound(rack: tuple[int, ...], okey_kind: int, ace_high: bool) -> int:
     """An upper bound of a runs-and-groups opening's number total (fifty-one): without
     okeys only tiles with a complete real meld around them count, with one okey only
     tiles with a partner; each okey counts 13."""
-    from .table import _support
-
     okeys = 0
     kinds = []
     for t in rack:
@@ -272,7 +280,7 @@ def _sum_bound(rack: tuple[int, ...], okey_kind: int, ace_high: bool) -> int:
             kinds.append(okey_kind if k == FALSE_KIND else k)
     if okeys >= 2:
         return 13 * len(rack)
-    none, partial = _support(kinds, ace_high)
+    none, partial = support(kinds, ace_high)
     drop = list(partial if okeys == 0 else none)
     total = 0
     for k in kinds:
@@ -284,8 +292,6 @@ def _sum_bound(rack: tuple[int, ...], okey_kind: int, ace_high: bool) -> int:
 
 
 def _lay_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[dict]:
-    from .evaluate import best_arrangement
-
     rack = state.racks[seat]
     out = []
     mine = state.opened[seat]
@@ -313,8 +319,6 @@ def _add_swap_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[
     mine = state.opened[seat]
     if mine is None or (mine == PAIRS_OPENING and not r.pairs_opener_may_add):
         return []
-    from .table import open_slots
-
     rack = state.racks[seat]
     okey_kind = state.okey_kind
     # per meld, once: the open slots and the okeys that could be swapped out
@@ -354,29 +358,26 @@ def _add_swap_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[
 
 
 def take_useful(state: HandState, seat: int) -> bool:
-    """Can ``seat`` use the takeable discard this turn as its variant requires? (A
-    cheap, not exhaustive, check: whole-rack with a pile left → always; else a close,
-    an opening, an add, or (not in fifty-one once opened, RULES.md §4) a new meld
-    that holds the tile is found.)"""
+    """Can ``seat`` use the takeable discard this turn as its rule set requires? (A
+    cheap, not exhaustive, check: the rules object's ``can_use_take``.)"""
     if state.takeable is None:
         return False
-    return _take_useful(state, seat)
+    return state.rules.can_use_take(state, seat)
 
 
-def _take_useful(state: HandState, seat: int) -> bool:
+def whole_rack_take_useful(state: HandState, seat: int) -> bool:
+    """Whole-rack: a take is always of use while the pile lasts; with the pile empty the
+    taken tile must close the hand [D4] [D12], so a close that keeps it is found."""
+    if state.pile:
+        return True
+    return bool(_closing_tiles(_with_tile(state, seat, state.takeable), seat))
+
+
+def lay_down_take_useful(state: HandState, seat: int, r: LayDownRules) -> bool:
+    """Lay-down [D12]: an opening, an add, or (not in fifty-one once opened, RULES.md
+    §4) a new meld that holds the takeable discard is found."""
     tile = state.takeable
-    r = state.rules
     rack = state.racks[seat]
-    if isinstance(r, WholeRackRules):
-        if state.pile:
-            return True
-        probe = state.clone()
-        probe.racks = _set(probe.racks, seat, rack + (tile,))
-        probe.taken = tile
-        return bool(_closing_tiles(probe, seat))
-    assert isinstance(r, LayDownRules)
-    from .evaluate import best_arrangement
-
     mine = state.opened[seat]
     if (
         mine is not None
@@ -388,9 +389,7 @@ def _take_useful(state: HandState, seat: int) -> bool:
                 return True
     if mine is not None and r.take_opening_or_table_only:
         return False  # once opened, only onto a table meld (above)
-    probe = state.clone()
-    probe.racks = _set(probe.racks, seat, rack + (tile,))
-    probe.taken = tile
+    probe = _with_tile(state, seat, tile)
     probe.phase = PLAY
     if mine is None:
         return bool(_opening_suggestions(probe, seat, r))
@@ -413,11 +412,9 @@ def legal_actions(state: HandState, seat: int) -> list[dict]:
                 out.append({"type": "flip", "seat": seat, "tile": t})
     if seat != state.turn:
         return out
-    rack = state.racks[seat]
-    if isinstance(r, WholeRackRules):
-        twin = state.indicator ^ 1
-        if twin in rack and seat not in state.shown and r.show_allowed(state, seat):
-            out.append({"type": "show", "seat": seat, "tile": twin})
+    twin = state.indicator ^ 1
+    if twin in state.racks[seat] and seat not in state.shown and r.show_allowed(state, seat):
+        out.append({"type": "show", "seat": seat, "tile": twin})
     if state.phase == DRAW:
         out.append({"type": "draw", "seat": seat})
         if state.takeable is not None and not state.undone:
@@ -425,13 +422,27 @@ def legal_actions(state: HandState, seat: int) -> list[dict]:
         return out
     if state.taken is not None:
         out.append({"type": "undo", "seat": seat})
-    if isinstance(r, WholeRackRules):
-        for t in _closing_tiles(state, seat):
-            out.append({"type": "close", "seat": seat, "tile": t})
-        if state.taken is None:
-            out += [{"type": "discard", "seat": seat, "tile": t} for t in rack]
-        return out
-    assert isinstance(r, LayDownRules)
+    return out + r.legal_turn_actions(state, seat)
+
+
+def _discards(state: HandState, seat: int) -> list[dict]:
+    return [{"type": "discard", "seat": seat, "tile": t} for t in state.racks[seat]]
+
+
+def whole_rack_turn_actions(state: HandState, seat: int) -> list[dict]:
+    """Whole-rack, after the draw: every close, and every discard unless a taken discard
+    waits to close the hand [D4] [D12]."""
+    out = [{"type": "close", "seat": seat, "tile": t} for t in _closing_tiles(state, seat)]
+    if state.taken is None:
+        out += _discards(state, seat)
+    return out
+
+
+def lay_down_turn_actions(state: HandState, seat: int, r: LayDownRules) -> list[dict]:
+    """Lay-down, after the draw: the discards (none while a taken discard waits to be
+    used [D12], unless a provisional opening holding it reaches the limit), then useful
+    openings, or, once opened, lays, adds and swaps."""
+    out: list[dict] = []
     taken_ok = False
     if state.taken is not None and state.provisional:
         prov = [m for m in state.melds if m.id in state.provisional]
@@ -440,7 +451,7 @@ def legal_actions(state: HandState, seat: int) -> list[dict]:
             total = sum(r.meld_value(m.kind, m.plays) for m in prov)
             taken_ok = total >= r.opening_min(state, kind)
     if state.taken is None or taken_ok:
-        out += [{"type": "discard", "seat": seat, "tile": t} for t in rack]
+        out += _discards(state, seat)
     if state.opened[seat] is None:
         if not state.provisional:
             out += _opening_suggestions(state, seat, r)

@@ -20,6 +20,8 @@ from .tiles import FALSE_KIND, colour_of_kind, kind_of, make_kind, number_of_kin
 
 RUN, GROUP, PAIR = "run", "group", "pair"
 MELD_KINDS = (RUN, GROUP, PAIR)
+# How a lay-down player opened (``HandState.opened``): with runs and groups, or with pairs.
+MELDS_OPENING, PAIRS_OPENING = "melds", "pairs"
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .melds import PAIR
+from . import legal
+from .melds import MELDS_OPENING, PAIR, PAIRS_OPENING
 from .refusals import Refusal
 
 if TYPE_CHECKING:
     from .state import HandState
     from .table import TableMeld
-
-MELDS_OPENING, PAIRS_OPENING = "melds", "pairs"
 
 
 def gettext_noop(message: str) -> str:
@@ -142,7 +141,17 @@ class Rules:
         }
 
     # ------------------------------------------------------------ state machine
+    # What the state machine (actions.py) and the move generator (legal.py) ask: the
+    # flags below, and the hooks after ``partner``. ``WholeRackRules`` and
+    # ``LayDownRules`` give each family's answers; a rule set overrides what differs.
     whole_rack = True
+    # the action types ``apply`` accepts (``flip`` also needs ``okeys_flip``); a type
+    # missing here is refused with ``not_allowed_in_variant``
+    action_types: frozenset[str] = frozenset(
+        {"draw", "take", "discard", "undo", "flip", "arrange", "timeout"}
+    )
+    # the refusal of a discard while a taken discard is still unused [D12]
+    unused_take_refusal = "must_use_taken_discard"
     ace_high = True
     values: str | None = None  # evaluate.best_arrangement value mode
     # lay-down flags
@@ -171,6 +180,47 @@ class Rules:
 
     def partner(self, state: HandState, seat: int) -> int | None:
         return None
+
+    def show_allowed(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` show the indicator's twin now (RULES.md §2, §3)?"""
+        return False
+
+    def taken_must_be_used(self, state: HandState) -> bool:
+        """Must a discard taken now be used this turn [D12] (else the take may be
+        undone, and no discard passes until it is used)?"""
+        raise NotImplementedError
+
+    def take_lines(self, state: HandState, taker: int, discarder: int, tile: int) -> list[dict]:
+        """The score lines a take writes (none unless the rule set charges for it)."""
+        return []
+
+    def discard_lines(self, state: HandState, seat: int, tile: int, final: bool) -> list[dict]:
+        """The score lines a discard writes (``final``: it finishes the hand)."""
+        return []
+
+    def finishes_by_discard(self, state: HandState, seat: int) -> bool:
+        """Does a discard by ``seat`` now finish the hand (its last tile)?"""
+        return False
+
+    def pile_exhausted(self, state: HandState) -> tuple[str, list[dict]]:
+        """[D4] The ending and the score lines of a hand whose pile runs out."""
+        return "exhausted", []
+
+    def legal_turn_actions(self, state: HandState, seat: int) -> list[dict]:
+        """The actions ``seat`` may play after its draw besides ``undo`` and ``show``
+        (``legal.legal_actions`` adds those): the rule set's ways to finish, discard and
+        put tiles on the table."""
+        raise NotImplementedError
+
+    def can_use_take(self, state: HandState, seat: int) -> bool:
+        """Can ``seat`` use the takeable discard as the rule set requires (a cheap,
+        not exhaustive, check for the CPU players and hints)?"""
+        raise NotImplementedError
+
+    def play_action_types(self, state: HandState, seat: int) -> list[str]:
+        """The action types ``seat`` may try after its draw besides ``undo`` and
+        ``show``, whatever its rack holds (``view.legal_types``)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------- game level
     def game_start(self, options: dict) -> int:
@@ -204,10 +254,27 @@ class Rules:
 
 
 class WholeRackRules(Rules):
+    """Close the whole rack (RULES.md §2, §3): show the indicator's twin, close with 14
+    tiles in melds or seven pairs."""
+
     whole_rack = True
+    action_types = Rules.action_types | {"show", "close"}
+    unused_take_refusal = "must_finish"
 
     def show_allowed(self, state: HandState, seat: int) -> bool:
         raise NotImplementedError
+
+    def taken_must_be_used(self, state: HandState) -> bool:
+        return not state.pile  # [D4] with the pile empty a taken discard must close
+
+    def legal_turn_actions(self, state: HandState, seat: int) -> list[dict]:
+        return legal.whole_rack_turn_actions(state, seat)
+
+    def can_use_take(self, state: HandState, seat: int) -> bool:
+        return legal.whole_rack_take_useful(state, seat)
+
+    def play_action_types(self, state: HandState, seat: int) -> list[str]:
+        return ["close"] if state.taken is not None else ["close", "discard"]
 
     def show_lines(self, state: HandState, seat: int) -> list[dict]:
         raise NotImplementedError
@@ -220,16 +287,40 @@ class WholeRackRules(Rules):
 
 
 class LayDownRules(Rules):
+    """Lay melds on the table (RULES.md §4, §5, §6): open, lay, add, swap; finish by
+    discarding the last tile."""
+
     whole_rack = False
+    action_types = Rules.action_types | {"open", "lay", "add", "swap"}
+
+    def taken_must_be_used(self, state: HandState) -> bool:
+        return True  # [D12]
+
+    def finishes_by_discard(self, state: HandState, seat: int) -> bool:
+        return state.opened[seat] is not None and len(state.racks[seat]) == 1
+
+    def pile_exhausted(self, state: HandState) -> tuple[str, list[dict]]:
+        return self.end_lines(state, None, False)
+
+    def legal_turn_actions(self, state: HandState, seat: int) -> list[dict]:
+        return legal.lay_down_turn_actions(state, seat, self)
+
+    def can_use_take(self, state: HandState, seat: int) -> bool:
+        return legal.lay_down_take_useful(state, seat, self)
+
+    def play_action_types(self, state: HandState, seat: int) -> list[str]:
+        mine = state.opened[seat]
+        if mine is None:
+            return ["discard", "open", "lay"] if self.provisional else ["discard", "open"]
+        if mine == MELDS_OPENING or self.pairs_opener_may_add:
+            return ["discard", "lay", "add", "swap"]
+        return ["discard", "lay"]
 
     def opening_min(self, state: HandState, kind: str) -> int:
         raise NotImplementedError
 
     def after_open(self, state: HandState, kind: str, total: int) -> int | None:
         raise NotImplementedError
-
-    def take_lines(self, state: HandState, taker: int, discarder: int, tile: int) -> list[dict]:
-        return []
 
     def add_lines(
         self, state: HandState, seat: int, meld: TableMeld, tile: int, kind: int
@@ -240,9 +331,6 @@ class LayDownRules(Rules):
         return []
 
     def give_pair_lines(self, state: HandState, seat: int, to: int, kind: int) -> list[dict]:
-        return []
-
-    def discard_lines(self, state: HandState, seat: int, tile: int, final: bool) -> list[dict]:
         return []
 
     def end_lines(

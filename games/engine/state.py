@@ -11,13 +11,13 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .options import validate_options
+from .phases import DRAW, OVER, PLAY
 from .refusals import Refusal
 from .rules import Rules, rules_for
 from .table import TableMeld
 from .tiles import deal, kind_of, okey_kind_for
 
 FORMAT = 1
-DRAW, PLAY, OVER = "draw", "play", "over"
 
 
 @dataclass(slots=True, eq=True)
@@ -211,3 +211,6 @@ def new_hand(
         context=context,
         took=((),) * n,
     )
+
+
+__all__ = ["DRAW", "FORMAT", "OVER", "PLAY", "HandState", "new_hand"]

@@ -110,7 +110,7 @@ def swapped(meld: TableMeld, index: int, tile: int) -> TableMeld:
 
 
 @lru_cache(maxsize=4096)
-def _fits(
+def fits(
     melds: tuple[TableMeld, ...], okey_kind: int, ace_high: bool
 ) -> tuple[frozenset[int], bool]:
     """(kinds that a plain tile may be added as or swapped in for, any open slot at all)."""
@@ -131,7 +131,7 @@ def is_usable(tile: int, melds: tuple[TableMeld, ...], okey_kind: int, ace_high:
     tile an okey on the table stands for, or is an okey that fits somewhere."""
     if not melds:
         return False
-    kinds, any_slot = _fits(melds, okey_kind, ace_high)
+    kinds, any_slot = fits(melds, okey_kind, ace_high)
     p = plays_as(tile, okey_kind)
     if p is None:
         return any_slot
@@ -148,7 +148,7 @@ def face_number(tile: int, okey_kind: int) -> int:
 # ------------------------------------------------------------ closing pre-checks
 
 
-def _support(kinds: list[int], ace_high: bool) -> tuple[list[int], list[int]]:
+def support(kinds: list[int], ace_high: bool) -> tuple[list[int], list[int]]:
     """(kinds with no partner at all, kinds without a complete real meld)."""
     count = [0] * 52
     colours = [0] * 13  # bitmask of the colours present for each number
@@ -199,7 +199,7 @@ def meld_close_candidates(
             okeys += 1
         else:
             kinds.append(okey_kind if k == FALSE_KIND else k)
-    none, partial = _support(kinds, ace_high)
+    none, partial = support(kinds, ace_high)
     if okeys == 0:
         if len(partial) > 1:
             return set()

@@ -15,7 +15,6 @@ from typing import Any
 
 from .actions import FREE_ACTIONS
 from .refusals import Refusal
-from .rules import LayDownRules, WholeRackRules
 from .state import DRAW, OVER, PLAY, HandState
 from .table import is_usable
 from .tiles import kind_notation, notation
@@ -71,10 +70,9 @@ def legal_types(state: HandState, seat: int | None) -> list[str]:
         out.append("flip")
     if seat != state.turn:
         return out
-    if isinstance(r, WholeRackRules):
-        twin = state.indicator ^ 1
-        if twin in rack and seat not in state.shown and r.show_allowed(state, seat):
-            out.append("show")
+    twin = state.indicator ^ 1
+    if twin in rack and seat not in state.shown and r.show_allowed(state, seat):
+        out.append("show")
     if state.phase == DRAW:
         out.append("draw")
         if state.takeable is not None and not state.undone:
@@ -82,21 +80,7 @@ def legal_types(state: HandState, seat: int | None) -> list[str]:
     elif state.phase == PLAY:
         if state.taken is not None:
             out.append("undo")
-        if isinstance(r, WholeRackRules):
-            out.append("close")
-            if state.taken is None:
-                out.append("discard")
-        else:
-            out.append("discard")
-            mine = state.opened[seat]
-            if mine is None:
-                out.append("open")
-                if r.provisional:
-                    out.append("lay")
-            else:
-                out.append("lay")
-                if mine == "melds" or r.pairs_opener_may_add:
-                    out += ["add", "swap"]
+        out += r.play_action_types(state, seat)
     return sorted(set(out))
 
 
@@ -174,7 +158,7 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
         "result": None,
         "revealed": None,
     }
-    if isinstance(r, LayDownRules):
+    if not r.whole_rack:  # lay-down tables show the limit and the opening minimums
         view["limit"] = state.limit
         view["opening_min"] = {
             "melds": r.opening_min(state, "melds"),

@@ -2,12 +2,16 @@
 
 The engine speaks English with stable codes; the web layer shows the player's
 language, falling back to the engine's own message for a code it does not know.
+Score reasons and hand endings shared by several rule sets are listed here
+(``REASONS``, ``ENDINGS``); a rule set brings the texts of its own codes on its rules
+object (``Rules.reason_labels``, ``Rules.ending_labels``), used for codes not listed.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
+from games.engine.rules import RULES
 from games.tilewords import tile_words
 
 REFUSALS = {
@@ -114,8 +118,20 @@ ENDINGS = {
 }
 
 
-def ending_text(ending: str, name: str) -> str:
+def _own_label(labels: str, variant: str, code: str) -> str | None:
+    """A rule set's own text for a code the shared lists lack (``Rules.reason_labels`` or
+    ``Rules.ending_labels``: engine msgids, translated here), or None."""
+    rules = RULES.get(variant)
+    text = getattr(rules, labels, {}).get(code) if rules is not None else None
+    return gettext(text) if text else None
+
+
+def ending_text(ending: str, name: str, variant: str = "") -> str:
+    """Why the hand ended, naming the finisher: the shared text of ``ending``, else the
+    rule set's own (``Rules.ending_labels``), else the code in words."""
     text = ENDINGS.get(ending)
+    if text is None:
+        text = _own_label("ending_labels", variant, ending)
     return str(text) % {"name": name} if text is not None else ending.replace("_", " ")
 
 
@@ -156,8 +172,12 @@ def refusal_text(code: str, fallback: str) -> str:
     return str(text) if text is not None else fallback
 
 
-def reason_label(code: str) -> str:
+def reason_label(code: str, variant: str = "") -> str:
+    """A score line's reason in words: the shared text of ``code``, else the rule set's
+    own (``Rules.reason_labels``), else the code in words."""
     text = REASONS.get(code)
+    if text is None:
+        text = _own_label("reason_labels", variant, code)
     return str(text) if text is not None else code.replace("_", " ")
 
 

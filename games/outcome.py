@@ -121,14 +121,17 @@ def player_rows(
     hand_totals: list[int] | None,
     totals: list[int],
     winners: list[int],
+    variant: str = "",
 ) -> list[dict[str, Any]]:
-    """One row group per seat: its lines of this hand, its hand total and game total."""
+    """One row group per seat: its lines of this hand, its hand total and game total.
+    A reason the shared list lacks is said in the rule set's own words
+    (``messages.reason_label``: ``Rules.reason_labels``)."""
     rows = []
     for seat in range(n):
         mine = [
             {
                 "points": ln["points"],
-                "label": messages.reason_label(ln["reason"]),
+                "label": messages.reason_label(ln["reason"], variant),
                 "reason": ln["reason"],
                 "detail": line_detail(ln, names),
             }
@@ -214,7 +217,9 @@ def hand_outcome(
             headline = _("%(names)s win the hand.") % {"names": names_text(winners, names)}
     else:
         headline = _("The hand is drawn.")
-    why = messages.ending_text(ending, names.get(finisher, "") if finisher is not None else "")
+    why = messages.ending_text(
+        ending, names.get(finisher, "") if finisher is not None else "", variant
+    )
     if not winners and ending != "exhausted":
         why = why or _("Nobody finished.")
 
@@ -272,6 +277,7 @@ def hand_outcome(
             view.get("hand_totals"),
             standing["totals"],
             winners,
+            variant,
         ),
         "game": standing,
         "direction": standing["direction"],

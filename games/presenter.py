@@ -20,7 +20,7 @@ from games.engine import view_for
 from games.engine.rules import rules_for
 from games.models import Seat, Table
 from games.services import snapshot
-from games.tilewords import tile_label
+from games.tilewords import tile_label, yellow_is_green
 
 RACK_SLOTS = 32  # two rows of 16, like a real istaka
 TOOK_SHOWN = 4  # the last tiles each opponent took from the discards
@@ -36,14 +36,19 @@ SYMBOLS = {"R": "♥", "Y": "★", "B": "◆", "K": "♠", "F": "✿"}
 
 
 def tile_ctx(tile: dict[str, Any], variant: str) -> dict[str, Any]:
+    """A tile as the templates draw it. Where the rule set shows its yellow tiles green
+    (``Rules.yellow_shown_green``: Okey Rummy) they get the green face (css ``rummy``)
+    and the clover; ``variant`` rides along so the tile's words say the same."""
     t = tile["t"]
     colour = t[0]
+    green = yellow_is_green(variant)
     return {
         **tile,
         "colour": colour,
         "number": "" if colour == "F" else t[1:],
-        "symbol": "♣" if (colour == "Y" and variant == "rummy") else SYMBOLS[colour],
-        "css": f"c-{colour.lower()}" + (" rummy" if variant == "rummy" else ""),
+        "symbol": "♣" if (colour == "Y" and green) else SYMBOLS[colour],
+        "css": f"c-{colour.lower()}" + (" rummy" if green else ""),
+        "variant": variant,
     }
 
 
@@ -68,11 +73,13 @@ def arrange_slots(rack_ids: list[int], saved: list[int | None]) -> list[int | No
 
 
 def relative_positions(n: int, me: int, variant: str) -> dict[int, str]:
-    """Where each seat sits on screen. Play passes s → s+1; the previous
-    player sits on your left (counter-clockwise), except rummy (clockwise)."""
+    """Where each seat sits on screen. Play passes s → s+1; the previous player sits on
+    your left when the rule set draws play counter-clockwise, on your right when it draws
+    it clockwise (``Rules.direction``: RULES.md §1, [D2])."""
     if n == 2:
         return {me: "bottom", (me + 1) % 2: "top"}
-    left, right = ("right", "left") if variant == "rummy" else ("left", "right")
+    clockwise = rules_for(variant).direction == "clockwise"
+    left, right = ("right", "left") if clockwise else ("left", "right")
     places = {me: "bottom", (me - 1) % n: left, (me + 1) % n: right}
     if n == 4:
         places[(me + 2) % 4] = "top"
@@ -109,6 +116,8 @@ def table_context(
         "okeys_flip": rules_for(table.variant).okeys_flip,
         # melds lie on the table in the lay-down rule sets (fifty-one, seventeen)
         "lays_down": not rules_for(table.variant).whole_rack,
+        # a game of a fixed number of hands says "Hand 2 of 7" (Rules.hands_shown)
+        "hands_shown": rules_for(table.variant).hands_shown(table.options),
         "hand": hand,
         "view": None,
     }
@@ -180,10 +189,10 @@ def table_context(
         if ctx["result"]:
             finisher = ctx["result"].get("finisher")
             name = next((p["name"] for p in players if p["position"] == finisher), "")
-            ctx["result_text"] = messages.ending_text(ctx["result"]["ending"], name)
+            ctx["result_text"] = messages.ending_text(ctx["result"]["ending"], name, table.variant)
         ctx["revealed"] = view.get("revealed") if view["over"] else None
         ctx["hand_lines"] = [
-            {**line, "label": messages.reason_label(line["reason"])}
+            {**line, "label": messages.reason_label(line["reason"], table.variant)}
             for line in view.get("scores", [])
         ]
     ctx["totals"] = totals

@@ -30,8 +30,9 @@ _COLOUR_WORDS = {
 _CACHE: dict[tuple[str | None, str, bool], str] = {}
 
 
-def _yellow_is_green(variant: str) -> bool:
-    """The rule set's own word on colours (rummy's yellow is shown green)."""
+def yellow_is_green(variant: str) -> bool:
+    """The rule set's own word on colours (``Rules.yellow_shown_green``: Okey Rummy's
+    yellow is shown green); False for an unknown or empty variant."""
     rules = RULES.get(variant)
     return bool(rules and rules.yellow_shown_green)
 
@@ -41,7 +42,7 @@ def tile_words(t: str, variant: str = "") -> str:
 
     Anything that is not a tile's notation comes back unchanged.
     """
-    rummy = _yellow_is_green(variant)
+    rummy = yellow_is_green(variant)
     key = (get_language(), t, rummy)
     words = _CACHE.get(key)
     if words is not None:

@@ -1,7 +1,7 @@
 """A tiny, safe Markdown renderer for the "How to play" pages.
 
-Pure Python (standard library only, no Django). It understands exactly the subset described in
-``README.md`` beside this file:
+Pure Python (standard library and the engine's registry of rule sets, no Django). It
+understands exactly the subset described in ``README.md`` beside this file:
 
 - headings ``#``, ``##``, ``###``;
 - paragraphs (consecutive non-blank lines);
@@ -28,6 +28,8 @@ import html
 import re
 from pathlib import Path
 
+from games.engine.rules import RULES
+
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
@@ -40,7 +42,8 @@ __all__ = [
 PAGES_DIR = Path(__file__).resolve().parent
 LANGUAGES: tuple[str, ...] = ("en", "es", "de", "tr")
 DEFAULT_LANGUAGE = "en"
-SLUGS: tuple[str, ...] = ("index", "classic", "rummy", "fifty-one", "seventeen")
+# The overview, then each registered rule set's page (``Rules.rules_page``), in menu order.
+SLUGS: tuple[str, ...] = ("index", *(rules.rules_page for rules in RULES.values()))
 
 _HEADING = re.compile(r"^(#{1,3})\s+(.*?)\s*$")
 _UL_ITEM = re.compile(r"^ ?-\s+(.*)$")

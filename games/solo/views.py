@@ -19,15 +19,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games import cpu, services
+from games.engine.rules import RULES, rules_for
 from games.engine.tiles import deal, kind_notation, kind_of, notation
 from games.messages import refusal_text
-from games.models import CPU_LEVELS, VARIANT_CHOICES, Table
+from games.models import CPU_LEVELS, Table, variant_choices
 from games.presenter import tile_ctx
 from games.solo import records, sheets
 from games.solo.models import RECORD_VARIANT, SoloResult
 from games.views import guest_key, my_seat
 
-SOLO_VARIANTS = [v for v, _label in VARIANT_CHOICES]  # seventeen first in the form
+SOLO_VARIANTS = list(RULES)  # every registered rule set; the record one first in the form
 SOLO_OPTIONS: dict[str, Any] = {"clock": 0}  # no turn clock: a solo game waits for you
 SESSION_LEVEL = "solo_level"
 SESSION_VARIANT = "solo_variant"
@@ -51,10 +52,19 @@ def remembered(request: HttpRequest) -> tuple[str, str]:
 
 def start_form_context(request: HttpRequest) -> dict[str, Any]:
     level, variant = remembered(request)
-    variants = [(RECORD_VARIANT, dict(VARIANT_CHOICES)[RECORD_VARIANT])] + [
-        (v, label) for v, label in VARIANT_CHOICES if v != RECORD_VARIANT
+    choices = variant_choices()
+    variants = [c for c in choices if c[0] == RECORD_VARIANT] + [
+        c for c in choices if c[0] != RECORD_VARIANT
     ]
-    return {"levels": CPU_LEVELS, "level": level, "variants": variants, "variant": variant}
+    return {
+        "levels": CPU_LEVELS,
+        "level": level,
+        "variants": variants,
+        "variant": variant,
+        "record_variant": RECORD_VARIANT,
+        "record_variant_name": dict(choices)[RECORD_VARIANT],
+        "record_rules_page": rules_for(RECORD_VARIANT).rules_page,
+    }
 
 
 def _my_solo_tables(request: HttpRequest):
@@ -86,7 +96,6 @@ def solo_home(request: HttpRequest) -> HttpResponse:
             "resumable": resumable,
             "history": history_page,
             "bests": [(code, label, bests.get(code)) for code, label in CPU_LEVELS],
-            "record_variant_name": dict(VARIANT_CHOICES)[RECORD_VARIANT],
         },
     )
 
@@ -174,7 +183,8 @@ def result(request: HttpRequest, code: str) -> HttpResponse:
             "best": best,
             "level_name": cpu.describe(records.cpu_level(table)),
             "variant_name": table.get_variant_display(),
-            "is_record_variant": table.variant == RECORD_VARIANT,
+            "is_record_variant": rules_for(table.variant).records,
+            "record_variant_name": dict(variant_choices())[RECORD_VARIANT],
         },
     )
 
@@ -247,14 +257,18 @@ def board(request: HttpRequest) -> HttpResponse:
 # --------------------------------------------------------------------- verify
 
 
-def verify_deal(seed: str, players: int = 4, starter: int = 0) -> dict[str, Any]:
-    """Everything the verify page shows for a seed: the deal and the seed's SHA-256."""
-    d = deal(seed, players, starter)
+def verify_deal(
+    seed: str, players: int = 4, starter: int = 0, variant: str = RECORD_VARIANT
+) -> dict[str, Any]:
+    """Everything the verify page shows for a seed: the deal and the seed's SHA-256. The
+    rule set says how many tiles each seat is dealt (``Rules.rack_size``) and how its
+    tiles are shown."""
+    d = deal(seed, players, starter, rules_for(variant).rack_size)
 
     def tiles(ids) -> list[dict[str, Any]]:
         return [
             {
-                **tile_ctx({"id": t, "t": notation(t)}, "seventeen"),
+                **tile_ctx({"id": t, "t": notation(t)}, variant),
                 "okey": kind_of(t) == d.okey_kind,
             }
             for t in ids
@@ -282,12 +296,15 @@ def verify(request: HttpRequest) -> HttpResponse:
         starter = int(request.GET.get("starter", "0"))
     except ValueError:
         players, starter = 4, 0
+    variant = request.GET.get("variant", RECORD_VARIANT)
+    if variant not in RULES:
+        variant = RECORD_VARIANT
     error = ""
     if players not in (2, 3, 4):
         players, error = 4, _("A table has 2, 3 or 4 players.")
     if not 0 <= starter < players:
         starter, error = 0, _("The starter must be a seat of the table (0 to players − 1).")
-    outcome = verify_deal(seed, players, starter) if seed and not error else None
+    outcome = verify_deal(seed, players, starter, variant) if seed and not error else None
     return render(
         request,
         "solo/verify.html",
@@ -301,6 +318,8 @@ def verify(request: HttpRequest) -> HttpResponse:
             "error": error,
             "player_choices": [2, 3, 4],
             "starter_choices": [0, 1, 2, 3],
+            "variant": variant,
+            "variants": variant_choices(),
         },
     )
 

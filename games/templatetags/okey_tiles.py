@@ -22,7 +22,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
-from games.tilewords import tile_label, tile_words
+from games.tilewords import tile_label, tile_words, yellow_is_green
 
 register = template.Library()
 
@@ -34,14 +34,15 @@ def tile_html(tile: dict[str, Any] | None, size: str = "") -> SafeString:
     if not tile:
         return mark_safe('<span class="tile empty" aria-hidden="true"></span>')
     css = tile.get("css", "")
-    variant = "rummy" if "rummy" in css.split() else ""
+    variant = tile.get("variant", "")  # presenter.tile_ctx: the table's rule set
     classes = ["tile", css]
     t = tile.get("t", "")
     plays = tile.get("plays")
     stands = bool(plays) and (plays != t or bool(tile.get("okey")))
     if stands:
         # shown as the tile it stands for, in that tile's colour
-        classes = ["tile", f"c-{plays[0].lower()}" + (" rummy" if variant else ""), "stands-in"]
+        green = " rummy" if yellow_is_green(variant) else ""  # the rule set's colours
+        classes = ["tile", f"c-{plays[0].lower()}{green}", "stands-in"]
     if tile.get("okey"):
         classes.append("is-okey")
     if tile.get("face_down"):

@@ -66,7 +66,7 @@ def test_seven_round_solo_game_through_the_page(page: Page, daphne_server: str):
     page.wait_for_function("() => document.body.classList.contains('ws-open')")
 
     for round_no in range(1, 8):
-        expect(page.get_by_test_id("round")).to_have_text(f"Round {round_no} of 7")
+        expect(page.get_by_test_id("round")).to_have_text(f"Hand {round_no} of 7")
         commitment = page.get_by_test_id("commitment").get_attribute("data-commitment")
         assert re.fullmatch(r"[0-9a-f]{64}", commitment)
         expect(page.get_by_test_id("revealed-seed")).to_have_count(0)  # secret during the hand

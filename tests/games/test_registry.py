@@ -10,6 +10,7 @@ form's, its own score reasons and endings have words.
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -113,3 +114,93 @@ def test_value_labels_never_read_a_number_as_on_or_off():
         assert str(value_label(0)) == "off"  # a turn clock of 0 seconds
         assert value_label(1) == "1"  # 1 == True, but one hand is "1"
         assert value_label("brisk") == "brisk"  # no rule set: the value itself
+
+
+# ------------------------------------------------------------------ pages
+
+
+@pytest.mark.django_db
+def test_the_rules_pages_nav_lists_every_rule_set(client, made_up):
+    from django.urls import reverse
+
+    html = client.get(reverse("games:rules_page", args=["classic"])).content.decode()
+    nav = re.search(r'<nav class="rules-nav".*?</nav>', html, re.S).group(0)
+    links = re.findall(r'<a href="/rules/([^"]*)"', nav)
+    assert links == ["", *(r.rules_page for r in RULES.values())]  # the overview first
+    assert ">Made-up Okey</a>" in nav
+    assert 'href="/rules/classic" aria-current="page"' in nav
+
+
+@pytest.mark.django_db
+def test_the_lobby_names_every_rule_set(client, made_up):
+    with translation.override("en"):
+        html = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"{len(RULES)} rule sets" in html
+    listed = re.search(r'data-testid="rule-sets">(.*?)</p>', html, re.S).group(1)
+    assert re.findall(r'href="/rules/([^"]*)"', listed) == [r.rules_page for r in RULES.values()]
+    for name in RULES:
+        assert f'value="{name}"' in html  # the rule set select and its options
+        assert f'data-variant="{name}"' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("variant", "options", "chip"), [
+    ("seventeen", {}, "Hand 1 of 7"),
+    ("fifty-one", {"hands": 3}, "Hand 1 of 3"),
+    ("classic", {}, None),  # played until someone reaches 0: no fixed number of hands
+    ("rummy", {}, None),
+])  # fmt: skip
+def test_the_table_says_which_hand_of_how_many(client, variant, options, chip):
+    from django.urls import reverse
+
+    from tests.games.conftest import cpu_table
+
+    table = cpu_table(variant, guest_key=client.session.session_key or "", **options)
+    assert (rules := RULES[variant]).hands_shown(table.options) == (int(chip[-1]) if chip else None)
+    session = client.session
+    session.save()
+    table.seats.filter(position=0).update(guest_key=session.session_key)
+    page = client.get(reverse("games:table", args=[table.code])).content.decode()
+    found = re.search(r'data-testid="round">([^<]*)<', page)
+    assert (found.group(1) if found else None) == chip, rules.name
+
+
+def test_seats_and_tiles_follow_the_rules_object(made_up, monkeypatch):
+    from games import presenter
+    from games.templatetags.okey_tiles import tile_html
+
+    assert presenter.relative_positions(4, 0, "made-up") == {
+        0: "bottom", 3: "left", 1: "right", 2: "top"
+    }  # fmt: skip
+    monkeypatch.setattr(MadeUpRules, "direction", "clockwise")
+    assert presenter.relative_positions(4, 0, "made-up") == {
+        0: "bottom", 3: "right", 1: "left", 2: "top"
+    }  # fmt: skip
+    with translation.override("en"):
+        assert "yellow 5" in tile_html(presenter.tile_ctx({"id": 1, "t": "Y5"}, "made-up"))
+        monkeypatch.setattr(MadeUpRules, "yellow_shown_green", True)
+        tile = presenter.tile_ctx({"id": 1, "t": "Y5"}, "made-up")
+        assert tile["symbol"] == "♣" and "green 5" in tile_html(tile)
+        # an okey standing for a yellow tile is drawn and named as that tile: green here
+        okey = presenter.tile_ctx({"id": 2, "t": "R1", "plays": "Y9", "okey": True}, "made-up")
+        html = tile_html(okey)
+        assert "c-y rummy" in html and "green 9" in html
+
+
+# ------------------------------------------------------------------ texts
+
+
+def test_a_rule_set_brings_its_own_reasons_and_endings(made_up):
+    from games import messages
+
+    with translation.override("en"):
+        assert messages.reason_label("made_up_bonus", "made-up") == "Made-up bonus"
+        assert messages.ending_text("made_up_end", "Cem", "made-up") == "Cem made it up."
+        # the shared texts come first; another rule set does not lend its own
+        assert messages.reason_label("close", "made-up") == "Hand closed"
+        assert messages.reason_label("made_up_bonus", "classic") == "made up bonus"
+    with translation.override("de"):
+        # the shared words stay translated when a rule set is named
+        assert messages.ending_text("exhausted", "", "made-up") == str(
+            messages.ENDINGS["exhausted"]
+        )

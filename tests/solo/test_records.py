@@ -181,7 +181,7 @@ def test_start_creates_a_solo_table_and_remembers_the_level(client):
     home = client.get("/").content.decode()
     assert '<option value="hard" selected>' in home
     page = client.get(r.url).content.decode()
-    assert 'data-testid="round">Round 1 of 7<' in page
+    assert 'data-testid="round">Hand 1 of 7<' in page
 
 
 @pytest.mark.parametrize(
@@ -210,7 +210,7 @@ def test_one_hand_played_through_keeps_the_round_on_the_scoreboard(client, djang
     table.refresh_from_db()
     services.next_hand(table.pk, table.version)
     page = client.get(reverse("games:table", args=[table.code])).content.decode()
-    assert 'data-testid="round">Round 2 of 7<' in page
+    assert 'data-testid="round">Hand 2 of 7<' in page
 
 
 def test_admin_lists_solo_results(admin_client, django_user_model):

@@ -178,6 +178,24 @@ class Rules:
     # game level
     higher_wins = False  # classic/rummy: the highest total wins; else the lowest
 
+    # ------------------------------------------------------------ CPU hooks
+    # What the CPU players (bots/core.py) know of the rule set beyond the flags above: how
+    # its scoring bends their play. The defaults are plain play; a rule set whose scoring
+    # asks for more sets them (bots/README.md says how each level uses them).
+    # Adding to a rival's meld costs its owner 10 × the tile's number (RULES.md §4, [D11]):
+    # lay off onto rivals' melds first.
+    cpu_lays_off_on_rivals_first = False
+    # An opened loser pays for the numbers of the tiles left in the rack (RULES.md §4,
+    # Ending: Σ × 5): once opened, discard high tiles first; before opening keep them (they
+    # reach the barrier).
+    cpu_sheds_high_tiles = False
+    # An unopened loser pays the whole base, 400-800 (RULES.md §5, Scoring): while the next
+    # player has not opened, a high discard it could take into its opening is a risk.
+    cpu_fears_next_opener = False
+    # A pair counts its number towards the pairs opening (RULES.md §5, Values): on the pairs
+    # route, throw low singles first (else high ones: they cost most left in the rack).
+    cpu_pairs_low_first = False
+
     def partner(self, state: HandState, seat: int) -> int | None:
         return None
 

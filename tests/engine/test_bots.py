@@ -255,3 +255,47 @@ def test_levels_and_errors():
         choose_action(state, 0, "grandmaster")
     with pytest.raises(ValueError):
         choose_action(state, 1, "medium")  # not its turn: nothing to do
+
+
+def _register(monkeypatch, rules) -> None:
+    """Register ``rules`` as one more rule set for this test (as a module of
+    games/engine/rulesets would be)."""
+    from games.engine import options
+    from games.engine.rules import RULES
+
+    monkeypatch.setitem(RULES, rules.name, rules)
+    monkeypatch.setitem(options.VARIANTS, rules.name, rules.meta())
+
+
+def _action_log(variant: str, opts: dict | None, levels: tuple[str, ...], hands: int) -> list:
+    """Every action of ``hands`` hands per level, each decision with its own seeded rng
+    (the default rng is seeded with the variant's name too)."""
+    import random
+
+    log = []
+    for level in levels:
+        for i in range(hands):
+            state = new_hand(variant, opts, f"renamed/{level}/{i}", i % 4)
+            for step in range(3000):
+                if state.over:
+                    break
+                seat = state.turn
+                rng = random.Random(f"{level}/{i}/{step}")
+                action = decide(view_for(state, seat), legal_actions(state, seat), level, rng)
+                log.append(action)
+                state, _ = apply(state, action)
+    return log
+
+
+@pytest.mark.parametrize(("base", "opts"), [("fifty-one", {"partners": True}), ("seventeen", None)])
+def test_the_cpu_reads_a_rule_set_from_its_rules_object(monkeypatch, base, opts):
+    """The same rules registered under another name are played the same way: what the
+    CPU knows of a rule set (lay-offs onto rivals first, high tiles shed, the next
+    opener feared...) comes from the rules object, not from the variant's name."""
+    from games.engine.rules import RULES
+
+    cls = type(RULES[base])
+    renamed = type("Renamed", (cls,), {"name": f"{base}-renamed"})()
+    _register(monkeypatch, renamed)
+    levels = ("easy", "medium", "hard")
+    assert _action_log(renamed.name, opts, levels, 6) == _action_log(base, opts, levels, 6)

@@ -163,8 +163,9 @@ class Context:
 
     def __init__(self, view: dict, legal: list[dict]):
         self.view = view
-        self.variant = view["variant"]
-        self.rules = rules_for(self.variant)
+        # what the rule set means for the play is asked of its rules object (its flags and
+        # "CPU hooks", rulebase.Rules), never of the variant's name
+        self.rules = rules_for(view["variant"])
         self.whole = self.rules.whole_rack
         self.ace_high = self.rules.ace_high
         self.values = self.rules.values
@@ -214,7 +215,7 @@ class Context:
     def penalty(self, t: int) -> bool:
         if self.whole:
             return False
-        if self.variant == "seventeen" and self.is_okey(t):
+        if self.rules.okey_discard_penalised and self.is_okey(t):
             return True
         return is_usable(t, self.melds, self.okey, self.ace_high)
 
@@ -495,14 +496,14 @@ def _is_melds(a: dict, ctx: Context) -> bool:
 
 def _best_add(ctx: Context, adds: list[dict]) -> dict:
     owner = {m.id: m.owner for m in ctx.melds}
-    partner = ctx.rules.partner(_Seat(ctx), ctx.seat) if ctx.variant == "fifty-one" else None
+    rivals_first = ctx.rules.cpu_lays_off_on_rivals_first
+    partner = ctx.rules.partner(_Seat(ctx), ctx.seat) if rivals_first else None
 
     def key(a: dict):
-        o = owner.get(a["meld"])
-        rival = o not in (ctx.seat, partner)
-        # fifty-one: a lay-off onto a rival's meld costs its owner; prefer those,
-        # and high tiles (they weigh most in the rack and cost the owner most)
-        return (rival if ctx.variant == "fifty-one" else 0, _num(ctx, a["tile"]), -a["meld"])
+        # a lay-off onto a rival's meld costs its owner (fifty-one): prefer those; then
+        # high tiles (they weigh most in the rack, and cost the owner most)
+        rival = rivals_first and owner.get(a["meld"]) not in (ctx.seat, partner)
+        return (rival, _num(ctx, a["tile"]), -a["meld"])
 
     return max(adds, key=key)
 
@@ -636,7 +637,7 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
 
     def base_cost(t: int) -> float:
         p = potential(ctx, t, others, weighted)
-        if ctx.variant == "fifty-one":
+        if ctx.rules.cpu_sheds_high_tiles:
             # tiles left in the rack are counted by their number at the end;
             # before opening, high tiles help reach the barrier
             p += (-0.25 if opened else 0.1) * _num(ctx, t)
@@ -863,10 +864,10 @@ def _feed_risk(ctx: Context, t: int) -> float:
     n += 1
     risk = 0.0
     nxt = ctx.next_seat
-    if NEXT_OPEN_RISK and ctx.variant == "seventeen" and ctx.opened[nxt] is None:
+    if NEXT_OPEN_RISK and ctx.rules.cpu_fears_next_opener and ctx.opened[nxt] is None:
         # an unopened next player may take it into an opening (worth the base,
-        # 400-800, to them): high tiles help openings most. Not in fifty-one, where
-        # the tiles left in the rack cost 5 × their number: high tiles go first.
+        # 400-800, to them in seventeen): high tiles help openings most. Not where
+        # the tiles left in the rack cost their number (fifty-one): high tiles go first.
         risk += 0.35 * n
     # tiles the next player threw away: it does not collect those
     for x in ctx.view["discards"][nxt][-4:]:
@@ -1062,7 +1063,7 @@ def _pairs_discard(ctx: Context, cand: list[int]) -> int:
         singles = cand
     unseen = ctx.unseen()
     others = list(ctx.rack)
-    low_first = ctx.variant == "seventeen"  # pairs are worth their number there
+    low_first = ctx.rules.cpu_pairs_low_first  # seventeen: a pair is worth its number
 
     def key(t: int) -> tuple:
         k = ctx.kind(t)

@@ -59,6 +59,9 @@ class FiftyOneRules(LayDownRules):
     values = "sum"
     pairs_opening_min_pairs = 5
     take_opening_or_table_only = True
+    # CPU hooks (rulebase.Rules): lay-offs cost rivals, the rack's numbers cost its owner
+    cpu_lays_off_on_rivals_first = True
+    cpu_sheds_high_tiles = True
 
     def game_hands(self, options: dict) -> int | None:
         return options["hands"]

@@ -65,6 +65,9 @@ class SeventeenRules(LayDownRules):
     rg_opener_gives_pairs = True
     okeys_flip = True
     okey_discard_penalised = True
+    # CPU hooks (rulebase.Rules): an unopened loser pays the base; a pair counts its number
+    cpu_fears_next_opener = True
+    cpu_pairs_low_first = True
 
     def game_hands(self, options: dict) -> int | None:
         return options["rounds"]

@@ -100,13 +100,14 @@ class Okey101Rules(FiftyOneRules):
     }
     problem_texts = {
         "out_of_range": gettext_noop(
-            "Impossible: a finish earns at most 404 in a hand (an okey as the last discard of "
-            "a pairs or elden finish), so nobody ends below -404 a hand."
+            "Impossible: a finish earns at most 404 in a hand (a pairs finish or a finish "
+            "from the hand, with an okey as the last discard), so no total is below -404 per "
+            "hand."
         ),
         "impossible_total": gettext_noop(
-            "The scores are too low together: in every hand each rival of the finisher pays "
-            "at least the multiplier for the tiles left, so a hand adds up to at least -392 "
-            "(-396 with partners)."
+            "The scores are too low together: in every hand each rival of the finisher "
+            "(except a partner) pays for at least one tile left, so a hand adds up to at "
+            "least -392 (-396 with partners)."
         ),
     }
     ace_high = False  # 1-2-3 only: 12-13-1 and 13-1-2 are not runs
@@ -116,6 +117,13 @@ class Okey101Rules(FiftyOneRules):
     taken_in_opening = True  # [D30] before opening, only in the opening
     pairs_opener_may_add = True  # [D31]
     okey_discard_penalised = True  # [D32] marks an okey as a penalised discard
+    # CPU hooks (rulebase.Rules): lay-offs are free [D31] (not fifty-one's charge to the
+    # owner); an opened loser pays the numbers left, Σ; an unopened loser pays 202, so a
+    # discard the next player could open with is a risk; a pair's value does not matter
+    cpu_lays_off_on_rivals_first = False
+    cpu_sheds_high_tiles = True
+    cpu_fears_next_opener = True
+    cpu_pairs_low_first = False
 
     def opening_min(self, state: HandState, kind: str) -> int:
         if kind == PAIRS_OPENING:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .actions import apply
 from .melds import PAIR, classify
 from .options import validate_options
 from .rules import rules_for
@@ -185,8 +186,6 @@ def tile(state: HandState, seat: int, word: str) -> int:
 
 def play(state: HandState, *actions: dict) -> tuple[HandState, list[dict]]:
     """Apply several actions; return the final state and all events."""
-    from .actions import apply
-
     events: list[Any] = []
     for a in actions:
         state, ev = apply(state, a)

@@ -1,13 +1,16 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import VARIANT_CHOICES
+from games.models import variant_choices
+
+
+def filter_variant_choices() -> list[tuple[str, str]]:
+    """ "All variants", then every registered rule set (``games.models.variant_choices``)."""
+    return [("", _("All variants")), *variant_choices()]
 
 
 class FilterForm(forms.Form):
-    variant = forms.ChoiceField(
-        label=_("Variant"), required=False, choices=[("", _("All variants")), *VARIANT_CHOICES]
-    )
+    variant = forms.ChoiceField(label=_("Variant"), required=False, choices=filter_variant_choices)
     # Date inputs show and send ISO dates only (YYYY-MM-DD) in every language: see
     # games/tournaments/forms.py (TournamentForm.date).
     date_from = forms.DateField(

@@ -27,14 +27,14 @@ from django.utils.translation import gettext as _
 from games import jsonsafe
 from games.engine import Refusal, apply, new_hand, replay
 from games.engine.actions import FREE_ACTION_LIMIT, FREE_ACTIONS
-from games.engine.options import rummy_target, validate_options
+from games.engine.options import validate_options
 from games.engine.refusals import REFUSALS
+from games.engine.rules import RULES, rules_for
 from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notation, parse_kind
 from games.jsonsafe import JSONRefused, loads_bounded
 from games.messages import refusal_text
 
 FORMAT = "okey-review/1"
-VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
 
 # ------------------------------------------------------------------ limits
 #
@@ -52,39 +52,31 @@ MAX_NAME = 60
 # least 3 values in 24 bytes ({"seat":0,"type":"draw"}), so a real file of MAX_BYTES holds
 # about 130,000 values; the rest is room for melds and results.
 MAX_VALUES = 300_000
-MAX_PLAYERS = 4  # every rule set seats 2 to 4 (§1-§5)
+# the most seats any registered rule set has (2 to 4 today: §1-§6)
+MAX_PLAYERS = max(n for rules in RULES.values() for n in rules.players)
 N_TILES = 106  # 4 colours × 13 numbers × 2 copies + 2 false jokers (§1)
-RACK_MAX = 15  # the starter is dealt 15 and every turn ends with a discard (§1)
 MELD_MAX = 13  # a run holds each number once (§1)
-# Drawn hands (an exhausted pile [D4]) change no score in classic and rummy, so the rules do
-# not bound how many a game has; games of weak players end about half their hands that way.
-# A file may hold four drawn hands per decisive one.
-DRAWN_PER_DECISIVE = 4
+
+
+def rack_max(rack_size: int) -> int:
+    """The most tiles a rack holds: the starter is dealt one more than the others and every
+    turn ends with a discard (§1; 15 with the usual 14, 22 in 101's deal of 21, §6)."""
+    return rack_size + 1
 
 
 def max_hands(variant: str, options: dict) -> int:
-    """The most hands one game of ``variant`` with these (validated) options can have."""
-    n = options["players"]
-    if variant == "fifty-one":
-        return options["hands"]  # a game of 1 or 3 hands (§4)
-    if variant == "seventeen":
-        return options["rounds"]  # seven rounds (§5)
-    if variant == "classic":
-        # [D5] everyone starts with S points; a close costs each of the other n-1 players at
-        # least 2; the game ends after the hand in which someone reaches 0, so before that
-        # hand every player still has at least 1 point: the n players lose at most n(S-1).
-        decisive = n * (options["start_points"] - 1) // (2 * (n - 1)) + 1
-    else:
-        # rummy [D7]: a close earns the closer at least 3; before the last hand everyone is
-        # below the target T, so at most n(T-1) points were earned.
-        decisive = n * (rummy_target(options) - 1) // 3 + 1
-    return decisive * (1 + DRAWN_PER_DECISIVE)
+    """The most hands one game of ``variant`` with these (validated) options can have: the
+    rule set's own bound (``Rules.max_hands``: a fixed number of hands, or what the
+    scoring allows in the games played to a score, with room for drawn hands)."""
+    return rules_for(variant).max_hands(options)
 
 
-def max_moves(n_players: int) -> int:
+def max_moves(n_players: int, rack_size: int) -> int:
     """The most moves (actions other than the free flips and arrangements) one hand with
-    ``n_players`` can have (§1, [D4], [D12])."""
-    pile = N_TILES - 1 - (14 * n_players + 1)  # 48 with four players, 62 with 3, 76 with 2
+    ``n_players`` dealt ``rack_size`` tiles each (the starter one more) can have (§1,
+    [D4], [D12])."""
+    # 48 with four players of 14 tiles, 62 with 3, 76 with 2; 20 with four of 21 (101)
+    pile = N_TILES - 1 - (rack_size * n_players + 1)
     # A turn starts with a tile from the pile (at most pile + 1 draws: the last finds it empty
     # [D4]) or the previous discard. In classic and rummy nothing stops a discard being taken
     # and discarded again; a file may take as often as it draws.
@@ -158,6 +150,7 @@ def event_to_action(event: Any, state) -> dict:
     if type(seat) is not int or not 0 <= seat < state.n_players:
         raise Refusal("bad_action", f"seat {seat!r} is not a seat of this table")
     held = list(state.racks[seat])
+    most = rack_max(state.rules.rack_size)  # the rule set's deal bounds a rack
     if event.get("type") == "flip":  # an okey anywhere (rack or table)
         held += [t for m in state.melds for t in m.tiles]
     pool = _Pool(held)
@@ -166,20 +159,20 @@ def event_to_action(event: Any, state) -> dict:
         if key == "tile":
             out["tile"] = pool.take(value)
         elif key == "tiles":
-            # an arrangement is the whole rack, at most RACK_MAX tiles
-            if not isinstance(value, list) or len(value) > RACK_MAX:
-                raise Refusal("bad_action", f"tiles must be a list of at most {RACK_MAX} tiles")
+            # an arrangement is the whole rack, at most ``most`` tiles
+            if not isinstance(value, list) or len(value) > most:
+                raise Refusal("bad_action", f"tiles must be a list of at most {most} tiles")
             out["tiles"] = [pool.take(t) for t in value]
         elif key == "melds":
-            # melds come from one rack (RACK_MAX tiles, each meld at least a pair)
+            # melds come from one rack (``most`` tiles, each meld at least a pair)
             if (
                 not isinstance(value, list)
-                or len(value) > RACK_MAX // 2
+                or len(value) > most // 2
                 or not all(isinstance(m, list) and len(m) <= MELD_MAX for m in value)
             ):
                 raise Refusal(
                     "bad_action",
-                    f"melds must be at most {RACK_MAX // 2} lists of at most {MELD_MAX} tiles",
+                    f"melds must be at most {most // 2} lists of at most {MELD_MAX} tiles",
                 )
             out["melds"] = [[pool.take(t) for t in m] for m in value]
         else:
@@ -358,7 +351,7 @@ def _check_shape(data: dict) -> tuple[str, dict, list]:
             % {"found": data.get("format"), "expected": FORMAT},
         )
     variant = data.get("variant")
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in RULES:
         raise ImportRefused("bad_variant", _("Unknown variant %(v)r.") % {"v": variant})
     try:
         options = validate_options(variant, data.get("options") or {})
@@ -381,7 +374,7 @@ def _check_shape(data: dict) -> tuple[str, dict, list]:
         label = _("Hand %(n)s") % {"n": h_index + 1}
         if not isinstance(h, dict) or not isinstance(h.get("actions"), list):
             raise ImportRefused("bad_record", _("%(hand)s: no list of actions.") % {"hand": label})
-        _check_moves(h["actions"], n, label)
+        _check_moves(h["actions"], n, rules_for(variant).rack_size, label)
         seed = h.get("seed")
         if type(seed) is int and len(str(seed)) > MAX_STRING:
             raise ImportRefused(
@@ -391,10 +384,10 @@ def _check_shape(data: dict) -> tuple[str, dict, list]:
     return variant, options, hands
 
 
-def _check_moves(events: list, n: int, label: str) -> None:
-    """At most ``max_moves(n)`` moves, and at most FREE_ACTION_LIMIT free actions of a seat
-    between two moves: one pass over the events, before any replay."""
-    most = max_moves(n)
+def _check_moves(events: list, n: int, rack_size: int, label: str) -> None:
+    """At most ``max_moves(n, rack_size)`` moves, and at most FREE_ACTION_LIMIT free actions
+    of a seat between two moves: one pass over the events, before any replay."""
+    most = max_moves(n, rack_size)
     moves = 0
     runs = [0] * MAX_PLAYERS
     for event in events:

@@ -645,9 +645,9 @@ def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def records_variant_names():
-    from games.models import VARIANT_CHOICES
+    from games.models import variant_choices
 
-    return [(k, str(v)) for k, v in VARIANT_CHOICES]
+    return [(k, str(v)) for k, v in variant_choices()]
 
 
 def imported_commentary(request: HttpRequest, pk: int, number: int) -> HttpResponse:

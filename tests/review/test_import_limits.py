@@ -14,6 +14,9 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games import heavy
+from games.engine import Refusal, new_hand
+from games.engine.options import validate_options
+from games.engine.rules import RULES
 from games.review import records, replay
 from games.review.models import ImportedHand, ImportedRecord
 from tests.review.conftest import cpu_table, play_out_hand
@@ -78,6 +81,25 @@ def test_malformed_files_get_a_reason(client, ayse):
     _refused(client, b'{"format": "okey-review/1",', "bad_json")
 
 
+@pytest.mark.parametrize("variant", list(RULES))
+def test_every_rule_set_bounds_its_games(variant):
+    """Each registered rule set says how many hands a game of its default options can
+    have, so that its games can be imported."""
+    options = validate_options(variant, {})
+    assert records.max_hands(variant, options) >= 1
+
+
+def test_a_rack_holds_what_the_rule_set_deals():
+    """An arrangement is the whole rack: at most one more tile than the rule set deals."""
+    for variant, rules in RULES.items():
+        state = new_hand(variant, None, "limits", 0)
+        most = rules.rack_size + 1
+        records.event_to_action({"seat": 0, "type": "arrange", "tiles": ["R1"] * most}, state)
+        tiles = ["R1"] * (most + 1)
+        with pytest.raises(Refusal, match=f"at most {most} tiles"):
+            records.event_to_action({"seat": 0, "type": "arrange", "tiles": tiles}, state)
+
+
 def test_a_game_has_at_most_the_hands_its_rules_allow(client, doc):
     # seventeen is seven rounds (RULES.md §5)
     assert records.max_hands("seventeen", {"players": 4, "rounds": 7}) == 7
@@ -93,8 +115,10 @@ def test_a_game_has_at_most_the_hands_its_rules_allow(client, doc):
 
 
 def test_a_hand_has_at_most_the_moves_the_tiles_allow(client, doc):
-    most = records.max_moves(4)
+    most = records.max_moves(4, 14)
     assert most == 4 * 2 * (48 + 1) + 2 * 106 + 4
+    # the pile left after the deal bounds the draws: 101 deals 21 tiles (RULES.md §6)
+    assert records.max_moves(4, 21) == 4 * 2 * (20 + 1) + 2 * 106 + 4
     long = copy.deepcopy(doc)
     long["hands"][0]["actions"] = [{"seat": 0, "type": "draw"}] * (most + 1)
     body = _refused(client, long, "too_large")

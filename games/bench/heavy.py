@@ -38,7 +38,7 @@ from typing import Any
 
 from . import servers
 from .players import DEFAULT_VARIANT, PlayConfig, play, summarize
-from .servers import HOST
+from .servers import HOST, SEATS
 
 PAGES = ("matrix", "replay", "review-import", "tournament-import")
 REFERENCE = ("home", "rules")  # ordinary pages, to compare with
@@ -82,24 +82,72 @@ class PageStats:
 # ------------------------------------------------------------------ test data
 
 
+def review_options(variant: str, hands: int) -> dict[str, Any]:
+    """The options of a review file of ``hands`` hands of ``variant``: its defaults when a
+    game with them can have that many hands, else the four-seat options that allow the most
+    (the import's bound, ``records.max_hands``)."""
+    import itertools
+
+    from games.engine import validate_options
+    from games.engine.rules import rules_for
+    from games.review import records
+
+    best = validate_options(variant, {"players": SEATS})
+    if records.max_hands(variant, best) >= hands:
+        return best
+    spec = {k: allowed for k, (allowed, _default) in rules_for(variant).options.items()}
+    spec["players"] = (SEATS,)
+    for values in itertools.product(*spec.values()):
+        options = validate_options(variant, dict(zip(spec, values, strict=True)))
+        if records.max_hands(variant, options) > records.max_hands(variant, best):
+            best = options
+    return best
+
+
 def review_document(hands: int, seed: int, variant: str) -> dict[str, Any]:
-    """A game of ``hands`` hands of ``variant`` played by the easy CPU (engine only)."""
+    """A game of ``variant`` played by the easy CPU (engine only): ``hands`` hands, or as
+    many as the import allows a game of that rule set."""
     from games.engine import apply, new_hand
     from games.engine.bots import choose_action
     from games.review import records
 
+    options = review_options(variant, hands)
     out = []
-    for i in range(hands):
-        state = new_hand(variant, {}, f"heavybench-{seed}-{i}", i % 4)
+    for i in range(min(hands, records.max_hands(variant, options))):
+        state = new_hand(variant, options, f"heavybench-{seed}-{i}", i % SEATS)
         while not state.over:
             state, _ = apply(state, choose_action(state, state.turn, "easy"))
         out.append(records.hand_export(state.record(), i + 1))
-    players = [{"seat": s, "name": f"Player {s + 1}", "cpu": None} for s in range(4)]
+    players = [{"seat": s, "name": f"Player {s + 1}", "cpu": None} for s in range(SEATS)]
     return records.document(variant, state.options, players, out)
 
 
-def tournament_document(players: int, rounds: int, variant: str) -> dict[str, Any]:
-    results = [[10, 4, 0, 2], [7, 6, 1, -1], [5, 4, 4, 0], [1, 9, 9, 0]]
+def game_results(variant: str, games: int, seed: int) -> list[list[int]]:
+    """The final totals of ``games`` whole games of ``variant`` (its default options)
+    played by the easy CPU: results that a tournament of that rule set accepts, whatever
+    the rule set's scores look like (engine only)."""
+    from games.engine import apply, validate_options
+    from games.engine.bots import choose_action
+    from games.engine.game import Game
+
+    out = []
+    for k in range(games):
+        game = Game(variant, validate_options(variant, {}))
+        while not game.is_over():
+            if len(game.hands) >= 1000:  # the easy CPU ends games: a guard, not a rule
+                raise RuntimeError(f"a {variant} game of the easy CPU did not end")
+            state = game.new_hand(f"heavybench-{seed}-game-{k}-{len(game.hands)}")
+            while not state.over:
+                state, _ = apply(state, choose_action(state, state.turn, "easy"))
+            game.record_hand(state)
+        out.append(game.totals())
+    return out
+
+
+def tournament_document(players: int, rounds: int, variant: str, seed: int) -> dict[str, Any]:
+    """A tournament of ``players`` players and ``rounds`` rounds of four-seat tables, every
+    result in (four played games' totals, in turn)."""
+    results = game_results(variant, 4, seed)
     return {
         "format": "okey-tournament/1",
         "tournament": {
@@ -154,7 +202,7 @@ def make_site(cfg: HeavyConfig) -> Site:
         _auth_user_backend="django.contrib.auth.backends.ModelBackend",
         _auth_user_hash=user.get_session_auth_hash(),
     )
-    t_doc = tournament_document(exchange.MAX_PLAYERS, 30, cfg.variant)
+    t_doc = tournament_document(exchange.MAX_PLAYERS, 30, cfg.variant, cfg.seed)
     t = exchange.import_tournament(user, t_doc)
     t.published = True
     t.save(update_fields=["published"])

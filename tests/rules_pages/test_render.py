@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from games.engine.rules import RULES
 from games.rules_pages import render
 from games.rules_pages.render import LANGUAGES, SLUGS, load_page, render_markdown
 
 PAGES = Path(render.__file__).resolve().parent
-VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
+# Every registered rule set (games/engine/rulesets/) has its page: name -> slug.
+VARIANTS = {name: rules.rules_page for name, rules in RULES.items()}
 DECISION = re.compile(r"\bD(\d{1,2})\b")
 
 # --------------------------------------------------------------------------- rules.md
@@ -22,17 +24,11 @@ RULES_MD_PATH = Path(render.__file__).resolve().parents[1] / "engine" / "RULES.m
 RULES_MD = RULES_MD_PATH.read_text(encoding="utf-8")
 
 
-# The section of rules.md for each variant.
-SECTION_HEADINGS = {
-    "classic": "## 2. `classic`",
-    "rummy": "## 3. `rummy`",
-    "fifty-one": "## 4. `fifty-one`",
-    "seventeen": "## 5. `seventeen`",
-}
-
-
 def _section(variant: str) -> str:
-    start = RULES_MD.index(SECTION_HEADINGS[variant])
+    """The section of rules.md for a rule set: its heading is "## n. `name` ..."."""
+    heading = re.search(rf"^## \d+\. `{re.escape(variant)}`", RULES_MD, re.M)
+    assert heading, f"RULES.md has no section for {variant}"
+    start = heading.start()
     nxt = RULES_MD.find("\n## ", start + 1)
     return RULES_MD[start : nxt if nxt != -1 else len(RULES_MD)]
 
@@ -254,12 +250,17 @@ def _cited(text: str) -> set[int]:
     return {int(n) for n in DECISION.findall(text)}
 
 
+def test_every_rule_set_has_a_page_slug() -> None:
+    assert ("index", *VARIANTS.values()) == SLUGS
+    assert len(set(SLUGS)) == len(SLUGS)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_each_variant_page_cites_its_decisions(lang: str, variant: str) -> None:
     expected = _decisions(_section(variant))
     assert expected, f"rules.md has no decision for {variant}"
-    cited = _cited(_text(lang, variant))
+    cited = _cited(_text(lang, VARIANTS[variant]))
     assert cited & expected, f"{lang}/{variant} cites none of {sorted(expected)}"
     # We go further than "at least one": every decision of the variant's section is cited.
     assert expected <= cited, f"{lang}/{variant} misses {sorted(expected - cited)}"
@@ -268,10 +269,9 @@ def test_each_variant_page_cites_its_decisions(lang: str, variant: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_decisions_cited_exist(lang: str, variant: str) -> None:
-    cited = _cited(_text(lang, variant))
+    cited = _cited(_text(lang, VARIANTS[variant]))
     assert cited, f"{lang}/{variant} cites no decision"
-    assert all(1 <= n <= 24 for n in cited)
-    assert cited <= _decisions(RULES_MD)
+    assert cited <= _decisions(RULES_MD), f"{lang}/{variant}: no such decision in RULES.md"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -293,8 +293,8 @@ def test_page_structure_renders_as_written(lang: str, slug: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_index_links_every_variant(lang: str) -> None:
     _, html = load_page(lang, "index")
-    for variant in VARIANTS:
-        assert f'<a href="{variant}">' in html
+    for slug in VARIANTS.values():
+        assert f'<a href="{slug}">' in html
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -373,15 +373,19 @@ RULES_FACTS: dict[str, list[str]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+def test_key_numbers_are_of_registered_rule_sets() -> None:
+    assert set(KEY_NUMBERS) == set(RULES_FACTS) and set(KEY_NUMBERS) <= set(VARIANTS)
+
+
+@pytest.mark.parametrize("variant", KEY_NUMBERS)
 def test_key_numbers_on_english_pages(variant: str) -> None:
-    text = _text("en", variant)
+    text = _text("en", VARIANTS[variant])
     flat = re.sub(r"\s+", " ", text)
     for fact in KEY_NUMBERS[variant]:
         assert fact in text or re.sub(r"\s+", " ", fact) in flat, f"{variant}: {fact!r}"
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", RULES_FACTS)
 def test_key_numbers_match_rules_md(variant: str) -> None:
     flat = re.sub(r"\s+", " ", RULES_MD)
     for fact in RULES_FACTS[variant]:

@@ -1,35 +1,46 @@
 """Sort a rack for display: by runs and groups, or by pairs (the sort buttons).
 
-Returns the 32 slots of a two-row rack (16 a row): tile ids and ``None`` gaps,
-one gap between combinations, leftovers at the end.
+Returns the slots of a two-row rack (``RACK_SLOTS``, ``RACK_ROW`` a row): tile ids and
+``None`` gaps, one gap between combinations, leftovers at the end.
+
+``RACK_ROW`` and ``RACK_SLOTS`` are the one definition of the rack's layout: the table
+service and the page (``games/services.py``, ``games/presenter.py``) import them. The
+layout holds the largest rack any rule set can have (``tests/engine/test_rack_layout.py``:
+the deal's size plus the starter's tile and a draw, 23 tiles for 101).
 """
 
 from __future__ import annotations
 
-from .evaluate import best_arrangement
-from .tiles import kind_of
+from typing import TYPE_CHECKING
 
-SLOTS = 32
+from .evaluate import best_arrangement
+from .tiles import FALSE_KIND, kind_of
+
+if TYPE_CHECKING:
+    from .state import HandState
+
+RACK_ROW = 16  # slots in a row, like a real istaka
+RACK_SLOTS = 2 * RACK_ROW  # two rows
 
 
 def _pack(groups: list[list[int]], loose: list[int]) -> list[int | None]:
     slots: list[int | None] = []
     for g in groups:
-        if slots and len(slots) + len(g) > SLOTS:
+        if slots and len(slots) + len(g) > RACK_SLOTS:
             break
-        row_room = 16 - (len(slots) % 16)
-        if len(g) > row_room and len(slots) % 16:
+        row_room = RACK_ROW - (len(slots) % RACK_ROW)
+        if len(g) > row_room and len(slots) % RACK_ROW:
             slots.extend([None] * row_room)  # keep a combination on one row
         slots.extend(g)
-        if len(slots) % 16:
+        if len(slots) % RACK_ROW:
             slots.append(None)
     slots.extend(loose)
-    slots = slots[:SLOTS]
+    slots = slots[:RACK_SLOTS]
     placed = {t for t in slots if t is not None}
     rest = [t for g in groups for t in g if t not in placed] + [t for t in loose if t not in placed]
     for t in rest:  # never lose a tile: fill any gap left
         slots[slots.index(None)] = t
-    return slots + [None] * (SLOTS - len(slots))
+    return slots + [None] * (RACK_SLOTS - len(slots))
 
 
 def sort_tiles(
@@ -58,12 +69,11 @@ def sort_tiles(
 
 
 def _is_group(tiles: list[int], okey_kind: int) -> bool:
-    nums = {kind_of(t) % 13 for t in tiles if kind_of(t) not in (okey_kind, 52)}
+    nums = {kind_of(t) % 13 for t in tiles if kind_of(t) not in (okey_kind, FALSE_KIND)}
     return len(nums) == 1 and len(tiles) <= 4
 
 
-def rack_sort(state: object, seat: int, mode: str) -> list[int | None]:
+def rack_sort(state: HandState, seat: int, mode: str) -> list[int | None]:
     """Slots for a seat's rack in a hand state."""
-    rack = list(state.racks[seat])  # type: ignore[attr-defined]
-    ace_high = state.rules.ace_high  # type: ignore[attr-defined]
-    return sort_tiles(rack, state.okey_kind, mode, ace_high=ace_high)  # type: ignore[attr-defined]
+    rack = list(state.racks[seat])
+    return sort_tiles(rack, state.okey_kind, mode, ace_high=state.rules.ace_high)

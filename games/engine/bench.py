@@ -2,8 +2,9 @@
 
 Not a timed test: it prints winning-rack checks per second and best
 arrangements per second on random 14/15-tile racks and on built winning racks
-with 0, 1 and 2 okeys, random-play hands per second per variant (through
-``games.engine.simulate`` when it exists) and the peak memory (RSS).
+with 0, 1 and 2 okeys, random-play hands per second for every rule set of the
+registry (through ``games.engine.simulate`` when it exists) and the peak memory
+(RSS).
 
 Rates are calls per CPU second (``time.process_time``, one core) after a
 warm-up pass that fills the evaluator's shared memo tables; each chunk of 100
@@ -196,7 +197,9 @@ def _hands_per_second(seconds: float) -> dict:
     except ImportError as e:  # another engineer's module: skip gracefully
         return {"skipped": f"games.engine.simulate is not available ({e})"}
     out: dict = {}
-    for variant in ("classic", "rummy", "fifty-one", "seventeen"):
+    from .rules import RULES
+
+    for variant in RULES:  # every rule set of the registry (rulesets/)
         try:
             n, hands = 0, 1
             start = time.process_time()

@@ -3,16 +3,17 @@
 Commands
 --------
 ``rack --variant V --indicator R5 "R3 R4 …"``
-    Evaluate a rack of 14 or 15 tiles (lay-down variants: 1 to the starter's deal, 15;
-    101: 22)::
+    Evaluate a rack of N or N + 1 tiles, N the rule set's ``rack_size`` (14; 101: 21),
+    N + 1 the starter's deal (lay-down rule sets: 1 to N + 1 tiles)::
 
         {"winning": bool, "kind": "melds"|"pairs"|null, "melds": [[tile…]…],
          "leftover": [tile…], "opening_total": int|null}
 
     ``winning`` is the whole-rack close of rules.md §1 under the variant's ace
-    rule: 14 tiles that split entirely into runs and groups or seven pairs; for
-    15 tiles, some tile can be put down and the other 14 are winning (it is then
-    the one ``leftover`` tile). A winning rack reports its winning arrangement,
+    rule: 14 tiles that split entirely into runs and groups or seven pairs (a
+    rack size N other than 14: N tiles that split entirely into melds); for
+    N + 1 tiles, some tile can be put down and the other N are winning (it is
+    then the one ``leftover`` tile). A winning rack reports its winning arrangement,
     any other rack its best arrangement (fewest tiles left over; lay-down
     variants break ties by the opening total). ``opening_total`` is that
     arrangement's total under the variant's values (fifty-one: sum of numbers;
@@ -28,7 +29,8 @@ Commands
 
 ``deal --variant V --seed N [--players n]``
     ``{"racks": [[tile…]…], "indicator": tile, "okey": tile, "pile": [tile…]}``
-    (seat 0 starts; the pile's last tile is the top).
+    (seat 0 starts; the pile's last tile is the top; each rack has the rule set's
+    ``rack_size`` tiles, the starter's one more).
 
 ``simulate --variant V --hands N --seed S``
     Random-play hands through ``games.engine.simulate.simulate``.
@@ -38,6 +40,9 @@ Commands
 
 ``arena --variant V --a hard --b medium --deals N --seed S [--workers W]``
     Duplicate-deal match between two bot levels (``bots/arena.py``).
+
+``--variant`` is any rule set of the registry (``games.engine.rules.RULES``: every module
+of ``games/engine/rulesets``); a new rule set needs no edit here.
 
 Invalid input exits with status 2 and prints ``{"error": code, "message": text}``.
 
@@ -53,6 +58,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .rules import RULES, Rules
 from .tiles import (
     FALSE_KIND,
     NotationError,
@@ -98,9 +104,7 @@ def command(name: str, help_text: str, add_arguments: Callable[[argparse.Argumen
 # ---------------------------------------------------------------- helpers
 
 
-def _rules(variant: str):
-    from .rules import RULES  # every rule set of the registry (rulesets/)
-
+def _rules(variant: str) -> Rules:
     if variant not in RULES:
         raise CliError("bad_variant", f"unknown variant {variant!r} (choose from {list(RULES)})")
     return RULES[variant]
@@ -132,7 +136,8 @@ def _tiles(ids) -> list[str]:
 
 
 def _variant_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", required=True, help="classic, rummy, fifty-one or seventeen")
+    *names, last = RULES  # every rule set of the registry (rulesets/)
+    p.add_argument("--variant", required=True, help=f"{', '.join(names)} or {last}")
 
 
 # ------------------------------------------------------------------- rack
@@ -152,31 +157,37 @@ def cmd_rack(args: argparse.Namespace) -> dict:
     ind, ok = _okey_kind(args.indicator)
     ids = _rack(args.tiles, ind)
     lay_down = rules.values is not None
-    most = rules.rack_size + 1  # the starter's deal (15; 101: 22)
-    allowed = range(1, most + 1) if lay_down else (14, 15)
+    size = rules.rack_size  # each seat's deal; the starter's is one more (101: 21, 22)
+    allowed = range(1, size + 2) if lay_down else (size, size + 1)
     if len(ids) not in allowed:
+        counts = f"1 to {size + 1}" if lay_down else f"{size} or {size + 1}"
         raise CliError(
-            "bad_tile_count",
-            f"{args.variant} racks hold {f'1 to {most}' if lay_down else '14 or 15'} tiles, "
-            f"not {len(ids)}",
+            "bad_tile_count", f"{args.variant} racks hold {counts} tiles, not {len(ids)}"
         )
     ace_high = rules.ace_high
+
+    def winning(tiles: list[int]) -> Arrangement | None:
+        if size == 14:
+            return is_winning(tiles, ok, ace_high=ace_high)
+        arr = best_arrangement(tiles, ok, ace_high=ace_high)
+        return arr if not arr.leftover else None
+
     win: Arrangement | None = None
-    if len(ids) == 14:
-        win = is_winning(ids, ok, ace_high=ace_high)
-    elif len(ids) == 15:
+    if len(ids) == size:
+        win = winning(ids)
+    elif len(ids) == size + 1:
         seen = set()
         for t in ids:  # put each kind down once; okeys last (an okey close scores more)
             k = kind_of(t)
             if k in seen:
                 continue
             seen.add(k)
-            arr = is_winning([x for x in ids if x != t], ok, ace_high=ace_high)
+            arr = winning([x for x in ids if x != t])
             if arr is not None and (win is None or kind_of(t) == ok):
                 win = Arrangement(arr.kind, arr.melds, [t], None)
     best = best_arrangement(ids, ok, ace_high=ace_high, values=rules.values)
     if win is not None and lay_down:
-        if len(best.leftover) == len(ids) - 14:
+        if len(best.leftover) == len(ids) - size:
             win = best  # as winning, with the best opening total
         else:
             total = sum(rules.meld_value(m.kind, m.plays) for m in win.melds)
@@ -226,7 +237,7 @@ def cmd_meld(args: argparse.Namespace) -> dict:
 def _deal_args(p: argparse.ArgumentParser) -> None:
     _variant_arg(p)
     p.add_argument("--seed", required=True, help="any text or number")
-    p.add_argument("--players", type=int, default=None, help="2-4 (rummy); others 4")
+    p.add_argument("--players", type=int, default=None, help="one of the rule set's table sizes")
 
 
 @command("deal", "the seeded deal of a hand", _deal_args)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import cli
+from games.engine.rules import RULES
 from games.engine.tiles import deal, format_tiles, parse_tiles
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,3 +260,101 @@ def test_bench_json_smoke(capsys, monkeypatch) -> None:
     assert all(row["best"] > 0 for row in figures["evaluator"])
     table = bench.format_table(figures)
     assert "is_winning" in table and "Peak RSS" in table
+
+
+# ------------------------------------------------------- every rule set
+
+
+def _register(monkeypatch, rules) -> None:
+    """Register ``rules`` as one more rule set for this test (as a new module of
+    games/engine/rulesets would be)."""
+    from games.engine import options
+    from games.engine.rules import RULES
+
+    monkeypatch.setitem(RULES, rules.name, rules)
+    monkeypatch.setitem(options.VARIANTS, rules.name, rules.meta())
+
+
+@pytest.mark.parametrize("variant", list(RULES))
+def test_every_rule_set_deals_simulates_and_plays_the_arena(capsys, variant: str) -> None:
+    """Each rule set of the registry is a --variant of every command, with its own deal
+    size (the starter one tile more) and its own scoring direction."""
+    rules = RULES[variant]
+    status, out = run(capsys, "deal", "--variant", variant, "--seed", "7")
+    assert status == 0
+    assert [len(r) for r in out["racks"]] == [rules.rack_size + 1] + [rules.rack_size] * (
+        len(out["racks"]) - 1
+    )
+    status, out = run(capsys, "simulate", "--variant", variant, "--hands", "1", "--seed", "3")
+    assert status == 0 and out["variant"] == variant and out["hands"] == 1
+    status, out = run(
+        capsys, "arena", "--variant", variant, "--a", "medium", "--b", "random", "--deals", "1"
+    )
+    assert status == 0 and out["hands"] == 2
+    assert out["higher_is_better"] is rules.higher_wins
+
+
+def test_a_rule_set_added_to_the_registry_is_a_variant_of_every_command(
+    capsys, monkeypatch
+) -> None:
+    """A rule set is one module of rulesets/: once registered, the CLI, simulate and the
+    arena take it (no list of names of their own), and its rack size is the deal's."""
+    wide = type("Wide", (type(RULES["fifty-one"]),), {"name": "wide-test", "rack_size": 16})()
+    _register(monkeypatch, wide)
+    status, out = run(capsys, "deal", "--variant", "wide-test", "--seed", "7")
+    assert status == 0 and [len(r) for r in out["racks"]] == [17, 16, 16, 16]
+    status, out = run(capsys, "simulate", "--variant", "wide-test", "--hands", "1")
+    assert status == 0 and out["variant"] == "wide-test"
+    status, out = run(
+        capsys, "arena", "--variant", "wide-test", "--a", "hard", "--b", "easy", "--deals", "1"
+    )
+    assert status == 0 and out["higher_is_better"] is False
+    rack = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K1 K2 K3 Y9"
+    status, out = run(capsys, "rack", "--variant", "wide-test", "--indicator", "B4", rack)
+    assert status == 0 and out["winning"] is True and out["leftover"] == ["Y9"]
+    status, out = run(capsys, "rack", "--variant", "wide-test", "--indicator", "B4", rack + " Y1")
+    assert status == 2 and "1 to 17" in out["message"]
+
+
+def test_a_whole_rack_rule_set_s_rack_size_is_what_rack_takes(capsys, monkeypatch) -> None:
+    big = type("Big", (type(RULES["classic"]),), {"name": "big-test", "rack_size": 16})()
+    _register(monkeypatch, big)
+    rack = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K1 K2 K3"
+    status, out = run(capsys, "rack", "--variant", "big-test", "--indicator", "B4", rack)
+    assert status == 0 and out["winning"] is True
+    status, out = run(capsys, "rack", "--variant", "big-test", "--indicator", "B4", SEED_003)
+    assert status == 2 and out["message"] == "big-test racks hold 16 or 17 tiles, not 14"
+
+
+# 21 tiles of 101 (1 low only, [D27] no cap on a run) that split entirely into melds
+RACK_101 = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K1 K2 K3 K4 Y7 B7 K7 R7"
+
+
+def test_rack_of_the_rule_set_s_size_is_winning_when_it_splits_into_melds(capsys) -> None:
+    """101 deals 21 tiles (the starter 22) [D25]: 21 tiles in melds are a winning rack,
+    and with a 22nd tile the one to put down is named."""
+    status, out = run(capsys, "rack", "--variant", "101", "--indicator", "B12", RACK_101)
+    assert status == 0 and out["winning"] is True and out["leftover"] == []
+    status, out = run(capsys, "rack", "--variant", "101", "--indicator", "B12", RACK_101 + " Y11")
+    assert status == 0 and out["winning"] is True and out["leftover"] == ["Y11"]
+    status, out = run(
+        capsys, "rack", "--variant", "101", "--indicator", "B12", RACK_101 + " Y11 Y1"
+    )
+    assert status == 2 and out["error"] == "bad_tile_count" and "1 to 22" in out["message"]
+
+
+def test_bench_times_random_play_of_every_rule_set(monkeypatch) -> None:
+    """The bench's hands-per-second figures cover the registry, a rule set added to it
+    included."""
+    import importlib
+
+    from games.engine import bench
+
+    simulate = importlib.import_module("games.engine.simulate")  # the module, not the function
+    extra = type("Extra", (type(RULES["rummy"]),), {"name": "extra-test"})()
+    _register(monkeypatch, extra)
+    played: list[str] = []
+    monkeypatch.setattr(simulate, "simulate", lambda variant, hands, seed: played.append(variant))
+    figures = bench._hands_per_second(0.0)
+    assert list(figures) == list(RULES) and "extra-test" in figures
+    assert set(played) == set(RULES)

@@ -23,14 +23,14 @@ from django.utils import translation
 from games import messages, outcome, presenter, services
 from games.engine import apply, view_for
 from games.engine.game import Game
-from games.engine.rules import rules_for
+from games.engine.rules import RULES, rules_for
 from games.engine.simulate import play_hand
 from games.engine.testing import make_state
 from games.models import HandAction, Table
 from tests.games.conftest import cpu_table, play_out_hand
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
-VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
+VARIANTS = tuple(RULES)  # every registered rule set (games/engine/rulesets/)
 NAMES = {0: "Ayla", 1: "Baran", 2: "Cem", 3: "Deniz"}
 
 
@@ -62,11 +62,15 @@ def rummy_target_state():
     return state
 
 
+# Endings random play does not reach, built by hand: rule set -> ending -> finished state.
+BUILT_ENDINGS = {"rummy": {"target": rummy_target_state}}
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_ending_names_the_winner_or_why_the_hand_is_drawn(variant):
     hands = finished_hands(variant)
-    if variant == "rummy":
-        hands["target"] = rummy_target_state()
+    for ending, build in BUILT_ENDINGS.get(variant, {}).items():
+        hands[ending] = build()
     assert "exhausted" in hands and len(hands) >= 2, hands.keys()
     for ending, state in hands.items():
         game = Game(variant, state.options)
@@ -114,32 +118,61 @@ def test_fifty_one_partners_win_the_hand_together():
     assert [t["total"] for t in data["game"]["teams"]] == game.team_totals()
 
 
-def engine_reason_codes() -> set[str]:
-    """Every reason a score line of the engine can carry (scoring.line calls)."""
-    codes: set[str] = set()
-    for name in ("scoring.py", "rules.py", "actions.py"):
-        text = (ENGINE / name).read_text()
-        codes |= set(re.findall(r"line\([^()]*?,[^()]*?,\s*\"([a-z_]+)\"", text, re.S))
-        codes |= set(re.findall(r"line\(\s*\w+,\s*[^,]+,\s*\"([a-z_]+)\"", text))
-    codes |= set(re.findall(r"\"([a-z_]+)\": \d", (ENGINE / "scoring.py").read_text()))
+def engine_reason_codes(path: Path) -> set[str]:
+    """Every reason a score line written in one engine module can carry (scoring.line)."""
+    text = path.read_text()
+    codes = set(re.findall(r"line\([^()]*?,[^()]*?,\s*\"([a-z_]+)\"", text, re.S))
+    codes |= set(re.findall(r"line\(\s*\w+,\s*[^,]+,\s*\"([a-z_]+)\"", text))
+    if path.name == "scoring.py":
+        codes |= set(re.findall(r"\"([a-z_]+)\": \d", text))
     return codes
 
 
-def test_every_reason_and_ending_the_engine_gives_has_words():
-    codes = engine_reason_codes()
-    assert {"tiles_left", "layoff", "penalty_tile", "usable_discard", "okey_swap"} <= codes
+def shared_reason_codes() -> set[str]:
+    return set().union(
+        *(
+            engine_reason_codes(ENGINE / name)
+            for name in ("scoring.py", "rulebase.py", "actions.py")
+        )
+    )
+
+
+def test_the_shared_reasons_have_words():
+    codes = shared_reason_codes()
+    assert {"tiles_left", "indicator_shown", "not_opened", "finished"} <= codes
+    with translation.override("en"):
+        missing = sorted(c for c in codes if c not in messages.REASONS)
+    assert not missing, f"score reasons without words: {missing}"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_reason_and_ending_a_rule_set_gives_has_words(variant):
+    """The shared lists (messages.REASONS, ENDINGS) or the rule set's own
+    (Rules.reason_labels, ending_labels) name every reason its score lines carry and every
+    way its hands end."""
+    rules = RULES[variant]
+    module = ENGINE / "rulesets" / f"{type(rules).__module__.rsplit('.', 1)[-1]}.py"
+    codes = engine_reason_codes(module)  # the lines its own module writes
     seen: set[str] = set()
     endings: set[str] = set()
-    for variant in VARIANTS:
-        rng = random.Random(variant)
-        for i in range(30):
-            state = play_hand(variant, None, f"reasons/{variant}/{i}", i % 4, rng)
-            seen |= {x["reason"] for x in state.scores}
-            if state.over:
-                endings.add(state.result["ending"])
-    missing = sorted(c for c in codes | seen if c not in messages.REASONS)
-    assert not missing, f"score reasons without words: {missing}"
-    assert endings <= set(messages.ENDINGS)
+    rng = random.Random(variant)
+    for i in range(30):
+        state = play_hand(variant, None, f"reasons/{variant}/{i}", i % 4, rng)
+        seen |= {x["reason"] for x in state.scores}
+        if state.over:
+            endings.add(state.result["ending"])
+    endings |= set(BUILT_ENDINGS.get(variant, {}))
+    with translation.override("en"):
+        missing = sorted(
+            c for c in codes | seen if messages.reason_label(c, variant) == c.replace("_", " ")
+        )
+        assert not missing, f"{variant}: score reasons without words: {missing}"
+        wordless = sorted(
+            e for e in endings if messages.ending_text(e, "Cem", variant) == e.replace("_", " ")
+        )
+        assert not wordless, f"{variant}: endings without words: {wordless}"
+        for code in rules.ending_labels:  # an ending's own text names the finisher
+            assert "Cem" in messages.ending_text(code, "Cem", variant), code
 
 
 def test_places_share_equal_totals_in_the_rule_sets_direction():

@@ -3,10 +3,12 @@
 Each deal (seed ``f"{seed}/{i}"``, starter ``i % n``) is played twice: level A
 in seats {0, 2} and B in {1, 3}, then the levels swapped, so both sides get the
 same tiles. A side's score for a hand is the mean hand total of its two seats.
-``advantage`` is A's edge per hand in "better" units whatever the variant's
-direction (classic, rummy: higher is better; fifty-one, seventeen: penalties,
-lower is better), averaged over the two halves of each deal; ``ci95`` is its
-normal 95% interval over the deals.
+``advantage`` is A's edge per hand in "better" units whatever the rule set's
+direction (``Rules.higher_wins``: classic, rummy score points, higher is better;
+fifty-one, seventeen, 101 score penalties, lower is better), averaged over the two
+halves of each deal; ``ci95`` is its normal 95% interval over the deals. Any rule
+set of the registry (``games.engine.rules.RULES``) can be played, at any of its
+table sizes (``options={"players": n}``).
 
 CLI: ``python -m games.engine arena --variant V --a hard --b medium --deals N --seed S``
 (or ``python -m games.engine.bots.arena …``) prints the JSON report.
@@ -24,13 +26,11 @@ from typing import Any
 
 from ..actions import apply, legal_actions
 from ..options import validate_options
-from ..rules import RULES
+from ..rules import RULES, rules_for
 from ..state import new_hand
 from ..view import view_for
 from .core import LEVELS, decide
 
-# Which way each rule set scores (``Rules.higher_wins``), for every rule set of the registry.
-HIGHER_IS_BETTER = {name: r.higher_wins for name, r in RULES.items()}
 MAX_ACTIONS = 3000
 
 
@@ -68,7 +68,7 @@ def _play_deals(job: tuple) -> dict[str, Any]:
     """Play deals ``first .. first+count-1``; return raw sums (mergeable)."""
     variant, a, b, first, count, seed, opts = job
     n = opts["players"]
-    sign = 1 if HIGHER_IS_BETTER[variant] else -1
+    sign = 1 if rules_for(variant).higher_wins else -1
     side_a = [s for s in range(n) if s % 2 == 0]
     side_b = [s for s in range(n) if s % 2 == 1]
     timings: dict[str, list[float]] = {}
@@ -156,7 +156,7 @@ def _report(variant, a, b, seed, first, parts, seconds) -> dict[str, Any]:
         "seed": seed,
         "first": first,
         "hands": hands,
-        "higher_is_better": HIGHER_IS_BETTER[variant],
+        "higher_is_better": rules_for(variant).higher_wins,
         "mean_score_a": round(sum_a / hands, 4) if hands else 0.0,
         "mean_score_b": round(sum_b / hands, 4) if hands else 0.0,
         "advantage": round(mean, 4),
@@ -195,7 +195,7 @@ def merge(reports: list[dict]) -> dict[str, Any]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", required=True, choices=sorted(HIGHER_IS_BETTER))
+    p.add_argument("--variant", required=True, choices=sorted(RULES))
     p.add_argument("--a", required=True, choices=LEVELS)
     p.add_argument("--b", required=True, choices=LEVELS)
     p.add_argument("--deals", type=int, default=100)

@@ -16,10 +16,12 @@ from games.engine import Refusal, apply, legal_actions, new_hand, replay
 from games.engine.actions import is_penalty_tile, penalty_tiles
 from games.engine.bots import LEVELS, choose_action
 from games.engine.bots.arena import arena
+from games.engine.bots.hint import hint
 from games.engine.game import Game
 from games.engine.rules import RULES, rules_for
 from games.engine.rulesets.okey101 import ending_code
 from games.engine.simulate import simulate
+from games.engine.state import HandState
 from games.engine.testing import ids, make_state, tile
 from games.engine.tiles import N_TILES, kind_of
 
@@ -551,6 +553,32 @@ def test_a_whole_hand_replays_from_its_seed_and_actions():
     state = play_checked(["hard", "medium", "hard", "medium"], "101-replay", 2)
     rebuilt = replay(json.loads(json.dumps(state.record())))
     assert rebuilt == state and rebuilt.result == state.result
+    assert HandState.from_json(json.dumps(state.to_json())) == state
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_d30_bots_do_not_take_a_discard_they_cannot_open_with_and_give_one_back(level):
+    """R13 fits no opening of this rack: the CPU draws; made to take it, it undoes."""
+    st = make_state(
+        V,
+        ["B10 B11 B12 K11 Y11 R3 Y4 Y5 Y6 Y7 K6 K7 K8 K1 Y9", None, None, None],
+        indicator=IND,
+        takeable="R13",
+        turn=0,
+        phase="draw",
+    )
+    assert choose_action(st, 0, level)["type"] == "draw"
+    taken, _ = apply(st, {"type": "take", "seat": 0})
+    assert choose_action(taken, 0, level)["type"] == "undo"
+
+
+def test_show_me_recommends_a_legal_action_all_through_a_hand():
+    state = new_hand(V, None, "101-hint", 3)
+    while not state.over:
+        seat = state.turn
+        h = hint(state, seat)
+        assert _key(h["action"]) in {_key(a) for a in legal_actions(state, seat)}
+        state, _ = apply(state, h["action"])
 
 
 def test_simulate_finishes_every_hand():

@@ -17,6 +17,7 @@ import pytest
 from games import cpu, services
 from games.engine import Game
 from games.engine.actions import FREE_ACTION_LIMIT
+from games.engine.rules import RULES
 from games.models import HandAction, Table
 from tests.games.conftest import cpu_table
 
@@ -144,7 +145,7 @@ def test_the_limit_refuses_with_its_code_and_resets_after_a_move(monkeypatch):
     flip(table, okey, T0 + timedelta(seconds=12))  # flips are allowed again
 
 
-@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+@pytest.mark.parametrize("variant", list(RULES))
 def test_rearranging_the_rack_is_limited_too(variant):
     """``arrange`` is a free action in every variant (the server uses it at a time-out)."""
     table = cpu_table(variant)
@@ -159,15 +160,17 @@ def test_rearranging_the_rack_is_limited_too(variant):
     assert e.value.code == "too_many_free_actions"
 
 
-CLOCKS = {"classic": 60, "rummy": 45, "fifty-one": 60, "seventeen": 60}
+def longest_clock(variant: str) -> int:
+    """The longest turn clock the rule set offers (60 s; rummy's one clock is 45 s)."""
+    return max(RULES[variant].options["clock"][0])
 
 
-@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+@pytest.mark.parametrize("variant", list(RULES))
 def test_no_action_that_keeps_the_turn_postpones_the_clock_or_the_cpu(variant):
     """A whole hand through the services, seat 0 played like a medium CPU one
     action a second (with an arrange of its rack between): whenever an action
     leaves the same turn going, the turn clock and the CPU's due time stay."""
-    table = cpu_table(variant, clock=CLOCKS[variant])
+    table = cpu_table(variant, clock=longest_clock(variant))
     at = T0
     kept = set()
     for step in range(3000):

@@ -15,6 +15,7 @@ from django.test import Client
 
 from games import consumers, cpu, services
 from games.engine import view_for
+from games.engine.rules import RULES
 from games.models import HandAction, Table
 from okeysite.asgi import application
 from tests.games.conftest import cpu_table, play_out_hand
@@ -197,7 +198,7 @@ VISIBLE_BEFORE_END = re.compile(r'id="t-result" class="t-result show"')
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+@pytest.mark.parametrize("variant", list(RULES))
 async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch):
     """Record every frame one player receives over a whole hand: until the hand
     is over, no tile id outside that seat's own view appears, nor the seed."""

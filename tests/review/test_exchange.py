@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games.engine import new_hand
+from games.engine.rules import RULES
 from games.engine.tiles import ids_of_kind, parse_kind
 from games.review import records
 from games.review.models import ImportedRecord
@@ -267,7 +268,7 @@ def test_signed_exports_import_as_unchanged(client, played):
     _refused(client, renamed, "signature_mismatch")
 
 
-@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+@pytest.mark.parametrize("variant", list(RULES))
 def test_round_trip_of_simulated_hands_in_every_variant(variant):
     """Opens, lays, adds, swaps, okey assignments and flips all survive the notation."""
     from games.engine.simulate import play_hand

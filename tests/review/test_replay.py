@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import view_for
+from games.engine.rules import RULES
 from games.models import Hand
 from games.review import records
 from games.review.replay import build_replay, frame, record_for_hand, start_state
@@ -26,13 +27,13 @@ def _play(variant: str, hands: int = 1, **options):
 
 
 def test_replaying_every_stored_hand_reproduces_its_result():
-    _play("classic", hands=2)
-    _play("rummy", players=3)
-    _play("fifty-one")
-    _play("seventeen")
+    for variant, rules in RULES.items():  # every rule set, at its smallest table
+        _play(
+            variant, hands=2, **({"players": min(rules.players)} if len(rules.players) > 1 else {})
+        )
     hands = list(Hand.objects.filter(result__isnull=False).select_related("table"))
-    assert len(hands) >= 5
-    assert {h.table.variant for h in hands} == {"classic", "rummy", "fifty-one", "seventeen"}
+    assert len(hands) >= len(RULES)
+    assert {h.table.variant for h in hands} == set(RULES)
     for hand in hands:
         names = [s.display_name() for s in hand.table.seats.all()]
         r = build_replay(record_for_hand(hand), names)
@@ -74,7 +75,7 @@ def test_frames_reveal_every_rack_and_follow_the_actions():
     assert [len(x) for x in revealed] == [len(x) for x in r["frames"][-1]["racks"]]
 
 
-@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+@pytest.mark.parametrize("variant", list(RULES))
 def test_every_stored_frame_has_the_hands_totals_at_that_step(variant):
     """compute_replay (what an import stores) keeps each step's totals, scores and tiles."""
     from games.engine import apply, new_hand

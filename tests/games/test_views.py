@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from games import services
+from games.engine.rules import RULES
 from games.models import Table
 from tests.games.conftest import cpu_table
 
@@ -17,8 +18,8 @@ pytestmark = pytest.mark.django_db
 
 def test_lobby_offers_every_variant(client):
     html = client.get("/").content.decode()
-    for v in ("classic", "rummy", "fifty-one", "seventeen"):
-        assert f'value="{v}"' in html
+    for v in RULES:  # every registered rule set, with its options
+        assert f'value="{v}"' in html and f'data-variant="{v}"' in html
     assert 'name="fifty-one__doubling"' in html and 'name="classic__start_points"' in html
 
 
@@ -103,7 +104,7 @@ def test_score_sheet_renders(client):
     assert r.status_code == 200 and b"score-sheet" in r.content
 
 
-@pytest.mark.parametrize("slug", ["classic", "rummy", "fifty-one", "seventeen"])
+@pytest.mark.parametrize("slug", [rules.rules_page for rules in RULES.values()])
 def test_rules_pages(client, slug):
     r = client.get(reverse("games:rules_page", args=[slug]))
     assert r.status_code == 200
@@ -173,12 +174,12 @@ def test_every_seat_sees_which_discard_a_player_took():
 
 
 @pytest.mark.parametrize(
-    ("variant", "lays_down"),
-    [("classic", False), ("rummy", False), ("fifty-one", True), ("seventeen", True)],
+    ("variant", "lays_down"), [(name, not rules.whole_rack) for name, rules in RULES.items()]
 )
 def test_only_lay_down_tables_say_the_table_has_no_melds_yet(client, variant, lays_down):
-    """Melds lie on the table only in fifty-one and seventeen (rules.md §4, §5): the empty
-    felt says so there, and says nothing of melds in classic and rummy."""
+    """Melds lie on the table only in the lay-down rule sets (fifty-one, seventeen, 101:
+    RULES.md §4-§6): the empty felt says so there, and says nothing of melds in classic and
+    rummy."""
     table = cpu_table(variant)
     page = client.get(reverse("games:table", args=[table.code])).content.decode()
     assert ("No melds on the table yet." in page) is lays_down

@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .actions import apply
+from .actions import apply, normalize_action
 from .melds import MELD_KINDS, classify
 from .options import validate_options
 from .phases import DRAW, OVER, PLAY
@@ -438,8 +438,9 @@ def _build(d: dict, nested: bool = False) -> HandState:
         or any(type(x) is not int for x in ctx["totals"])
     ):
         raise ValueError("context totals: one int per seat")
-    if any(not isinstance(a, dict) for a in d["actions"]):
-        raise ValueError("actions: expected objects")
+    # each action as ``apply`` stored it (a canonical, well-formed action), so the views
+    # and the replay of a loaded state read sound actions; ``bad_action`` → ``bad_state``
+    actions = tuple(normalize_action(a, n) for a in d["actions"])
     if type(d["undone"]) is not bool:
         raise ValueError("undone: expected a bool")
     if nested and d["snapshot"] is not None:
@@ -479,7 +480,7 @@ def _build(d: dict, nested: bool = False) -> HandState:
         provisional=_ints(d["provisional"], 1, 1 << 30, "provisional"),
         next_meld_id=_int(d["next_meld_id"], 1, 1 << 30, "next_meld_id"),
         result=d["result"],
-        actions=tuple(dict(a) for a in d["actions"]),
+        actions=actions,
         context=dict(d["context"]),
     )
     if "took" in d:

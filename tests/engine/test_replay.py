@@ -19,9 +19,10 @@ from games.engine import (
     replay,
     state_from_json,
 )
+from games.engine.rules import RULES
 from games.engine.simulate import choose, play_hand
 
-VARIANTS = ["classic", "rummy", "fifty-one", "seventeen"]
+VARIANTS = list(RULES)  # every registered rule set
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -91,6 +92,10 @@ def test_wrong_format_version_is_refused():
         lambda d: d.__setitem__("opened", ["yes", None, None, None]),
         lambda d: d.__setitem__("undone", "no"),
         lambda d: d.__setitem__("seed", 1.5),
+        # a damaged action (the views read every action's type and seat)
+        lambda d: d["actions"][-1].__setitem__("type", []),
+        lambda d: d["actions"][-1].__setitem__("seat", "3"),
+        lambda d: d["actions"].append({"type": "dance", "seat": 0}),
     ],
 )
 def test_tampered_state_is_refused(tamper):

@@ -16,18 +16,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Refusal, apply, legal_actions, new_hand, view_for
-from games.engine.actions import is_penalty_tile, penalty_tiles
+from games.engine.legal import _closing_tiles, is_penalty_tile, penalty_tiles
+from games.engine.rules import RULES
 from games.engine.simulate import choose
-from games.engine.state import DRAW, OVER, PLAY
+from games.engine.state import DRAW, OVER, PLAY, HandState
 from games.engine.table import is_usable, placements, swap_index
 
-VARIANTS = ["classic", "rummy", "fifty-one", "seventeen"]
-OPTIONS = {
-    "classic": [{}],
-    "rummy": [{"players": 2}, {"players": 3}, {"players": 4}],
-    "fifty-one": [{}, {"partners": True}, {"doubling": False}],
-    "seventeen": [{}],
-}
+VARIANTS = list(RULES)  # every registered rule set
+# hand-level options only (the clock and the assisted table change no rule of a hand)
+_NOT_OF_A_HAND = {"clock", "assisted"}
+
+
+def _option_sets(variant: str) -> list[dict]:
+    """The defaults, then each other allowed value of each option on its own."""
+    out: list[dict] = [{}]
+    for key, (allowed, default) in RULES[variant].options.items():
+        if key not in _NOT_OF_A_HAND:
+            out += [{key: v} for v in allowed if v != default]
+    return out
+
+
+OPTIONS = {v: _option_sets(v) for v in VARIANTS}
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -51,14 +60,15 @@ def _check_invariants(s):
         return
     sizes = [len(r) for r in s.racks]
     on_table = {m.laid_by for m in s.melds}
+    dealt = s.rules.rack_size
     if s.rules.whole_rack:
         others = [sizes[x] for x in range(n) if x != s.turn]
-        assert all(v == 14 for v in others)
-        assert sizes[s.turn] == (15 if s.phase == PLAY else 14)
+        assert all(v == dealt for v in others)
+        assert sizes[s.turn] == (dealt + 1 if s.phase == PLAY else dealt)
     else:
         for x in range(n):
             if x != s.turn and x not in on_table:
-                assert sizes[x] == 14
+                assert sizes[x] == dealt
         assert all(v >= 1 for v in sizes)
     if s.taken is not None:
         assert s.phase == PLAY and s.snapshot is not None
@@ -88,7 +98,7 @@ def _play(variant, options, seed, max_steps=1500, check=None):
 @given(
     variant=st.sampled_from(VARIANTS),
     seed=st.integers(0, 10**6),
-    pick=st.integers(0, 2),
+    pick=st.integers(0, 5),
 )
 def test_random_legal_play_never_crashes_and_keeps_106_tiles(variant, seed, pick):
     options = OPTIONS[variant][pick % len(OPTIONS[variant])]
@@ -262,9 +272,7 @@ def winning_racks(draw, ace_high=True):
 @given(data=winning_racks(), extra=st.integers(0, 105))
 def test_close_enumeration_never_misses_a_winning_choice(data, extra):
     """Whatever tile is added to a winning rack, putting it back down is listed as a close."""
-    from games.engine.actions import _closing_tiles
     from games.engine.evaluate import is_winning
-    from games.engine.state import HandState
 
     if data is None:
         return
@@ -287,9 +295,7 @@ def test_close_enumeration_never_misses_a_winning_choice(data, extra):
 )
 def test_seven_pairs_close_is_always_found(kinds, okey_kind, subs, extra):
     """Seven pairs (okeys standing in) plus any tile: putting that tile down is a close."""
-    from games.engine.actions import _closing_tiles
     from games.engine.scoring import close_ending
-    from games.engine.state import HandState
     from games.engine.tiles import ids_of_kind
 
     tiles = [t for k in kinds for t in ids_of_kind(k)]

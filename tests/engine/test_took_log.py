@@ -14,11 +14,12 @@ import pytest
 
 from games.engine import apply, legal_actions, new_hand, replay, view_for
 from games.engine.bots import choose_action
+from games.engine.rules import RULES
 from games.engine.state import HandState
 from games.engine.testing import make_state
 from games.engine.tiles import notation
 
-VARIANTS = ("classic", "rummy", "fifty-one", "seventeen")
+VARIANTS = list(RULES)  # every registered rule set
 
 
 def _play_with_takes(variant: str, seed: str, steps: int = 400) -> tuple[HandState, list]:

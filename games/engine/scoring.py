@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from .table import face_number
-from .tiles import colour_of_kind, kind_of, number_of_kind
+from .tiles import colour_of_kind, kind_of
 
 
 def line(seat: int, points: int, reason: str, **detail: Any) -> dict:
@@ -184,7 +184,3 @@ def seventeen_end_lines(
                 )
             )
     return out
-
-
-def number_of(kind: int) -> int:
-    return number_of_kind(kind)

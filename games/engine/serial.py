@@ -15,10 +15,6 @@ from .refusals import Refusal
 from .state import record_from_json, replay, state_from_json, state_to_json
 
 
-def action_to_json(action: dict) -> str:
-    return json.dumps(action, sort_keys=True)
-
-
 def action_from_json(data: str | bytes | dict, n_players: int = 4) -> dict:
     """Parse and validate the shape of one action (``bad_action`` / ``bad_json``)."""
     if isinstance(data, (str, bytes, bytearray)):
@@ -31,7 +27,6 @@ def action_from_json(data: str | bytes | dict, n_players: int = 4) -> dict:
 
 __all__ = [
     "action_from_json",
-    "action_to_json",
     "record_from_json",
     "replay",
     "state_from_json",

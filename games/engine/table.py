@@ -229,15 +229,6 @@ def _singles_and_okeys(tiles: tuple[int, ...] | list[int], okey_kind: int) -> tu
     return sum(1 for v in count.values() if v == 1), okeys
 
 
-def maybe_closing(rack: tuple[int, ...] | list[int], okey_kind: int, ace_high: bool) -> bool:
-    """Cheap necessary condition for "some tile of this 15-tile rack can be put
-    down so that the other 14 win" (runs/groups or seven pairs)."""
-    singles, okeys = _singles_and_okeys(rack, okey_kind)
-    if singles <= okeys + 1:
-        return True
-    return meld_close_candidates(rack, okey_kind, ace_high) != set()
-
-
 def seven_pairs(tiles: list[int] | tuple[int, ...], okey_kind: int) -> bool:
     """Exactly: do these 14 tiles split into seven pairs (okeys fill singles)?"""
     if len(tiles) != 14:
@@ -287,7 +278,6 @@ __all__ = [
     "added",
     "face_number",
     "is_usable",
-    "maybe_closing",
     "meld_close_candidates",
     "open_slots",
     "placements",

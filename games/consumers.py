@@ -9,7 +9,7 @@ readable or naming no action is answered with a fixed message fragment before
 any database work (``canned_refusal``), rate-limited ones once a second at most,
 and a socket that keeps on is closed (4008). No exception while handling a frame
 ends the socket (``dispatch``), and however a socket ends it stops counting for
-its seat's presence (``__call__``; ``services.reconcile_presence`` for the rest).
+its seat's presence (``__call__``; ``services.do_reconcile_presence`` for the rest).
 What a socket may have queued is bounded before it gets here (okeysite/wsguard.py).
 """
 
@@ -21,7 +21,7 @@ import json
 import logging
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -32,7 +32,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.middleware import language_for_scope
-from games import messages, phrases, presenter, services
+from games import messages, phrases, presenter, realtime, services
 from games.models import Seat, Table
 from okeysite.wsguard import FLOOD_REASON, client_ip, note_flood
 
@@ -170,95 +170,12 @@ def canned_refusal(code: str, lang: str) -> str:
 
 
 # Channel name -> seat id of every table socket of a seated player open in this
-# process (presence: ``services.reconcile_presence`` vouches for these only).
+# process (presence: ``services.do_reconcile_presence`` vouches for these only).
 LIVE: dict[str, int] = {}
 
 
 def live_connections() -> dict[str, int]:
     return dict(LIVE)
-
-
-_READS: OrderedDict[int, tuple[str, tuple[Table, list[Seat]]]] = OrderedDict()
-
-
-def _read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | None:
-    """The table and its seats, read once per broadcast per process (the frames
-    of one ``table.changed`` share the read; only the latest per table is kept).
-    Reads that answer one socket (connect, errors, sort) always go to the database."""
-    if change:
-        hit = _READS.get(table_id)
-        if hit is not None and hit[0] == change:
-            return hit[1]
-    # one query: the seats with their table (and names)
-    seats = list(Seat.objects.filter(table_id=table_id).select_related("table", "user__profile"))
-    if not seats:
-        return None
-    table = seats[0].table
-    for seat in seats:
-        seat.table = table
-    value = (table, seats)
-    if change:
-        _READS[table_id] = (change, value)
-        _READS.move_to_end(table_id)
-        while len(_READS) > 2048:
-            _READS.popitem(last=False)
-    return value
-
-
-class _Hub:
-    """The connections of one table in this process (on one event loop).
-
-    A broadcast reaches each of them; the first to receive it renders the
-    frames of all of them in one trip to the database thread and sends them,
-    and the others find that change done. Every render and send for the table
-    holds the hub's lock, so each connection's frames leave in the order they
-    were rendered (a frame holds only what changed since the previous one).
-    """
-
-    def __init__(self) -> None:
-        self.members: set[TableConsumer] = set()
-        self.lock = asyncio.Lock()
-        self.done: deque[str] = deque(maxlen=64)
-        self.shown = -1  # every member has been sent at least this table version
-
-
-_HUBS: dict[tuple[int, int], _Hub] = {}
-
-
-def _hub(table_id: int) -> _Hub:
-    key = (id(asyncio.get_running_loop()), table_id)
-    hub = _HUBS.get(key)
-    if hub is None:
-        hub = _HUBS[key] = _Hub()
-    return hub
-
-
-def _drop_from_hub(table_id: int, consumer: TableConsumer) -> None:
-    key = (id(asyncio.get_running_loop()), table_id)
-    hub = _HUBS.get(key)
-    if hub is not None:
-        hub.members.discard(consumer)
-        if not hub.members and not hub.lock.locked():
-            del _HUBS[key]
-
-
-def _render_all(
-    members: list[TableConsumer], change: str | None, found: Any = None
-) -> list[str | None]:
-    frames: list[str | None] = []
-    for member in members:
-        try:
-            frames.append(member.render_view(change=change, found=found))
-        except Exception:  # one connection's frame must not cost the others theirs
-            log.exception("rendering a table frame failed")
-            frames.append(None)
-    return frames
-
-
-async def _send_frames(hub: _Hub, members: list[TableConsumer], frames: list[str | None]) -> None:
-    for member, html in zip(members, frames, strict=True):
-        if html is not None and member in hub.members:
-            await member.send(text_data=html)
 
 
 def scope_language(scope: dict[str, Any]) -> str:
@@ -371,7 +288,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     position: int | None = None
     _hint: dict[str, Any] | None = None
     _lang: str | None = None
-    _sent: dict[str, Any] | None = None  # presenter.fragment_keys of the last frame
+    _sent: dict[str, Any] | None = None  # realtime.fragment_keys of the last frame
     _present = False  # this socket is counted in its seat's presence
     _quiet_since: float | None = None  # a rate-limited frame was answered then
 
@@ -412,15 +329,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = Bucket()
         self.flood = Bucket(RATE_PER_SECOND, FLOOD_BURST)
         self.shared = scope_buckets(self.scope)
-        self.group = services.group_name(self.table_id)
-        services.attach_event_loop(asyncio.get_running_loop())
+        self.group = realtime.group_name(self.table_id)
+        realtime.attach_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        _hub(self.table_id).members.add(self)
+        realtime.hub(self.table_id).members.add(self)
         if self.seat_id is not None:
             self._present = True
             LIVE[self.channel_name] = self.seat_id
-            await database_sync_to_async(services.set_presence)(
+            await database_sync_to_async(services.do_set_presence)(
                 self.seat_id, True, channel=self.channel_name
             )
         await self.send_view()
@@ -433,7 +350,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.table_id is None:
             return
         table_id, self.table_id = self.table_id, None
-        _drop_from_hub(table_id, self)
+        realtime.leave_hub(table_id, self)
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         except Exception:
@@ -442,7 +359,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._present = False
             LIVE.pop(self.channel_name, None)
             try:
-                await database_sync_to_async(services.set_presence)(
+                await database_sync_to_async(services.do_set_presence)(
                     self.seat_id, False, channel=self.channel_name
                 )
             except Exception:  # the sweeper's reconcile_presence will drop the row
@@ -491,19 +408,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         if kind == PHRASE:
             await self.say(fields.get("phrase"))
             return
-        refusal: services.ActionRefused | FrameError | None = None
-        hub = _hub(self.table_id)
+        refusal: services.ActionRefused | None = None
+        hub = realtime.hub(self.table_id)
         async with hub.lock:
             members = list(hub.members)
             try:
                 frames = await database_sync_to_async(self.act_and_render)(
                     kind, fields, version, members
                 )
-            except (services.ActionRefused, FrameError) as e:
+            except services.ActionRefused as e:
                 refusal = e
             else:
                 if frames is not None:
-                    await _send_frames(hub, members, frames[0])
+                    await realtime.send_frames(hub, members, frames[0])
                     hub.shown = max(hub.shown, frames[1])
         if refusal is not None:
             await self.send_error(refusal.code, refusal.message)
@@ -527,38 +444,34 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.dispatch_action(kind, fields, version)
         if kind not in ENGINE_ACTIONS and kind != "next_hand":
             return None
-        found = _read_table(self.table_id, None)
+        found = realtime.read_table(self.table_id, None)
         if found is None:
             return None
-        return _render_all(members, None, found), found[0].version
+        return realtime.render_all(members, None, found), found[0].version
 
     def dispatch_action(self, kind: str, fields: dict[str, Any], version: int | None) -> None:
         assert self.table_id is not None and self.position is not None
         if kind == "reorder":
-            services.save_rack_order(self.seat_id, fields.get("order", []))
+            services.do_save_rack_order(self.seat_id, fields.get("order", []))
             return
         if kind == "sort":
-            services.sort_rack(self.seat_id, fields.get("mode", "runs"))
+            services.do_sort_rack(self.seat_id, fields.get("mode", "runs"))
             return
         if kind == "hint":
             self._hint = services.hint_for(self.table_id, self.position)
             return
+        # ``check_action`` let through only known actions, with a version unless private
+        assert version is not None and (kind == "next_hand" or kind in ENGINE_ACTIONS)
         if kind == "next_hand":
-            if version is None:
-                raise FrameError("malformed_frame", "version is missing")
-            services.next_hand(self.table_id, version)
+            services.do_next_hand(self.table_id, version)
             return
-        if kind not in ENGINE_ACTIONS:
-            raise FrameError("bad_action", f"unknown action {kind!r}")
-        if version is None:
-            raise FrameError("malformed_frame", "version is missing")
         action = {
             "type": kind,
             **{k: v for k, v in fields.items() if k in ("tile", "meld", "melds", "as")},
         }
         if kind == "place":
             action = services.resolve_place(self.table_id, self.position, action)
-        services.submit_action(self.table_id, self.position, action, version)
+        services.do_submit_action(self.table_id, self.position, action, version)
 
     async def say(self, phrase: Any) -> None:
         """A quick phrase of this seat to everyone at the table (seats and watchers, each
@@ -604,26 +517,19 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         change = str(event.get("change") or "")
-        hub = _hub(self.table_id)
+        hub = realtime.hub(self.table_id)
         if not change or self not in hub.members:
             await self.send_view(change=change or None)
             return
-        if change in hub.done or self._already_shown(hub, event):
+        if change in hub.done or hub.already_shown(event):
             return  # another connection of this table rendered ours too
         async with hub.lock:
-            if change in hub.done or self._already_shown(hub, event):
+            if change in hub.done or hub.already_shown(event):
                 return
             hub.done.append(change)
             members = list(hub.members)
-            frames = await database_sync_to_async(_render_all)(members, change)
-            await _send_frames(hub, members, frames)
-
-    @staticmethod
-    def _already_shown(hub: _Hub, event: dict[str, Any]) -> bool:
-        """An action of this process was rendered for every member right after it
-        was applied; its broadcast (and older ones) need no new frames here."""
-        version = event.get("version")
-        return not event.get("presence") and isinstance(version, int) and version <= hub.shown
+            frames = await database_sync_to_async(realtime.render_all)(members, change)
+            await realtime.send_frames(hub, members, frames)
 
     async def send_view(
         self,
@@ -632,7 +538,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         change: str | None = None,
     ) -> None:
         """This connection's frame alone (connect, refusals, hints, sorting)."""
-        async with _hub(self.table_id).lock:
+        async with realtime.hub(self.table_id).lock:
             html = await database_sync_to_async(self.render_view)(error, hint, change)
             if html is not None:
                 await self.send(text_data=html)
@@ -644,7 +550,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         change: str | None = None,
         found: tuple[Table, list[Seat]] | None = None,
     ) -> str | None:
-        found = found or _read_table(self.table_id, change)
+        found = found or realtime.read_table(self.table_id, change)
         if found is None:
             return None
         table, seats = found
@@ -658,7 +564,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # a refusal sends the rack again, as it stands: the tiles the player
                 # had selected for the refused move are no longer selected
                 last = {k: v for k, v in last.items() if k != "rack"}
-            html, self._sent = presenter.live_frame(ctx, last, self._lang)
+            html, self._sent = realtime.live_frame(ctx, last, self._lang)
             return html
 
     def _language(self) -> str:

@@ -6,11 +6,9 @@ in play: the only source is ``engine.view_for(state, seat)``.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
-from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
@@ -19,10 +17,10 @@ from games import messages, outcome
 from games.engine import view_for
 from games.engine.rules import rules_for
 from games.models import Seat, Table
-from games.services import snapshot
+from games.realtime import snapshot
+from games.services import arrange_slots
 from games.tilewords import tile_label, yellow_is_green
 
-RACK_SLOTS = 32  # two rows of 16, like a real istaka
 TOOK_SHOWN = 4  # the last tiles each opponent took from the discards
 
 
@@ -50,26 +48,6 @@ def tile_ctx(tile: dict[str, Any], variant: str) -> dict[str, Any]:
         "css": f"c-{colour.lower()}" + (" rummy" if green else ""),
         "variant": variant,
     }
-
-
-def arrange_slots(rack_ids: list[int], saved: list[int | None]) -> list[int | None]:
-    """The seat's own order of its rack: keep saved slots of tiles still held,
-    put new tiles in the first free slots after the last placed tile."""
-    held = set(rack_ids)
-    slots: list[int | None] = [None] * RACK_SLOTS
-    placed: set[int] = set()
-    for i, tid in enumerate(saved[:RACK_SLOTS]):
-        if isinstance(tid, int) and tid in held and tid not in placed:
-            slots[i] = tid
-            placed.add(tid)
-    missing = [t for t in rack_ids if t not in placed]
-    if missing:
-        last = max((i for i, t in enumerate(slots) if t is not None), default=-1)
-        free = [i for i in range(last + 1, RACK_SLOTS) if slots[i] is None]
-        free += [i for i in range(0, last + 1) if slots[i] is None]
-        for tid, i in zip(missing, free, strict=False):
-            slots[i] = tid
-    return slots
 
 
 def relative_positions(n: int, me: int, variant: str) -> dict[int, str]:
@@ -301,156 +279,6 @@ def announce_text(
     elif turn in names:
         parts.append(_("%(name)s's turn.") % {"name": names[turn]})
     return " ".join(p for p in parts if p)
-
-
-def _tiles_key(tiles: Any) -> tuple:
-    """What ``|tile`` shows of each tile (its face and marks)."""
-    return tuple(
-        (
-            t["id"],
-            t.get("okey"),
-            t.get("face_down"),
-            t.get("penalty"),
-            t.get("hinted"),
-            t.get("drawn"),
-            t.get("last"),
-            t.get("plays"),
-        )
-        for t in tiles or ()
-    )
-
-
-def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
-    """What each leaf fragment of ``table.html#live`` shows, as a comparable key.
-
-    A consumer remembers the keys of the frame it last sent and leaves out every
-    fragment whose key is unchanged: the browser keeps the one it has (a rack
-    being dragged is not replaced because someone else moved), and a move sends
-    each seat only what it changed. A key must cover every value its fragment
-    reads; the frame's version input is always sent.
-    """
-    view = ctx.get("view")
-    seen = view is not None
-    over = bool(view and view["over"])
-    legal = ctx.get("legal") or set()
-    my_turn = bool(ctx.get("my_turn"))
-    hand = ctx.get("hand")
-    table = ctx["table"]
-    keys: dict[str, Any] = {
-        "title": (ctx["variant_name"], ctx.get("hand_number"), str(ctx["status_text"])),
-        "info": (
-            seen,
-            view and view["pile_count"],
-            hand.pk if hand else None,
-            ctx.get("hand_number"),
-            repr(view.get("opening_min")) if view else None,
-            table.turn_deadline,
-            over,
-        ),
-        "scores": tuple(
-            (p["position"], p["name"], p["total"], p.get("turn"), p["is_me"])
-            for p in ctx["players"]
-        ),
-        "center": (
-            seen,
-            view and view["okey"],
-            _tiles_key([ctx["indicator"]]) if seen else None,
-            view and view["pile_count"],
-            my_turn and "draw" in legal,
-            my_turn and "take" in legal,
-            _tiles_key([ctx["takeable"]]) if ctx.get("takeable") else None,
-            tuple(
-                (
-                    m["id"],
-                    m["owner"],
-                    m.get("owner_name"),
-                    m["kind"],
-                    m.get("points"),
-                    _tiles_key(m["tiles"]),
-                )
-                for m in ctx.get("melds") or ()
-            ),
-        ),
-        "mine": _tiles_key((ctx["my_player"].get("discards") or [])[-3:])
-        if ctx.get("my_player")
-        else None,
-        "rack": (_tiles_key(t for t in ctx["slots"] if t), tuple(t is None for t in ctx["slots"]))
-        if ctx.get("slots")
-        else None,
-        "controls": (bool(ctx.get("seat") and seen and not over), tuple(sorted(legal)), my_turn),
-        # a refusal or a hint is news each time it is sent, even when it repeats
-        "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
-        "result": (ctx["version"], ctx["game_over"]) if ctx.get("result") else None,
-        # the running score table: the totals after each recorded hand
-        "standings": (
-            tuple(p["name"] for p in ctx["players"]),
-            tuple(tuple(h["totals"]) for h in (ctx.get("standing") or {}).get("hands", ())),
-            (ctx.get("standing") or {}).get("over"),
-        ),
-        # the invite card goes for everyone once the table has started (or filled)
-        "invite": table.status != Table.Status.WAITING,
-        "announce": ctx.get("announce") or "",
-    }
-    for p in ctx["opponents"]:
-        keys[f"opp-{p['position']}"] = (
-            p["place"],
-            p["name"],
-            p["away"],
-            p["is_open"],
-            p.get("opened"),
-            seen,
-            p.get("count"),
-            p.get("turn"),
-            _tiles_key((p.get("discards") or [])[-3:]),
-            tuple(t["t"] for t in p.get("took") or ()),
-            p.get("took_count"),
-        )
-    return keys
-
-
-# Rendered leaves that several seats of one table can share (same table, language
-# and key give the same HTML): "info" is the same for every seat, "center" and
-# "title" for every seat whose turn it is not. Keys hold the table's pk.
-SHARED_LEAVES = frozenset({"title", "info", "center", "controls"})
-_LEAVES: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-_LEAF_LIMIT = 4096
-
-
-def _render_leaf(name: str, ctx: dict[str, Any]) -> str:
-    if name.startswith("opp-"):
-        position = int(name[4:])
-        ctx["p"] = next(p for p in ctx["opponents"] if p["position"] == position)
-        name = "opponent"
-    return get_template(f"games/table.html#{name}").render(ctx)
-
-
-def live_frame(
-    ctx: dict[str, Any], last: dict[str, Any] | None, lang: str
-) -> tuple[str, dict[str, Any]]:
-    """One websocket frame for one connection: the leaf fragments whose key
-    differs from ``last`` (the keys of this connection's previous frame; None
-    for its first frame: everything), then the table version. Returns the HTML
-    and the keys to remember."""
-    keys = fragment_keys(ctx)
-    parts = []
-    for name, key in keys.items():
-        if last is not None and name in last and last[name] == key:
-            continue
-        if name not in SHARED_LEAVES:
-            parts.append(_render_leaf(name, ctx))
-            continue
-        cache_key = (ctx["table"].pk, name, lang, key)
-        html = _LEAVES.get(cache_key)
-        if html is None:
-            html = _LEAVES[cache_key] = _render_leaf(name, ctx)
-            if len(_LEAVES) > _LEAF_LIMIT:
-                _LEAVES.popitem(last=False)
-        parts.append(html)
-    parts.append(
-        f'<input type="hidden" id="act-version" name="version" value="{int(ctx["version"])}"'
-        ' hx-swap-oob="true">'
-    )
-    return "".join(parts), keys
 
 
 def status_text(table: Table, view: dict | None, me: int | None) -> str:

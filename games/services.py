@@ -1,39 +1,57 @@
-"""Services: each does one thing inside one transaction.
+"""The table actions: every write to a table, each in one transaction.
 
-The pattern for every change to a table: lock the table row, check the
-version the client saw, let the engine apply the action, store it, bump the
-version, and broadcast *after commit* so no client ever sees a change that
-was rolled back.
+Each ``do_*`` function is one action (the pattern of Zulip's ``do_*`` actions):
+it locks the table row, checks what the caller saw (the version, the seat),
+applies the change (the engine's ``apply`` for a move), stores it, bumps the
+version and broadcasts *after commit* (``realtime.broadcast_on_commit``), so no
+client ever sees a change that was rolled back. Nothing else in the project
+saves a table, a hand or a seat: views and consumers parse, authorise and call
+one of these.
+
+What is sent, to whom and when (the broadcaster, the snapshot cache, the
+per-table hub, fragment diffing) is ``games.realtime``; this module uses it and
+``games.presenter`` uses both, never the other way round
+(``tests/games/test_module_graph.py``). The read and broadcast helpers imported
+``as`` themselves below are reached through the services by callers outside the
+table layer (tournaments, the server command, the sweeper, the sheets).
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import copy
-import logging
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from games import cpu, messages
 from games.engine import actions as engine_actions
 from games.engine import game as engine_game
+from games.engine import legal_actions
 from games.engine import options as engine_options
 from games.engine import state as engine_state
+from games.engine.bots.hint import hint
+from games.engine.racksort import rack_sort
 from games.engine.refusals import Refusal
-from games.models import Hand, HandAction, ScoreLine, Seat, Table
+from games.engine.rules import rules_for
+from games.models import Hand, HandAction, ScoreLine, Seat, SeatConnection, Table
+from games.realtime import attach_event_loop as attach_event_loop
+from games.realtime import broadcast as broadcast
+from games.realtime import broadcast_on_commit, game_for, load_state, remember_on_commit, snapshot
+from games.realtime import group_name as group_name
+from games.realtime import group_send as group_send
+from games.realtime import hand_record as hand_record
+from games.realtime import hand_result as hand_result
+from games.realtime import rebuild_hand as rebuild_hand
+from games.review.models import ImportedHand, ImportedRecord, ShareLink
 from games.signals import game_finished
-
-log = logging.getLogger(__name__)
 
 
 def _secure_seed(table: Table, number: int) -> str:
@@ -62,176 +80,8 @@ class ActionRefused(Exception):
         self.message = message
 
 
-def group_name(table_id: int) -> str:
-    return f"table.{table_id}"
-
-
-class _Broadcaster:
-    """Sends table broadcasts from the server's event loop, in order, without
-    making the (single) thread that runs the services wait for the send.
-
-    ``async_to_sync(group_send)`` from that thread blocked it until the event
-    loop got round to the send, and every other move of the process waited
-    too. When a server loop is attached (the consumers and the sweeper attach
-    theirs), a broadcast is queued onto it instead and one task sends the queue
-    in order (with Redis, sends from parallel tasks could overtake each other).
-    """
-
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
-        self.task: asyncio.Task[None] | None = None
-
-    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Called on the loop's thread (a consumer connecting, the sweeper)."""
-        if self.loop is not loop:
-            self.loop, self.queue, self.task = loop, asyncio.Queue(), None
-
-    def send(self, group: str, message: dict[str, Any]) -> bool:
-        """Queue a group send on the attached loop; False if there is none running."""
-        loop = self.loop
-        if loop is None or not loop.is_running() or loop.is_closed():
-            return False
-        try:
-            loop.call_soon_threadsafe(self._enqueue, loop, group, message)
-        except RuntimeError:  # closed meanwhile
-            return False
-        return True
-
-    def _enqueue(self, loop: asyncio.AbstractEventLoop, group: str, message: dict) -> None:
-        if self.loop is not loop or self.queue is None:  # re-attached to another loop
-            loop.create_task(get_channel_layer().group_send(group, message))
-            return
-        self.queue.put_nowait((group, message))
-        if self.task is None or self.task.done():
-            self.task = loop.create_task(self._drain(self.queue))
-
-    @staticmethod
-    async def _drain(queue: asyncio.Queue[tuple[str, dict[str, Any]]]) -> None:
-        layer = get_channel_layer()
-        while not queue.empty():
-            group, message = queue.get_nowait()
-            try:
-                await layer.group_send(group, message)
-            except Exception:  # one failed send must not stop the others
-                log.exception("broadcast to %s failed", group)
-
-
-_BROADCASTER = _Broadcaster()
-
-
-def attach_event_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """Let broadcasts from service threads be sent by this (running) loop."""
-    _BROADCASTER.attach(loop)
-
-
-def group_send(group: str, message: dict[str, Any]) -> None:
-    """Send a channel-layer group message from service code (a worker thread):
-    queued onto the server's loop when one is attached, else sent at once."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    if not _BROADCASTER.send(group, message):
-        async_to_sync(layer.group_send)(group, message)
-
-
-def broadcast(table_id: int, version: int, *, presence: bool = False) -> None:
-    """Tell the table's connections that it changed. ``change`` names this one
-    broadcast (the connections of one process render their frames for it
-    together); ``presence`` marks a change that kept the version (who is away)."""
-    message = {
-        "type": "table.changed",
-        "version": version,
-        "change": secrets.token_hex(8),
-        "presence": presence,
-    }
-    group_send(group_name(table_id), message)
-
-
-def _on_commit_broadcast(table: Table, *, presence: bool = False) -> None:
-    table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: broadcast(table_id, version, presence=presence))
-
-
-# ----------------------------------------------------------------- state access
-
-
-def load_state(hand: Hand) -> engine_state.HandState:
-    return engine_state.HandState.from_json(hand.state)
-
-
-def hand_result(hand: Hand) -> engine_game.HandResult:
-    r = hand.result or {}
-    return engine_game.HandResult(hand.seed, hand.starter, r["ending"], r["lines"], r["totals"])
-
-
-def rebuild_hand(hand: Hand) -> engine_state.HandState:
-    """Replay the hand from its seed and stored actions (the source of truth)."""
-    from games.engine import replay
-
-    return replay(hand_record(hand))
-
-
-def hand_record(hand: Hand) -> dict[str, Any]:
-    table = hand.table
-    record = {
-        "format": 1,
-        "variant": table.variant,
-        "options": table.options,
-        "seed": hand.seed,
-        "starter": hand.starter,
-        "actions": [a.payload for a in hand.actions.order_by("index")],
-    }
-    # What the game told the hand when it was dealt (rummy: the totals so far,
-    # so a shown indicator can end the game); fixed at the deal.
-    if hand.state.get("context"):
-        record["context"] = hand.state["context"]
-    return record
-
-
-# The latest (hand, state, game) of each table, per process: see snapshot(). One
-# entry per table (a version is only ever read again while it is the latest), most
-# recently used last, so memory (and the collector's work) follows the live tables.
-_SNAPSHOTS: OrderedDict[int, tuple[tuple[Any, ...], tuple[Any, Any, Any]]] = OrderedDict()
-_SNAPSHOT_LIMIT = 2048
-
-
-def _snapshot_key(table: Table) -> tuple[Any, ...]:
-    return (table.version, table.updated_at)
-
-
-def _remember(table: Table, value: tuple[Any, Any, Any]) -> None:
-    _SNAPSHOTS[table.pk] = (_snapshot_key(table), value)
-    _SNAPSHOTS.move_to_end(table.pk)
-    while len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
-        _SNAPSHOTS.popitem(last=False)
-
-
-def snapshot(table: Table) -> tuple[Hand | None, engine_state.HandState | None, engine_game.Game]:
-    """(current hand, its engine state, the game) for this table version.
-
-    Every accepted change bumps the version (and ``updated_at``), and engine
-    states are immutable, so one snapshot serves the four seats' renders of a
-    version and the next action's service call. An action primes the snapshot
-    of the version it creates once its transaction has committed; a process that
-    did not see the action (another server) reads the database once.
-    """
-    hit = _SNAPSHOTS.get(table.pk)
-    if hit is not None and hit[0] == _snapshot_key(table):
-        return hit[1]
-    hand = table.current_hand
-    state = load_state(hand) if hand is not None else None
-    value = (hand, state, game_for(table))
-    _remember(table, value)
-    return value
-
-
-def game_for(table: Table) -> engine_game.Game:
-    """The engine's game-level bookkeeping rebuilt from the finished hands."""
-    game = engine_game.Game(table.variant, table.options)
-    for hand in table.hands.filter(result__isnull=False).order_by("number"):
-        game.hands.append(hand_result(hand))
-    return game
+def _stale() -> ActionRefused:
+    return ActionRefused("stale_state", "the table has moved on; here is the fresh view")
 
 
 # ------------------------------------------------------------------- creating
@@ -243,7 +93,7 @@ class SeatSpec:
     level: str = "medium"
 
 
-def create_table(
+def do_create_table(
     *,
     variant: str,
     options: dict[str, Any],
@@ -283,16 +133,16 @@ def create_table(
             seat.save()
         if not any(s.is_open for s in table.seats.all()):
             start_hand(table)
-        _on_commit_broadcast(table)
+        broadcast_on_commit(table)
     return table
 
 
 def arrange_seats(variant: str, options: dict[str, Any], seats: list[SeatSpec]) -> list[SeatSpec]:
-    """Two people at a four-seat seventeen table sit opposite (seed 004), and so
-    do two partners at a 2v2 fifty-one table (seats 0+2): when exactly two
-    seats are for people, the second person moves to seat 2."""
+    """Where the rules seat two people at a four-seat table opposite each other
+    (``Rules.humans_opposite``: seventeen [D4], partners at fifty-one [D14]):
+    when exactly two seats are for people, the second person moves to seat 2."""
     people = [i for i, s in enumerate(seats) if s.kind in ("me", "human")]
-    opposite = variant == "seventeen" or (variant == "fifty-one" and options.get("partners"))
+    opposite = rules_for(variant).humans_opposite(options)
     if len(seats) == 4 and opposite and len(people) == 2 and people != [0, 2]:
         other = people[1] if people[0] == 0 else people[0]
         seats = list(seats)
@@ -300,7 +150,8 @@ def arrange_seats(variant: str, options: dict[str, Any], seats: list[SeatSpec]) 
     return seats
 
 
-def join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Seat:
+def do_join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Seat:
+    """Take the first free seat of a waiting table (the last one starts the game)."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         seats = list(table.seats.all())
@@ -323,11 +174,11 @@ def join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Seat:
         else:
             table.version += 1
             table.save()
-        _on_commit_broadcast(table)
+        broadcast_on_commit(table)
         return seat
 
 
-def fill_with_cpus(table_id: int, *, user: Any = None, guest_key: str = "") -> Table:
+def do_fill_with_cpus(table_id: int, *, user: Any = None, guest_key: str = "") -> Table:
     """The host starts a waiting table at once: CPUs take the free seats."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
@@ -343,7 +194,27 @@ def fill_with_cpus(table_id: int, *, user: Any = None, guest_key: str = "") -> T
                 s.name = cpu.cpu_name(s.position, s.cpu_level)
                 s.save()
         start_hand(table)
-        _on_commit_broadcast(table)
+        broadcast_on_commit(table)
+        return table
+
+
+def do_abandon_solo(table_id: int, *, user: Any = None, guest_key: str = "") -> Table:
+    """Give up an unfinished solo game (its player only): it stops, no CPU or clock
+    is due any more, and it never counts. A finished game stays as it is."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if (
+            table.kind != Table.Kind.SOLO
+            or seat_of(list(table.seats.all()), user, guest_key) is None
+        ):
+            raise ActionRefused("not_seated", "this is not your solo game")
+        if table.status in (Table.Status.PLAYING, Table.Status.WAITING):
+            table.status = Table.Status.ABANDONED
+            table.cpu_due_at = None
+            table.turn_deadline = None
+            table.version += 1
+            table.save()
+            broadcast_on_commit(table)
         return table
 
 
@@ -362,7 +233,8 @@ def seat_of(seats: list[Seat], user: Any, guest_key: str) -> Seat | None:
 
 
 def start_hand(table: Table, *, at: datetime | None = None) -> Hand:
-    """Deal the table's next hand (caller holds the table row lock)."""
+    """Deal the table's next hand. A step of an action, not one: the caller holds
+    the table row lock and broadcasts on commit."""
     at = at or now()
     number = table.hands.count()
     game = game_for(table)
@@ -384,20 +256,21 @@ def start_hand(table: Table, *, at: datetime | None = None) -> Hand:
     return hand
 
 
-def next_hand(table_id: int, version: int, *, at: datetime | None = None) -> Table:
+def do_next_hand(table_id: int, version: int, *, at: datetime | None = None) -> Table:
+    """Deal the next hand once the current one is over ("Next hand")."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.version != version:
             if _repeats_next_hand(table, version):
                 return table  # a double click on "Next hand": already done
-            raise ActionRefused("stale_state", "the table has moved on; here is the fresh view")
+            raise _stale()
         hand = table.current_hand
         if hand is None or hand.result is None:
             raise ActionRefused("hand_not_over", "the hand is still being played")
         if table.status == Table.Status.FINISHED:
             raise ActionRefused("game_over", "the game is over")
         start_hand(table, at=at)
-        _on_commit_broadcast(table)
+        broadcast_on_commit(table)
         return table
 
 
@@ -435,7 +308,7 @@ def _repeats_next_hand(table: Table, version: int) -> bool:
     )
 
 
-def submit_action(
+def do_submit_action(
     table_id: int,
     seat_position: int,
     action: dict[str, Any],
@@ -451,7 +324,7 @@ def submit_action(
         if version is not None and table.version != version:
             if _repeats_last_action(table, seat_position, action, version):
                 return table  # a double click: the same move was just accepted
-            raise ActionRefused("stale_state", "the table has moved on; here is the fresh view")
+            raise _stale()
         if table.status != Table.Status.PLAYING:
             raise ActionRefused("hand_over", "no hand is being played at this table")
         hand, state, game = snapshot(table)
@@ -486,9 +359,8 @@ def submit_action(
             cpu_step=by_cpu,
         )
         table.save()
-        primed = (hand, new_state, game)
-        transaction.on_commit(lambda: _remember(table, primed))
-        _on_commit_broadcast(table)
+        remember_on_commit(table, (hand, new_state, game))
+        broadcast_on_commit(table)
         return table
 
 
@@ -589,7 +461,7 @@ def _schedule_next_hand(table: Table, at: datetime) -> None:
         table.cpu_due_at = max(since + grace(), pause) if since is not None else pause
 
 
-def play_due(table_id: int, *, at: datetime | None = None) -> bool:
+def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
     """Play one due CPU move (a CPU seat, or an away player's seat after the
     grace period) or an expired turn clock. Idempotent: the table row is
     locked and the due time re-checked, so several sweepers (processes) never
@@ -604,7 +476,7 @@ def play_due(table_id: int, *, at: datetime | None = None) -> bool:
         hand = table.current_hand
         if hand is not None and hand.result is not None and cpu_due and _everyone_away(table)[0]:
             start_hand(table, at=at)  # nobody is left to press "Next hand"
-            _on_commit_broadcast(table)
+            broadcast_on_commit(table)
             return True
         if hand is None or hand.result is not None:
             table.cpu_due_at = table.turn_deadline = None
@@ -633,20 +505,18 @@ def play_due(table_id: int, *, at: datetime | None = None) -> bool:
             version = _arrange_as_seen(table, seat, state, at)
         else:
             version = table.version
-        submit_action(table.pk, state.turn, action, version, by_cpu=True, at=at)
+        do_submit_action(table.pk, state.turn, action, version, by_cpu=True, at=at)
     return True
 
 
 def _arrange_as_seen(table: Table, seat: Seat, state: Any, at: datetime) -> int:
     """Apply the engine's ``arrange`` with the order the player sees (their
     slots, left to right, top row first); return the table version after it."""
-    from games.presenter import arrange_slots
-
     rack = list(state.racks[seat.position])
     seen = [t for t in arrange_slots(rack, seat.rack_order or []) if t is not None]
     if seen == rack:
         return table.version
-    t = submit_action(
+    t = do_submit_action(
         table.pk,
         seat.position,
         {"type": "arrange", "tiles": seen},
@@ -658,8 +528,6 @@ def _arrange_as_seen(table: Table, seat: Seat, state: Any, at: datetime) -> int:
 
 
 def due_tables(at: datetime | None = None) -> list[int]:
-    from django.db.models import Q
-
     at = at or now()
     return list(
         Table.objects.filter(status=Table.Status.PLAYING)
@@ -673,7 +541,7 @@ def sweep(at: datetime | None = None) -> int:
     played = 0
     for table_id in due_tables(at):
         try:
-            if play_due(table_id, at=at):
+            if do_play_due(table_id, at=at):
                 played += 1
         except ActionRefused:
             continue
@@ -683,11 +551,33 @@ def sweep(at: datetime | None = None) -> int:
 # --------------------------------------------------------------- rack order
 
 
-def save_rack_order(seat_id: int, order: Any) -> None:
-    """Save the player's own arrangement: 32 slots of their tile ids or gaps.
-    Anything else (foreign or repeated ids, wrong shape) is refused unchanged."""
-    from games.presenter import RACK_SLOTS
+RACK_SLOTS = 32  # two rows of 16, like a real istaka
 
+
+def arrange_slots(rack_ids: list[int], saved: list[int | None]) -> list[int | None]:
+    """The seat's own order of its rack: keep saved slots of tiles still held,
+    put new tiles in the first free slots after the last placed tile."""
+    held = set(rack_ids)
+    slots: list[int | None] = [None] * RACK_SLOTS
+    placed: set[int] = set()
+    for i, tid in enumerate(saved[:RACK_SLOTS]):
+        if isinstance(tid, int) and tid in held and tid not in placed:
+            slots[i] = tid
+            placed.add(tid)
+    missing = [t for t in rack_ids if t not in placed]
+    if missing:
+        last = max((i for i, t in enumerate(slots) if t is not None), default=-1)
+        free = [i for i in range(last + 1, RACK_SLOTS) if slots[i] is None]
+        free += [i for i in range(0, last + 1) if slots[i] is None]
+        for tid, i in zip(missing, free, strict=False):
+            slots[i] = tid
+    return slots
+
+
+def do_save_rack_order(seat_id: int, order: Any) -> None:
+    """Save the player's own arrangement: 32 slots of their tile ids or gaps.
+    Anything else (foreign or repeated ids, wrong shape) is refused unchanged.
+    Private to the seat: no version, no broadcast."""
     if (
         not isinstance(order, list)
         or len(order) > RACK_SLOTS
@@ -703,10 +593,9 @@ def save_rack_order(seat_id: int, order: Any) -> None:
     Seat.objects.filter(pk=seat_id).update(rack_order=order)
 
 
-def sort_rack(seat_id: int, mode: str) -> None:
-    """Arrange a seat's rack by runs, groups or pairs (the seat's own view only)."""
-    from games.engine.racksort import rack_sort
-
+def do_sort_rack(seat_id: int, mode: str) -> None:
+    """Arrange a seat's rack by runs, groups or pairs (the seat's own view only:
+    no version, no broadcast; the consumer sends that seat its frame)."""
     seat = Seat.objects.select_related("table").get(pk=seat_id)
     hand = seat.table.current_hand
     if hand is None:
@@ -726,8 +615,6 @@ def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[
     if hand is None:
         raise ActionRefused("hand_over", "no hand is being played")
     state = load_state(hand)
-    from games.engine import legal_actions
-
     tile, meld = action.get("tile"), action.get("meld")
     legal = legal_actions(state, position)
     for a in legal:
@@ -743,8 +630,6 @@ def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[
 
 def hint_for(table_id: int, position: int) -> dict[str, Any]:
     """ "Show me" for a seat whose turn it is (the hard CPU's choice and why)."""
-    from games.engine.bots.hint import hint
-
     table = Table.objects.get(pk=table_id)
     hand = table.current_hand
     if hand is None or hand.result is not None:
@@ -773,7 +658,7 @@ def presence_ttl() -> timedelta:
     return timedelta(seconds=getattr(settings, "OKEY_PRESENCE_TTL_S", 45))
 
 
-def set_presence(
+def do_set_presence(
     seat_id: int | None,
     connected: bool,
     *,
@@ -785,8 +670,6 @@ def set_presence(
     seat's CPU plays; coming back hands the seat back at once. ``channel`` names
     the socket (its row); without one, a connect adds an anonymous row and a
     disconnect removes the oldest row of this process."""
-    from games.models import SeatConnection
-
     if seat_id is None:
         return
     at = at or now()
@@ -828,7 +711,7 @@ def _count_presence(seat: Seat, table: Table, count: int, at: datetime) -> None:
     if hand.result is not None:  # between hands: is anyone left to deal the next?
         _schedule(table, state, at)
         table.save()
-        _on_commit_broadcast(table, presence=True)
+        broadcast_on_commit(table, presence=True)
         return
     if state.turn == seat.position:
         deadline = table.turn_deadline
@@ -838,10 +721,10 @@ def _count_presence(seat: Seat, table: Table, count: int, at: datetime) -> None:
     # Presence is shown, not played: no version bump (a player's pending
     # action stays valid); everyone re-renders to see who is away.
     table.save()
-    _on_commit_broadcast(table, presence=True)
+    broadcast_on_commit(table, presence=True)
 
 
-def reconcile_presence(
+def do_reconcile_presence(
     live: dict[str, int],
     *,
     at: datetime | None = None,
@@ -855,10 +738,6 @@ def reconcile_presence(
     process not refreshed within the TTL expire, and every seat whose count was
     wrong is recounted (away, CPU scheduled) as if its sockets had closed.
     Returns the number of seats recounted."""
-    from django.db.models import Count, F, Q
-
-    from games.models import SeatConnection
-
     at = at or now()
     process = process or PROCESS
     touched: set[int] = set()
@@ -905,9 +784,91 @@ def reconcile_presence(
     return len(touched)
 
 
-def reset_presence() -> None:
+def do_reset_presence() -> None:
     """At the start of a single server process: nobody is connected yet."""
-    from games.models import SeatConnection
-
     SeatConnection.objects.all().delete()
     Seat.objects.filter(connections__gt=0).update(connections=0, away_since=now())
+
+
+# ------------------------------------------------------------------ sharing
+#
+# A finished game's share link and an imported record are not live tables: nobody
+# watches them over a websocket, so these write without a broadcast.
+
+
+def do_share_table(table_id: int, *, user: Any = None, guest_key: str = "") -> ShareLink:
+    """A share link of a finished game, made by one of its players."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if seat_of(list(table.seats.all()), user, guest_key) is None:
+            raise ActionRefused("not_seated", "this is not one of your games")
+        if table.status != Table.Status.FINISHED:
+            raise ActionRefused("game_not_over", "only a finished game can be shared")
+        signed_in = user is not None and user.is_authenticated
+        return ShareLink.objects.create(
+            table=table,
+            created_by=user if signed_in else None,
+            guest_key="" if signed_in else guest_key,
+        )
+
+
+def do_revoke_share(link_id: int, *, user: Any = None, guest_key: str = "") -> ShareLink:
+    """Revoke a share link (any player of its game); revoking twice changes nothing."""
+    with transaction.atomic():
+        link = ShareLink.objects.select_for_update().select_related("table").get(pk=link_id)
+        if seat_of(list(link.table.seats.all()), user, guest_key) is None:
+            raise ActionRefused("not_seated", "this is not one of your games")
+        if link.revoked_at is None:
+            link.revoked_at = now()
+            link.save(update_fields=["revoked_at"])
+        return link
+
+
+def do_import_record(
+    *,
+    variant: str,
+    title: str,
+    document: dict[str, Any],
+    hands: list[ImportedHand],
+    user: Any = None,
+    guest_key: str = "",
+) -> ImportedRecord:
+    """Store a verified game file and its hands' replays (computed by the caller
+    before this transaction, so the database is locked only for the inserts)."""
+    signed_in = user is not None and user.is_authenticated
+    with transaction.atomic():
+        rec = ImportedRecord.objects.create(
+            owner=user if signed_in else None,
+            guest_key="" if signed_in else guest_key,
+            variant=variant,
+            title=title[:120],
+            data=document,
+        )
+        for hand in hands:
+            hand.record = rec
+        ImportedHand.objects.bulk_create(hands)
+    return rec
+
+
+def do_store_imported_hands(rec: ImportedRecord, hands: list[ImportedHand]) -> None:
+    """The replays of a record imported before they were stored; a parallel request
+    may have stored them first (then these are not)."""
+    for hand in hands:
+        hand.record = rec
+    with contextlib.suppress(IntegrityError), transaction.atomic():
+        ImportedHand.objects.bulk_create(hands)
+
+
+# The actions' earlier names, which the tournaments, the server command, the sweeper
+# and the benchmarks still call.
+create_table = do_create_table
+join_table = do_join_table
+fill_with_cpus = do_fill_with_cpus
+next_hand = do_next_hand
+submit_action = do_submit_action
+play_due = do_play_due
+save_rack_order = do_save_rack_order
+sort_rack = do_sort_rack
+set_presence = do_set_presence
+reconcile_presence = do_reconcile_presence
+reset_presence = do_reset_presence

@@ -55,7 +55,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     specs = [services.SeatSpec(kind, level) for kind, level in form.seat_specs()]
     try:
-        table = services.create_table(
+        table = services.do_create_table(
             variant=form.cleaned_data["variant"],
             options=form.options(),
             seats=specs,
@@ -87,7 +87,7 @@ def _tournament_table(table: Table) -> Any:
 def join(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     try:
-        services.join_table(table.pk, user=request.user, guest_key=guest_key(request))
+        services.do_join_table(table.pk, user=request.user, guest_key=guest_key(request))
     except services.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))
     return redirect("games:table", code=code)
@@ -97,7 +97,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 def fill(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     try:
-        services.fill_with_cpus(table.pk, user=request.user, guest_key=guest_key(request))
+        services.do_fill_with_cpus(table.pk, user=request.user, guest_key=guest_key(request))
     except services.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))
     return redirect("games:table", code=code)
@@ -147,6 +147,3 @@ def rules(request: HttpRequest, slug: str = "index") -> HttpResponse:
     except KeyError:
         raise Http404("no such page") from None
     return render(request, "games/rules.html", {"title": title, "html": html, "slug": slug})
-
-
-__all__ = ["home", "create_table", "table_page", "join", "score_sheet", "rules", "presenter"]

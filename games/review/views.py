@@ -18,7 +18,6 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -402,27 +401,26 @@ def game_export(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def share_create(request: HttpRequest, code: str) -> HttpResponse:
     table = Table.objects.filter(code=code).first()
-    if table is None or my_seat(request, table) is None:
+    if table is None:
         return not_yours(request)
-    if table.status != Table.Status.FINISHED:
+    try:
+        services.do_share_table(table.pk, user=request.user, guest_key=guest_key(request))
+    except services.ActionRefused as e:
+        if e.code != "game_not_over":
+            return not_yours(request)
         return denied(request, 403, _("Only a finished game can be shared: finish the game first."))
-    ShareLink.objects.create(
-        table=table,
-        created_by=request.user if request.user.is_authenticated else None,
-        guest_key="" if request.user.is_authenticated else guest_key(request),
-    )
     flash.success(request, _("Share link created: anyone with it can watch the replays."))
     return redirect("review:game", code=table.code)
 
 
 @require_POST
 def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
-    link = ShareLink.objects.select_related("table").filter(pk=pk).first()
-    if link is None or my_seat(request, link.table) is None:
+    if not ShareLink.objects.filter(pk=pk).exists():
         return not_yours(request)
-    if link.revoked_at is None:
-        link.revoked_at = timezone.now()
-        link.save(update_fields=["revoked_at"])
+    try:
+        link = services.do_revoke_share(pk, user=request.user, guest_key=guest_key(request))
+    except services.ActionRefused:
+        return not_yours(request)
     flash.success(request, _("The share link was revoked: it shows nothing any more."))
     return redirect("review:game", code=link.table.code)
 
@@ -537,19 +535,14 @@ def _replayed_hands(loaded: dict) -> list[ImportedHand]:
 def _store_import(request: HttpRequest, loaded: dict, title: str) -> ImportedRecord:
     """The verified file and, per hand, its replay: computed before the write transaction,
     so the database is locked only for the inserts."""
-    hands = _replayed_hands(loaded)
-    with transaction.atomic():
-        rec = ImportedRecord.objects.create(
-            owner=request.user if request.user.is_authenticated else None,
-            guest_key="" if request.user.is_authenticated else guest_key(request),
-            variant=loaded["variant"],
-            title=title[:120],
-            data=loaded["document"],
-        )
-        for hand in hands:
-            hand.record = rec
-        ImportedHand.objects.bulk_create(hands)
-    return rec
+    return services.do_import_record(
+        variant=loaded["variant"],
+        title=title,
+        document=loaded["document"],
+        hands=_replayed_hands(loaded),
+        user=request.user,
+        guest_key=guest_key(request),
+    )
 
 
 def import_page(request: HttpRequest) -> HttpResponse:
@@ -608,10 +601,7 @@ def _store_old_import(rec: ImportedRecord) -> None:
     """A file imported before replays were stored: replayed once here, then read."""
     with heavy.one_at_a_time():
         hands = _replayed_hands(records.load_document(json.dumps(rec.data)))
-        for hand in hands:
-            hand.record = rec
-        with contextlib.suppress(IntegrityError), transaction.atomic():
-            ImportedHand.objects.bulk_create(hands)  # a parallel view may have stored them
+        services.do_store_imported_hands(rec, hands)  # unless a parallel view stored them
 
 
 @heavy.page

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages as flash
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
@@ -26,7 +25,7 @@ from games.models import CPU_LEVELS, Table, variant_choices
 from games.presenter import tile_ctx
 from games.solo import records, sheets
 from games.solo.models import RECORD_VARIANT, SoloResult
-from games.views import guest_key, my_seat
+from games.views import guest_key
 
 SOLO_VARIANTS = list(RULES)  # every registered rule set; the record one first in the form
 SOLO_OPTIONS: dict[str, Any] = {"clock": 0}  # no turn clock: a solo game waits for you
@@ -111,7 +110,7 @@ def start(request: HttpRequest) -> HttpResponse:
     request.session[SESSION_VARIANT] = variant
     seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", level)] * 3
     try:
-        table = services.create_table(
+        table = services.do_create_table(
             variant=variant,
             options=dict(SOLO_OPTIONS),
             seats=seats,
@@ -128,16 +127,11 @@ def start(request: HttpRequest) -> HttpResponse:
 @require_POST
 def abandon(request: HttpRequest, code: str) -> HttpResponse:
     """Give up an unfinished solo game: it leaves the resume list and never counts."""
-    with transaction.atomic():
-        table = get_object_or_404(Table.objects.select_for_update(), code=code)
-        if table.kind != Table.Kind.SOLO or my_seat(request, table) is None:
-            raise Http404("not your solo game")
-        if table.status in (Table.Status.PLAYING, Table.Status.WAITING):
-            table.status = Table.Status.ABANDONED
-            table.cpu_due_at = None
-            table.turn_deadline = None
-            table.version += 1
-            table.save()
+    table = get_object_or_404(Table, code=code)
+    try:
+        services.do_abandon_solo(table.pk, user=request.user, guest_key=guest_key(request))
+    except services.ActionRefused:
+        raise Http404("not your solo game") from None
     flash.info(request, _("The game was abandoned; it does not count."))
     return redirect("solo:home")
 

@@ -20,7 +20,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import translation
 
-from games import messages, outcome, presenter, services
+from games import messages, outcome, presenter, realtime, services
 from games.engine import apply, view_for
 from games.engine.game import Game
 from games.engine.rules import RULES, rules_for
@@ -197,13 +197,13 @@ def _render(name: str, ctx: dict) -> str:
 def test_the_outcome_dialog_arrives_over_the_websocket_when_the_hand_ends():
     table = cpu_table("classic")
     ctx = _ctx(table)
-    frame, keys = presenter.live_frame(ctx, None, "en")
+    frame, keys = realtime.live_frame(ctx, None, "en")
     assert 'id="outcome-dialog"' not in frame  # the hand is being played
     assert 'id="standings-dialog"' in frame  # the running scores can be opened
     table = play_out_hand(table)
     with translation.override("en"):
         ctx = _ctx(table)
-        frame, _ = presenter.live_frame(ctx, keys, "en")
+        frame, _ = realtime.live_frame(ctx, keys, "en")
     hand = table.current_hand
     dialog = re.search(r'<dialog class="outcome" id="outcome-dialog".*?</dialog>', frame, re.S)
     assert dialog, "the ending's frame carries the dialog"
@@ -298,10 +298,10 @@ def test_the_invite_card_goes_for_everyone_once_the_table_starts():
         guest_key="host",
     )
     ctx = _ctx(table)
-    frame, keys = presenter.live_frame(ctx, None, "en")
+    frame, keys = realtime.live_frame(ctx, None, "en")
     assert 'id="t-invite"' not in frame  # waiting: the page's card stays
     services.fill_with_cpus(table.pk, guest_key="host")
-    frame, _ = presenter.live_frame(_ctx(table), keys, "en")
+    frame, _ = realtime.live_frame(_ctx(table), keys, "en")
     assert re.search(r'<section id="t-invite" hidden hx-swap-oob="true">', frame)
 
 

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.utils import translation
 
-from games import outcome, presenter
+from games import outcome, presenter, realtime
 from games.engine import apply, view_for
 from games.engine.game import Game
 from games.engine.testing import make_state
@@ -40,7 +40,7 @@ def test_the_hint_and_its_button_start_with_a_capital(lang):
     }
     with translation.override(lang):
         ctx = presenter.table_context(table, seat, hint=hint)
-        html, _ = presenter.live_frame(ctx, None, lang)
+        html, _ = realtime.live_frame(ctx, None, lang)
     text, button = hint_parts(html)
     assert text[0].isupper(), text
     assert button[0].isupper(), button

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games import messages, presenter, services
+from games import messages, presenter, realtime, services
 from games.engine.bots.hint import hint
 from games.engine.testing import make_state
 from games.engine.tiles import COLOURS, kind_notation
@@ -116,7 +116,7 @@ def frame_for(table, position: int, lang: str, hint_for_seat: dict | None = None
     seat = table.seats.get(position=position)
     with translation.override(lang):
         ctx = presenter.table_context(table, seat, hint=hint_for_seat)
-        html, _ = presenter.live_frame(ctx, None, lang)
+        html, _ = realtime.live_frame(ctx, None, lang)
     return html
 
 

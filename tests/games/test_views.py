@@ -144,7 +144,7 @@ def test_every_seat_sees_which_discard_a_player_took():
     (the engine view's ``took`` log), by face only, no tile id."""
     from django.utils import translation
 
-    from games import presenter
+    from games import presenter, realtime
     from games.engine import notation
 
     keys = ["g0", "g1", "g2", "g3"]
@@ -167,7 +167,7 @@ def test_every_seat_sees_which_discard_a_player_took():
     viewer = table.seats.get(position=(taker + 2) % 4)
     with translation.override("en"):
         ctx = presenter.table_context(table, viewer)
-        html, _keys = presenter.live_frame(ctx, None, "en")
+        html, _keys = realtime.live_frame(ctx, None, "en")
     took = re.search(rf'data-testid="took-{taker}".*?</div>', html, re.S)
     assert took is not None, html
     assert f'data-t="{notation(tile)}"' in took.group(0) and "data-id" not in took.group(0)

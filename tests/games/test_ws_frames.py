@@ -9,7 +9,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import consumers, services
+from games import consumers, realtime, services
 from games.models import HandAction, Seat
 from tests.games.test_consumer import connect, two_player_table
 
@@ -82,7 +82,7 @@ async def test_an_exception_while_handling_a_frame_is_a_refusal_and_the_socket_s
     def broken(*args, **kwargs):
         raise RuntimeError("a bug somewhere below the consumer")
 
-    monkeypatch.setattr(services, "sort_rack", broken)
+    monkeypatch.setattr(services, "do_sort_rack", broken)
     await comm.send_to(json.dumps({"action": "sort", "mode": "runs"}))
     assert await answers(comm) == ["internal_error"]
     monkeypatch.undo()
@@ -99,11 +99,11 @@ async def test_refusals_that_change_nothing_touch_no_database_and_render_no_tabl
     comm = await connect(table.code, a)
     await comm.receive_from()
     work: list[str] = []
-    monkeypatch.setattr(consumers, "_read_table", lambda *a: work.append("read"))
+    monkeypatch.setattr(realtime, "read_table", lambda *a: work.append("read"))
     monkeypatch.setattr(
         consumers.TableConsumer, "render_view", lambda self, *a, **k: work.append("render")
     )
-    monkeypatch.setattr(services, "submit_action", lambda *a, **k: work.append("submit"))
+    monkeypatch.setattr(services, "do_submit_action", lambda *a, **k: work.append("submit"))
     frames = ["x" * (consumers.MAX_FRAME_BYTES + 1), "not json", '{"action": "fly"}']
     for i in range(30):  # (sent at once: fewer than the guard lets one socket queue)
         await comm.send_to(frames[i % 3])

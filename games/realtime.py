@@ -1,0 +1,488 @@
+"""The real-time layer of the live table: what is sent, to whom, and when.
+
+Four parts, none of which changes a table (``games.services`` does, through its
+``do_*`` actions, and calls ``broadcast_on_commit`` here):
+
+- the **broadcaster**: a change is announced to the table's channel-layer group
+  after its transaction commits, sent from the server's event loop in order;
+- the **snapshot cache**: the latest (hand, engine state, game) of each table,
+  read once per version and shared by every render and the next action;
+- the **per-table hub**: the connections of one table in one process render
+  their frames together, in one trip to the database thread;
+- **fragment diffing**: a frame carries only the fragments of
+  ``templates/games/table.html`` whose key changed for that connection.
+
+This module imports no other module of the games app that could import it back
+(services, presenter, consumers): ``tests/games/test_module_graph.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import OrderedDict, deque
+from typing import Any, Protocol
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.template.loader import get_template
+
+from games.engine import game as engine_game
+from games.engine import replay
+from games.engine import state as engine_state
+from games.models import Hand, Seat, Table
+
+log = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------- broadcaster
+
+
+def group_name(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+class _Broadcaster:
+    """Sends table broadcasts from the server's event loop, in order, without
+    making the (single) thread that runs the services wait for the send.
+
+    ``async_to_sync(group_send)`` from that thread blocked it until the event
+    loop got round to the send, and every other move of the process waited
+    too. When a server loop is attached (the consumers and the sweeper attach
+    theirs), a broadcast is queued onto it instead and one task sends the queue
+    in order (with Redis, sends from parallel tasks could overtake each other).
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Called on the loop's thread (a consumer connecting, the sweeper)."""
+        if self.loop is not loop:
+            self.loop, self.queue, self.task = loop, asyncio.Queue(), None
+
+    def send(self, group: str, message: dict[str, Any]) -> bool:
+        """Queue a group send on the attached loop; False if there is none running."""
+        loop = self.loop
+        if loop is None or not loop.is_running() or loop.is_closed():
+            return False
+        try:
+            loop.call_soon_threadsafe(self._enqueue, loop, group, message)
+        except RuntimeError:  # closed meanwhile
+            return False
+        return True
+
+    def _enqueue(self, loop: asyncio.AbstractEventLoop, group: str, message: dict) -> None:
+        if self.loop is not loop or self.queue is None:  # re-attached to another loop
+            loop.create_task(get_channel_layer().group_send(group, message))
+            return
+        self.queue.put_nowait((group, message))
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self._drain(self.queue))
+
+    @staticmethod
+    async def _drain(queue: asyncio.Queue[tuple[str, dict[str, Any]]]) -> None:
+        layer = get_channel_layer()
+        while not queue.empty():
+            group, message = queue.get_nowait()
+            try:
+                await layer.group_send(group, message)
+            except Exception:  # one failed send must not stop the others
+                log.exception("broadcast to %s failed", group)
+
+
+_BROADCASTER = _Broadcaster()
+
+
+def attach_event_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Let broadcasts from service threads be sent by this (running) loop."""
+    _BROADCASTER.attach(loop)
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send a channel-layer group message from service code (a worker thread):
+    queued onto the server's loop when one is attached, else sent at once."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if not _BROADCASTER.send(group, message):
+        async_to_sync(layer.group_send)(group, message)
+
+
+def broadcast(table_id: int, version: int, *, presence: bool = False) -> None:
+    """Tell the table's connections that it changed. ``change`` names this one
+    broadcast (the connections of one process render their frames for it
+    together); ``presence`` marks a change that kept the version (who is away)."""
+    message = {
+        "type": "table.changed",
+        "version": version,
+        "change": secrets.token_hex(8),
+        "presence": presence,
+    }
+    group_send(group_name(table_id), message)
+
+
+def broadcast_on_commit(table: Table, *, presence: bool = False) -> None:
+    """Broadcast the table's change once the current transaction commits (never a
+    change that was rolled back)."""
+    table_id, version = table.pk, table.version
+    transaction.on_commit(lambda: broadcast(table_id, version, presence=presence))
+
+
+# ------------------------------------------------------------ reading a table
+
+
+def load_state(hand: Hand) -> engine_state.HandState:
+    return engine_state.HandState.from_json(hand.state)
+
+
+def hand_result(hand: Hand) -> engine_game.HandResult:
+    r = hand.result or {}
+    return engine_game.HandResult(hand.seed, hand.starter, r["ending"], r["lines"], r["totals"])
+
+
+def hand_record(hand: Hand) -> dict[str, Any]:
+    table = hand.table
+    record = {
+        "format": 1,
+        "variant": table.variant,
+        "options": table.options,
+        "seed": hand.seed,
+        "starter": hand.starter,
+        "actions": [a.payload for a in hand.actions.order_by("index")],
+    }
+    # What the game told the hand when it was dealt (rummy: the totals so far,
+    # so a shown indicator can end the game); fixed at the deal.
+    if hand.state.get("context"):
+        record["context"] = hand.state["context"]
+    return record
+
+
+def rebuild_hand(hand: Hand) -> engine_state.HandState:
+    """Replay the hand from its seed and stored actions (the source of truth)."""
+    return replay(hand_record(hand))
+
+
+def game_for(table: Table) -> engine_game.Game:
+    """The engine's game-level bookkeeping rebuilt from the finished hands."""
+    game = engine_game.Game(table.variant, table.options)
+    for hand in table.hands.filter(result__isnull=False).order_by("number"):
+        game.hands.append(hand_result(hand))
+    return game
+
+
+# ------------------------------------------------------------- snapshot cache
+
+# The latest (hand, state, game) of each table, per process: see snapshot(). One
+# entry per table (a version is only ever read again while it is the latest), most
+# recently used last, so memory (and the collector's work) follows the live tables.
+_SNAPSHOTS: OrderedDict[int, tuple[tuple[Any, ...], tuple[Any, Any, Any]]] = OrderedDict()
+_SNAPSHOT_LIMIT = 2048
+
+Snapshot = tuple[Hand | None, engine_state.HandState | None, engine_game.Game]
+
+
+def _snapshot_key(table: Table) -> tuple[Any, ...]:
+    return (table.version, table.updated_at)
+
+
+def remember(table: Table, value: Snapshot) -> None:
+    """Keep ``value`` as the snapshot of the table's current version."""
+    _SNAPSHOTS[table.pk] = (_snapshot_key(table), value)
+    _SNAPSHOTS.move_to_end(table.pk)
+    while len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
+        _SNAPSHOTS.popitem(last=False)
+
+
+def remember_on_commit(table: Table, value: Snapshot) -> None:
+    """Prime the snapshot of the version an action created, once it has committed."""
+    transaction.on_commit(lambda: remember(table, value))
+
+
+def snapshot(table: Table) -> Snapshot:
+    """(current hand, its engine state, the game) for this table version.
+
+    Every accepted change bumps the version (and ``updated_at``), and engine
+    states are immutable, so one snapshot serves the four seats' renders of a
+    version and the next action's service call. An action primes the snapshot
+    of the version it creates once its transaction has committed; a process that
+    did not see the action (another server) reads the database once.
+    """
+    hit = _SNAPSHOTS.get(table.pk)
+    if hit is not None and hit[0] == _snapshot_key(table):
+        return hit[1]
+    hand = table.current_hand
+    state = load_state(hand) if hand is not None else None
+    value = (hand, state, game_for(table))
+    remember(table, value)
+    return value
+
+
+# ------------------------------------------------------------ per-table hub
+
+
+class Member(Protocol):
+    """A connection of a table's hub (``games.consumers.TableConsumer``)."""
+
+    def render_view(
+        self,
+        error: dict[str, str] | None = None,
+        hint: dict[str, Any] | None = None,
+        change: str | None = None,
+        found: tuple[Table, list[Seat]] | None = None,
+    ) -> str | None: ...
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None: ...
+
+
+_READS: OrderedDict[int, tuple[str, tuple[Table, list[Seat]]]] = OrderedDict()
+
+
+def read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | None:
+    """The table and its seats, read once per broadcast per process (the frames
+    of one ``table.changed`` share the read; only the latest per table is kept).
+    Reads that answer one socket (connect, errors, sort) always go to the database."""
+    if change:
+        hit = _READS.get(table_id)
+        if hit is not None and hit[0] == change:
+            return hit[1]
+    # one query: the seats with their table (and names)
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("table", "user__profile"))
+    if not seats:
+        return None
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table
+    value = (table, seats)
+    if change:
+        _READS[table_id] = (change, value)
+        _READS.move_to_end(table_id)
+        while len(_READS) > 2048:
+            _READS.popitem(last=False)
+    return value
+
+
+class Hub:
+    """The connections of one table in this process (on one event loop).
+
+    A broadcast reaches each of them; the first to receive it renders the
+    frames of all of them in one trip to the database thread and sends them,
+    and the others find that change done. Every render and send for the table
+    holds the hub's lock, so each connection's frames leave in the order they
+    were rendered (a frame holds only what changed since the previous one).
+    """
+
+    def __init__(self) -> None:
+        self.members: set[Any] = set()
+        self.lock = asyncio.Lock()
+        self.done: deque[str] = deque(maxlen=64)
+        self.shown = -1  # every member has been sent at least this table version
+
+    def already_shown(self, event: dict[str, Any]) -> bool:
+        """An action of this process was rendered for every member right after it
+        was applied; its broadcast (and older ones) need no new frames here."""
+        version = event.get("version")
+        return not event.get("presence") and isinstance(version, int) and version <= self.shown
+
+
+_HUBS: dict[tuple[int, int], Hub] = {}
+
+
+def hub(table_id: int) -> Hub:
+    """The hub of the table on the running event loop (made on first use)."""
+    key = (id(asyncio.get_running_loop()), table_id)
+    found = _HUBS.get(key)
+    if found is None:
+        found = _HUBS[key] = Hub()
+    return found
+
+
+def leave_hub(table_id: int, member: Member) -> None:
+    key = (id(asyncio.get_running_loop()), table_id)
+    found = _HUBS.get(key)
+    if found is not None:
+        found.members.discard(member)
+        if not found.members and not found.lock.locked():
+            del _HUBS[key]
+
+
+def render_all(
+    members: list[Member], change: str | None, found: tuple[Table, list[Seat]] | None = None
+) -> list[str | None]:
+    """Each member's frame (None where rendering failed: one connection's frame
+    must not cost the others theirs)."""
+    frames: list[str | None] = []
+    for member in members:
+        try:
+            frames.append(member.render_view(change=change, found=found))
+        except Exception:
+            log.exception("rendering a table frame failed")
+            frames.append(None)
+    return frames
+
+
+async def send_frames(table_hub: Hub, members: list[Member], frames: list[str | None]) -> None:
+    """Send each member its frame, unless it has left the hub meanwhile."""
+    for member, html in zip(members, frames, strict=True):
+        if html is not None and member in table_hub.members:
+            await member.send(text_data=html)
+
+
+# ---------------------------------------------------------- fragment diffing
+
+
+def _tiles_key(tiles: Any) -> tuple:
+    """What ``|tile`` shows of each tile (its face and marks)."""
+    return tuple(
+        (
+            t["id"],
+            t.get("okey"),
+            t.get("face_down"),
+            t.get("penalty"),
+            t.get("hinted"),
+            t.get("drawn"),
+            t.get("last"),
+            t.get("plays"),
+        )
+        for t in tiles or ()
+    )
+
+
+def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
+    """What each leaf fragment of ``table.html#live`` shows, as a comparable key.
+
+    A consumer remembers the keys of the frame it last sent and leaves out every
+    fragment whose key is unchanged: the browser keeps the one it has (a rack
+    being dragged is not replaced because someone else moved), and a move sends
+    each seat only what it changed. A key must cover every value its fragment
+    reads (equal keys, equal HTML: ``tests/games/test_fragment_keys.py`` checks it
+    over random play in every rule set); the frame's version input is always sent.
+    """
+    view = ctx.get("view")
+    seen = view is not None
+    over = bool(view and view["over"])
+    legal = ctx.get("legal") or set()
+    my_turn = bool(ctx.get("my_turn"))
+    hand = ctx.get("hand")
+    table = ctx["table"]
+    keys: dict[str, Any] = {
+        "title": (ctx["variant_name"], ctx.get("hand_number"), str(ctx["status_text"])),
+        "info": (
+            seen,
+            view and view["pile_count"],
+            hand.pk if hand else None,
+            ctx.get("hand_number"),
+            repr(view.get("opening_min")) if view else None,
+            table.turn_deadline,
+            over,
+        ),
+        "scores": tuple(
+            (p["position"], p["name"], p["total"], p.get("turn"), p["is_me"])
+            for p in ctx["players"]
+        ),
+        "center": (
+            seen,
+            view and view["okey"],
+            _tiles_key([ctx["indicator"]]) if seen else None,
+            view and view["pile_count"],
+            my_turn and "draw" in legal,
+            my_turn and "take" in legal,
+            _tiles_key([ctx["takeable"]]) if ctx.get("takeable") else None,
+            tuple(
+                (
+                    m["id"],
+                    m["owner"],
+                    m.get("owner_name"),
+                    m["kind"],
+                    m.get("points"),
+                    _tiles_key(m["tiles"]),
+                )
+                for m in ctx.get("melds") or ()
+            ),
+        ),
+        "mine": _tiles_key((ctx["my_player"].get("discards") or [])[-3:])
+        if ctx.get("my_player")
+        else None,
+        "rack": (_tiles_key(t for t in ctx["slots"] if t), tuple(t is None for t in ctx["slots"]))
+        if ctx.get("slots")
+        else None,
+        "controls": (bool(ctx.get("seat") and seen and not over), tuple(sorted(legal)), my_turn),
+        # a refusal or a hint is news each time it is sent, even when it repeats
+        "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
+        "result": (ctx["version"], ctx["game_over"]) if ctx.get("result") else None,
+        # the running score table: the totals after each recorded hand
+        "standings": (
+            tuple(p["name"] for p in ctx["players"]),
+            tuple(tuple(h["totals"]) for h in (ctx.get("standing") or {}).get("hands", ())),
+            (ctx.get("standing") or {}).get("over"),
+        ),
+        # the invite card goes for everyone once the table has started (or filled)
+        "invite": table.status != Table.Status.WAITING,
+        "announce": ctx.get("announce") or "",
+    }
+    for p in ctx["opponents"]:
+        keys[f"opp-{p['position']}"] = (
+            p["place"],
+            p["name"],
+            p["away"],
+            p["is_open"],
+            p.get("opened"),
+            seen,
+            p.get("count"),
+            p.get("turn"),
+            _tiles_key((p.get("discards") or [])[-3:]),
+            tuple(t["t"] for t in p.get("took") or ()),
+            p.get("took_count"),
+        )
+    return keys
+
+
+# Rendered leaves that several seats of one table can share (same table, language
+# and key give the same HTML): "info" is the same for every seat, "center" and
+# "title" for every seat whose turn it is not. Keys hold the table's pk.
+SHARED_LEAVES = frozenset({"title", "info", "center", "controls"})
+_LEAVES: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_LEAF_LIMIT = 4096
+
+
+def render_leaf(name: str, ctx: dict[str, Any]) -> str:
+    """One leaf fragment of ``templates/games/table.html`` (``opp-<seat>`` is the
+    ``opponent`` partial for that seat)."""
+    if name.startswith("opp-"):
+        position = int(name[4:])
+        ctx["p"] = next(p for p in ctx["opponents"] if p["position"] == position)
+        name = "opponent"
+    return get_template(f"games/table.html#{name}").render(ctx)
+
+
+def live_frame(
+    ctx: dict[str, Any], last: dict[str, Any] | None, lang: str
+) -> tuple[str, dict[str, Any]]:
+    """One websocket frame for one connection: the leaf fragments whose key
+    differs from ``last`` (the keys of this connection's previous frame; None
+    for its first frame: everything), then the table version. Returns the HTML
+    and the keys to remember."""
+    keys = fragment_keys(ctx)
+    parts = []
+    for name, key in keys.items():
+        if last is not None and name in last and last[name] == key:
+            continue
+        if name not in SHARED_LEAVES:
+            parts.append(render_leaf(name, ctx))
+            continue
+        cache_key = (ctx["table"].pk, name, lang, key)
+        html = _LEAVES.get(cache_key)
+        if html is None:
+            html = _LEAVES[cache_key] = render_leaf(name, ctx)
+            if len(_LEAVES) > _LEAF_LIMIT:
+                _LEAVES.popitem(last=False)
+        parts.append(html)
+    parts.append(
+        f'<input type="hidden" id="act-version" name="version" value="{int(ctx["version"])}"'
+        ' hx-swap-oob="true">'
+    )
+    return "".join(parts), keys

@@ -1,0 +1,117 @@
+"""The table actions (``games.services.do_*``): every write to a table is one of
+them, and each tells the table's connections once it has committed."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from games import realtime, services
+from games.models import Table
+from tests.games.conftest import cpu_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def broadcasts(monkeypatch) -> list[tuple[int, int]]:
+    """The (table id, version) of every broadcast sent, once its transaction commits."""
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        realtime, "broadcast", lambda table_id, version, **kw: sent.append((table_id, version))
+    )
+    return sent
+
+
+def solo_table(user: User) -> Table:
+    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", "easy")] * 3
+    return services.do_create_table(
+        variant="classic", options={}, seats=seats, user=user, kind=Table.Kind.SOLO
+    )
+
+
+def test_abandoning_a_solo_game_tells_its_open_tabs(
+    client, broadcasts, django_capture_on_commit_callbacks
+):
+    user = User.objects.create_user("ayse", password="x")
+    client.force_login(user)
+    table = solo_table(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("solo:abandon", args=[table.code]))
+    table.refresh_from_db()
+    assert table.status == Table.Status.ABANDONED
+    # another tab of the game hears of it (its next move would be refused anyway)
+    assert broadcasts == [(table.pk, table.version)]
+
+
+def test_abandoning_a_finished_or_abandoned_game_changes_nothing(
+    broadcasts, django_capture_on_commit_callbacks
+):
+    user = User.objects.create_user("ayse", password="x")
+    table = solo_table(user)
+    services.do_abandon_solo(table.pk, user=user)
+    table.refresh_from_db()
+    version = table.version
+    with django_capture_on_commit_callbacks(execute=True):
+        services.do_abandon_solo(table.pk, user=user)
+    table.refresh_from_db()
+    assert table.version == version and broadcasts == []
+
+
+def test_only_its_player_abandons_a_solo_game_and_only_a_solo_one():
+    owner = User.objects.create_user("ayse", password="x")
+    stranger = User.objects.create_user("mehmet", password="x")
+    table = solo_table(owner)
+    with pytest.raises(services.ActionRefused) as e:
+        services.do_abandon_solo(table.pk, user=stranger)
+    assert e.value.code == "not_seated"
+    online = cpu_table(user=owner)
+    with pytest.raises(services.ActionRefused):
+        services.do_abandon_solo(online.pk, user=owner)
+    for t in (table, online):
+        t.refresh_from_db()
+        assert t.status == Table.Status.PLAYING
+
+
+def test_a_move_is_broadcast_after_commit_with_its_new_version(
+    broadcasts, django_capture_on_commit_callbacks
+):
+    table = cpu_table()
+    state = services.load_state(table.current_hand)
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = services.do_submit_action(
+            table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, table.version
+        )
+    assert broadcasts == [(table.pk, moved.version)] and moved.version == table.version + 1
+
+
+def test_a_refused_move_broadcasts_nothing(broadcasts, django_capture_on_commit_callbacks):
+    table = cpu_table()
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.ActionRefused):
+        services.do_submit_action(table.pk, 1, {"type": "draw"}, table.version)
+    assert broadcasts == []
+
+
+def test_a_game_is_shared_only_by_its_players_once_it_is_finished():
+    owner = User.objects.create_user("ayse", password="x")
+    stranger = User.objects.create_user("mehmet", password="x")
+    table = cpu_table(user=owner)
+    with pytest.raises(services.ActionRefused) as e:
+        services.do_share_table(table.pk, user=owner)
+    assert e.value.code == "game_not_over"
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    with pytest.raises(services.ActionRefused) as e:
+        services.do_share_table(table.pk, user=stranger)
+    assert e.value.code == "not_seated"
+    link = services.do_share_table(table.pk, user=owner)
+    assert link.active and link.created_by == owner
+    with pytest.raises(services.ActionRefused):
+        services.do_revoke_share(link.pk, user=stranger)
+    link.refresh_from_db()
+    assert link.active
+    revoked = services.do_revoke_share(link.pk, user=owner)
+    when = revoked.revoked_at
+    assert not revoked.active
+    # revoking again keeps the first revocation
+    assert services.do_revoke_share(link.pk, user=owner).revoked_at == when

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from games import services
 from games.engine import new_hand
+from games.engine.rules import RULES
 from games.engine.tiles import deal, kind_notation, notation
 from games.models import Hand
 from tests.solo.conftest import play_hand, solo_table
@@ -78,6 +79,31 @@ def test_verify_matches_the_engine_deal(client, players, starter):
     assert text_of(page, "verify-pile").split() == [notation(t) for t in reversed(d.pile)]
     assert text_of(page, "verify-sha256") == hashlib.sha256(seed.encode()).hexdigest()
     assert 'data-testid="verify-match"' not in page  # no commitment entered
+
+
+@pytest.mark.parametrize("variant", list(RULES))
+def test_verify_deals_as_the_rule_set_deals(client, variant):
+    """The verify link of a table names its rule set, and the page deals that rule set's
+    rack size (14 and 15 tiles; 21 and 22 in 101, RULES.md §6), as the engine did."""
+    client.get("/")
+    table = solo_table(variant=variant, guest_key=client.session.session_key)
+    hand = table.current_hand
+    page = client.get(reverse("games:table", args=[table.code])).content.decode()
+    assert f"&amp;variant={variant}" in page  # the deal commitment's link
+    play_hand(table)
+    page = client.get(reverse("games:table", args=[table.code])).content.decode()
+    assert f"&amp;starter={hand.starter}&amp;variant={variant}&amp;" in page  # after the hand
+    dealt = new_hand(table.variant, table.options, hand.seed, hand.starter)
+    page = client.get(
+        reverse("solo:verify"),
+        {"seed": hand.seed, "players": 4, "starter": hand.starter, "variant": variant},
+    ).content.decode()
+    for seat in range(4):
+        rack = text_of(page, f"verify-rack-{seat}").split()
+        assert rack == [notation(t) for t in dealt.racks[seat]]
+    size = RULES[variant].rack_size
+    assert len(text_of(page, f"verify-rack-{hand.starter}").split()) == size + 1
+    assert f'<option value="{variant}" selected>' in page
 
 
 def test_verify_says_when_the_commitment_does_not_match(client):

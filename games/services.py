@@ -38,7 +38,7 @@ from games.engine import legal_actions
 from games.engine import options as engine_options
 from games.engine import state as engine_state
 from games.engine.bots.hint import hint
-from games.engine.racksort import rack_sort
+from games.engine.racksort import RACK_SLOTS, rack_sort
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
 from games.models import Hand, HandAction, ScoreLine, Seat, SeatConnection, Table
@@ -551,9 +551,6 @@ def sweep(at: datetime | None = None) -> int:
 # --------------------------------------------------------------- rack order
 
 
-RACK_SLOTS = 32  # two rows of 16, like a real istaka
-
-
 def arrange_slots(rack_ids: list[int], saved: list[int | None]) -> list[int | None]:
     """The seat's own order of its rack: keep saved slots of tiles still held,
     put new tiles in the first free slots after the last placed tile."""
@@ -575,7 +572,8 @@ def arrange_slots(rack_ids: list[int], saved: list[int | None]) -> list[int | No
 
 
 def do_save_rack_order(seat_id: int, order: Any) -> None:
-    """Save the player's own arrangement: 32 slots of their tile ids or gaps.
+    """Save the player's own arrangement: ``RACK_SLOTS`` slots (the engine's rack layout,
+    ``racksort.py``) of their tile ids or gaps.
     Anything else (foreign or repeated ids, wrong shape) is refused unchanged.
     Private to the seat: no version, no broadcast."""
     if (
@@ -583,7 +581,9 @@ def do_save_rack_order(seat_id: int, order: Any) -> None:
         or len(order) > RACK_SLOTS
         or any(t is not None and type(t) is not int for t in order)
     ):
-        raise ActionRefused("bad_action", "a rack order is a list of 32 tile ids or gaps")
+        raise ActionRefused(
+            "bad_action", f"a rack order is a list of {RACK_SLOTS} tile ids or gaps"
+        )
     seat = Seat.objects.select_related("table").get(pk=seat_id)
     hand = seat.table.current_hand
     held = set(load_state(hand).racks[seat.position]) if hand is not None else set()

@@ -45,7 +45,7 @@ def remembered(request: HttpRequest) -> tuple[str, str]:
     variant = request.session.get(SESSION_VARIANT, RECORD_VARIANT)
     return (
         level if level in cpu.LEVELS else "medium",
-        variant if variant in SOLO_VARIANTS else RECORD_VARIANT,
+        variant if RULES.get(variant) is not None else RECORD_VARIANT,  # still registered
     )
 
 

@@ -27,9 +27,6 @@ def variant_choices() -> list[tuple[str, Promise]]:
     return [(name, _(rules.label)) for name, rules in RULES.items()]
 
 
-# The same list, computed once, for code that still wants a list rather than the callable.
-VARIANT_CHOICES = variant_choices()
-
 CPU_LEVELS = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))]
 
 

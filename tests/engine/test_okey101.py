@@ -100,6 +100,8 @@ def test_101_is_a_registered_rule_set_with_its_table_options():
     assert r.clock_timeout_action(new_hand(V)) is None  # the seat's CPU plays the turn
     hint, values = r.score_hint({**opts, "hands": 5})
     assert "%(n)s" in hint and values == {"n": 5}
+    # the CPU does not inherit fifty-one's lay-off charge: lay-offs are free here [D31]
+    assert not r.cpu_lays_off_on_rivals_first and r.cpu_sheds_high_tiles
 
 
 def test_d25_the_deal_gives_21_tiles_the_starter_22_and_leaves_20_in_the_pile():

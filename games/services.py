@@ -45,10 +45,7 @@ from games.models import Hand, HandAction, ScoreLine, Seat, SeatConnection, Tabl
 from games.realtime import attach_event_loop as attach_event_loop
 from games.realtime import broadcast as broadcast
 from games.realtime import broadcast_on_commit, game_for, load_state, remember_on_commit, snapshot
-from games.realtime import group_name as group_name
 from games.realtime import group_send as group_send
-from games.realtime import hand_record as hand_record
-from games.realtime import hand_result as hand_result
 from games.realtime import rebuild_hand as rebuild_hand
 from games.review.models import ImportedHand, ImportedRecord, ShareLink
 from games.signals import game_finished
@@ -857,6 +854,19 @@ def do_store_imported_hands(rec: ImportedRecord, hands: list[ImportedHand]) -> N
         hand.record = rec
     with contextlib.suppress(IntegrityError), transaction.atomic():
         ImportedHand.objects.bulk_create(hands)
+
+
+def do_note_import_commentary(record_id: int, key: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Keep the CPU commentary of one hand and seat of an imported record (``key``:
+    "hand:seat"); when a parallel request kept one first, that one stays and is
+    returned (the record's row is locked, so neither loses the other's)."""
+    with transaction.atomic():
+        rec = ImportedRecord.objects.select_for_update().get(pk=record_id)
+        if key in rec.commentary:
+            return rec.commentary[key]
+        rec.commentary = {**rec.commentary, key: data}
+        rec.save(update_fields=["commentary"])
+    return data
 
 
 # The actions' earlier names, which the tournaments, the server command, the sweeper

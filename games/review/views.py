@@ -649,9 +649,9 @@ def imported_commentary(request: HttpRequest, pk: int, number: int) -> HttpRespo
     key = f"{number}:{which}"
     data = rec.commentary.get(key)
     if data is None:
-        data = commentary.compute(hand.engine_record, which)
-        rec.commentary = {**rec.commentary, key: data}
-        rec.save(update_fields=["commentary"])
+        data = services.do_note_import_commentary(
+            rec.pk, key, commentary.compute(hand.engine_record, which)
+        )
     return _commentary_response(
         request, data, players, reverse("review:imported_commentary", args=[pk, number])
     )

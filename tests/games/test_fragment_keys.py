@@ -166,6 +166,7 @@ def play_and_render(variant: str, seed: int, prefix: int, window: int, renders: 
     max_examples=12,
     deadline=None,
     derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(

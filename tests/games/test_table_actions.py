@@ -115,3 +115,19 @@ def test_a_game_is_shared_only_by_its_players_once_it_is_finished():
     assert not revoked.active
     # revoking again keeps the first revocation
     assert services.do_revoke_share(link.pk, user=owner).revoked_at == when
+
+
+def test_an_imported_games_commentary_is_kept_once_per_hand_and_seat():
+    from games.review.models import ImportedRecord
+
+    rec = ImportedRecord.objects.create(variant="classic", title="a game", data={})
+    stale = ImportedRecord.objects.get(pk=rec.pk)  # what a parallel request read
+    assert services.do_note_import_commentary(rec.pk, "1:0", {"by": "first"}) == {"by": "first"}
+    # another seat's commentary, kept from a request that read the record before:
+    # the first one is not lost
+    assert stale.commentary == {}
+    services.do_note_import_commentary(stale.pk, "1:1", {"by": "second"})
+    # the same hand and seat again: the first one stays
+    assert services.do_note_import_commentary(rec.pk, "1:0", {"by": "late"}) == {"by": "first"}
+    rec.refresh_from_db()
+    assert rec.commentary == {"1:0": {"by": "first"}, "1:1": {"by": "second"}}

@@ -9,6 +9,7 @@ import pytest
 from games.engine import apply, legal_actions, new_hand, view_for
 from games.engine.bots import LEVELS, choose_action, decide
 from games.engine.bots.arena import arena, play_hand
+from games.engine.rules import RULES
 from games.engine.testing import make_state, tile
 from games.engine.tiles import kind_of
 
@@ -218,19 +219,20 @@ def test_take_usable_from_the_view_matches_the_engine():
 
 
 def test_fast_leftover_count_matches_best_arrangement():
-    """The bots' packed-rack leftover count agrees with evaluate.best_arrangement."""
+    """The bots' packed-rack leftover count agrees with evaluate.best_arrangement, for
+    each rule set's evaluation (values, ace rule, pairs for whole-rack) and rack sizes."""
     import random
 
-    from games.engine.bots.core import _FAST, left_count
+    from games.engine.bots.core import left_count
     from games.engine.evaluate import best_arrangement
 
-    assert _FAST
+    modes = {(None if r.whole_rack else r.values, r.ace_high, r.whole_rack) for r in RULES.values()}
+    sizes = sorted({13} | {n for r in RULES.values() for n in (r.rack_size, r.rack_size + 1)})
     rng = random.Random(5)
     for _ in range(400):
-        rack = rng.sample(range(106), rng.choice([13, 14, 15]))
+        rack = rng.sample(range(106), rng.choice(sizes))
         okey = rng.randrange(52)
-        for values, ace_high, pairs in ((None, True, True), ("sum", True, False),
-                                         ("seventeen", False, False)):  # fmt: skip
+        for values, ace_high, pairs in sorted(modes, key=repr):
             arr = best_arrangement(rack, okey, ace_high=ace_high, values=values, pairs=pairs)
             assert left_count(rack, okey, ace_high, values, pairs) == len(arr.leftover)
 

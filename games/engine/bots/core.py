@@ -32,7 +32,7 @@ import hashlib
 import random
 from functools import lru_cache
 
-from ..evaluate import best_arrangement
+from ..evaluate import _INC, _LEFT, _OK_SHIFT, _SINGLE_BITS, _VAL, _masks, _search, best_arrangement
 from ..melds import PAIR, classify
 from ..rules import rules_for
 from ..table import (
@@ -65,21 +65,10 @@ def arrangement(tiles, okey_kind: int, ace_high: bool, values=None, pairs: bool 
 
 # Leftover counts only (no shapes): the bots call this thousands of times per
 # hard decision, so it works on the evaluator's packed rack (one int: 2 bits per
-# kind, okeys at bit 112) and skips building the arrangement. The result is
-# checked against ``best_arrangement`` by tests/engine/test_bots.py; if the
-# evaluator's internals change shape, ``_FAST`` is off and the public API is used.
-try:
-    from .. import evaluate as _ev
-
-    _INC = _ev._INC
-    _OK_SHIFT = _ev._OK_SHIFT
-    _SINGLE_BITS = _ev._SINGLE_BITS
-    _masks = _ev._masks
-    _search = _ev._search
-    _FAST = True
-except AttributeError:  # pragma: no cover - evaluator internals changed
-    _FAST = False
-
+# kind, okeys at bit 112) and skips building the arrangement. It reads the
+# evaluator's internals (imported above by name, so a renamed one fails at import);
+# tests/engine/test_bots.py checks its counts against ``best_arrangement`` for every
+# rule set's value mode, ace rule and rack size.
 _LEFT_MEMO: dict[tuple, int] = {}
 
 
@@ -97,10 +86,9 @@ def search_packed(V: int, mode: str, ace_high: bool) -> tuple[int, int]:
     j = V >> _OK_SHIFT
     _vecs, masks, two, three = _masks(V)
     score = _search(V, j, mode, ace_high, False, masks, two, three)[0]
-    unit = getattr(_ev, "_LEFT", 1000)  # score = unit × leftover − _VAL × total (+ small)
-    per = getattr(_ev, "_VAL", 1)
-    left = -(-score // unit)
-    res = (left, -((score - left * unit) // per))
+    # score = _LEFT × leftover − _VAL × total (+ small)
+    left = -(-score // _LEFT)
+    res = (left, -((score - left * _LEFT) // _VAL))
     if len(_LEFT_MEMO) > 300_000:
         _LEFT_MEMO.clear()
     _LEFT_MEMO[key] = res
@@ -119,40 +107,8 @@ def left_packed(V: int, mode: str, ace_high: bool, pairs: bool) -> int:
 
 
 def left_count(tiles, okey_kind: int, ace_high: bool, values, pairs: bool) -> int:
-    if _FAST:
-        return left_packed(pack(tiles, okey_kind), values or "sum", ace_high, pairs)
-    arr = best_arrangement(list(tiles), okey_kind, ace_high=ace_high, values=values, pairs=pairs)
-    return len(arr.leftover)
-
-
-def _self_check() -> bool:
-    """The packed-rack shortcut reads evaluator internals: verify it on a few racks
-    against the public ``best_arrangement`` and fall back to that when it disagrees."""
-    import random as _r
-
-    rng = _r.Random(11)
-    try:
-        for _ in range(25):
-            rack = rng.sample(range(106), rng.choice([14, 15]))
-            okey = rng.randrange(52)
-            for values, ace_high, pairs in ((None, True, True), ("sum", True, False),
-                                             ("seventeen", False, False)):  # fmt: skip
-                arr = best_arrangement(rack, okey, ace_high=ace_high, values=values, pairs=pairs)
-                V = pack(rack, okey)
-                if left_packed(V, values or "sum", ace_high, pairs) != len(arr.leftover):
-                    return False
-                total = search_packed(V, values or "sum", ace_high)[1]
-                if values and not pairs and arr.kind == "melds" and total != arr.opening_total:
-                    return False
-    except Exception:  # noqa: BLE001 - any change of the internals
-        return False
-    finally:
-        _LEFT_MEMO.clear()
-    return True
-
-
-if _FAST:
-    _FAST = _self_check()
+    """Leftover tiles of the best arrangement of ``tiles`` (as ``best_arrangement``)."""
+    return left_packed(pack(tiles, okey_kind), values or "sum", ace_high, pairs)
 
 
 # -------------------------------------------------------------------- context
@@ -366,9 +322,9 @@ def decide(
     types = {a["type"] for a in acts}
     if "show" in types:
         return next(a for a in acts if a["type"] == "show")
-    if level == "hard" and _FAST and PLAN_ROUTES:
+    if level == "hard":
         ctx.route = plan_route(ctx)
-    ctx.avoid_feeding = AVOID_FEEDING if avoid_feeding is None else avoid_feeding
+    ctx.avoid_feeding = True if avoid_feeding is None else avoid_feeding
     if ctx.whole:
         return _whole_rack(ctx, acts, types, level, rng)
     return _lay_down(ctx, acts, types, level, rng)
@@ -613,7 +569,7 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
             cand = clean
     if len(cand) == 1:
         return cand[0]
-    if level == "hard" and ctx.whole and _FAST and HARD_WIDE:
+    if level == "hard" and ctx.whole:
         return _whole_discard(ctx, cand, [])
     if level == "hard" and ctx.route == "pairs" and not ctx.whole:
         return _pairs_discard(ctx, cand)
@@ -654,14 +610,11 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
         ties = [t for s, t in scored if s - best < 1e-9]
         return ties[0] if len(ties) == 1 else rng.choice(ties)
     # hard: look ahead over the best few candidates
-    if not ctx.whole and not opened and _FAST:
+    if not ctx.whole and not opened:
         return _open_discard(ctx, cand)
     top = scored[: min(5, len(scored))]
     outs = {t: _outs(ctx, t) for _, t in top}
     return min(top, key=lambda x: (x[0] * 0.5 - outs[x[1]], x[1]))[1]
-
-
-HARD_WIDE = True
 
 
 def _whole_discard(ctx: Context, cand: list[int], others: list[int]) -> int:
@@ -705,8 +658,6 @@ def _outs(ctx: Context, d: int) -> float:
     unseen = ctx.unseen()
     okey_kind = ctx.okey
     vals = None if ctx.whole else ctx.values
-    if not _FAST:  # pragma: no cover - evaluator internals changed
-        return 0.0
     mode = vals or "sum"
     pairs = ctx.whole and ctx.route != "melds"
     V = pack(keep, okey_kind)
@@ -721,7 +672,7 @@ def _outs(ctx: Context, d: int) -> float:
     kinds_here = {ctx.kind(t) for t in keep}
     kinds_here.discard(-1)
     near = _near_kinds(kinds_here, ctx.ace_high, pairs)
-    slots = _table_slots(ctx) if TABLE_AWARE else {}
+    slots = _table_slots(ctx)
     total = 0.0
     for k in set(near) | set(slots):
         u = unseen[k]
@@ -746,10 +697,6 @@ def _outs(ctx: Context, d: int) -> float:
             gain += 4  # a closing tile
         total += u * gain
     return total * 0.35
-
-
-TABLE_AWARE = True
-NEXT_OPEN_RISK = True
 
 
 def _table_slots(ctx: Context) -> dict[int, set[int]]:
@@ -864,7 +811,7 @@ def _feed_risk(ctx: Context, t: int) -> float:
     n += 1
     risk = 0.0
     nxt = ctx.next_seat
-    if NEXT_OPEN_RISK and ctx.rules.cpu_fears_next_opener and ctx.opened[nxt] is None:
+    if ctx.rules.cpu_fears_next_opener and ctx.opened[nxt] is None:
         # an unopened next player may take it into an opening (worth the base,
         # 400-800, to them in seventeen): high tiles help openings most. Not where
         # the tiles left in the rack cost their number (fifty-one): high tiles go first.
@@ -943,11 +890,8 @@ def feeds_next(ctx: Context, t: int) -> bool:
 
 # ------------------------------------------------------------ pairs or melds
 
-PLAN_ROUTES = True
-AVOID_FEEDING = True
 FEED_MIN = 1.5  # a kind the next player collects with at least this weight is not fed
 ROUTE_MARGIN = 2  # pairs when their leftover is this much below the melds' leftover
-LAY_PAIRS = True
 
 
 def pairs_left(V: int) -> int:
@@ -1001,7 +945,7 @@ def plan_route(ctx: Context) -> str | None:
     the runs-and-groups opening is far (see ``_lay_pairs_route``); else None
     (the usual opening plan)."""
     if not ctx.whole:
-        if LAY_PAIRS and ctx.opened[ctx.seat] is None and _lay_pairs_route(ctx):
+        if ctx.opened[ctx.seat] is None and _lay_pairs_route(ctx):
             return "pairs"
         return None
     gap = _route_gap(ctx, ctx.rack)

@@ -9,6 +9,7 @@ import pytest
 from games.engine import apply, legal_actions, new_hand
 from games.engine.bots import choose_action
 from games.engine.bots.hint import hint
+from games.engine.rules import RULES
 from games.engine.testing import make_state
 
 REASONS = {
@@ -27,7 +28,7 @@ REASONS = {
 }
 
 
-@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+@pytest.mark.parametrize("variant", list(RULES))  # every rule set of the registry
 def test_hints_are_legal_and_explained_through_whole_hands(variant):
     rng = random.Random(variant)
     state = new_hand(variant, {}, seed=f"hint-{variant}", starter=0)

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.engine.rules import RULES
 from games.engine.testing import make_state
 from tests.e2e.test_table_e2e import act, create_table, sign_up
 
@@ -32,7 +33,11 @@ VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740), (844, 390)]
 PHONE_WIDTH = 700  # below this, or this short, the header is a menu button (site.css)
 PHONE_HEIGHT = 500
 
-NO_CLOCK = {"classic": {}, "rummy": {}, "fifty-one": {"clock": "0"}, "seventeen": {}}
+
+def no_clock(variant: str) -> dict[str, str]:
+    """The form's choice that turns the clock off, where the rule set's default has one."""
+    return {"clock": "0"} if RULES[variant].options["clock"][1] else {}
+
 
 # What must be on screen during your turn, by test id or selector.
 MUST_SEE = {
@@ -46,12 +51,13 @@ MUST_SEE = {
 PLAY_PHASE = {
     "discard button": "#t-controls [data-act=discard]",
 }
-FINISH = {  # the finishing control of each rule set, in the play phase
-    "classic": "#t-controls [data-act=close]",
-    "rummy": "#t-controls [data-act=close]",
-    "fifty-one": "#t-controls [data-melds]",
-    "seventeen": "#t-controls [data-melds]",
-}
+
+
+def finish_control(variant: str) -> str:
+    """The finishing control in the play phase: close the whole rack, or lay melds down."""
+    if RULES[variant].whole_rack:
+        return "#t-controls [data-act=close]"
+    return "#t-controls [data-melds]"
 
 
 def shot(page: Page, name: str) -> None:
@@ -169,17 +175,17 @@ def wait_my_turn(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_contain_text("Your turn", timeout=60_000)
 
 
-@pytest.mark.parametrize("variant", ["classic", "rummy", "fifty-one", "seventeen"])
+@pytest.mark.parametrize("variant", list(RULES))
 def test_the_table_fits_one_screen_in_every_rule_set(page: Page, daphne_server: str, variant):
     sign_up(page, daphne_server, f"layout_{variant.replace('-', '_')}")
-    create_table(page, daphne_server, variant, **NO_CLOCK[variant])
+    create_table(page, daphne_server, variant, **no_clock(variant))
     wait_my_turn(page)
     problems = []
     if page.locator("#t-controls [data-act=draw]:not([disabled])").count():
         act(page, "#t-controls [data-act=draw]")
     # The play phase: discard and finish controls (the first hand's starter begins here).
     expect(page.get_by_test_id("status")).to_contain_text("discard a tile")
-    play = {**MUST_SEE, **PLAY_PHASE, "finish": FINISH[variant], **opponents(page)}
+    play = {**MUST_SEE, **PLAY_PHASE, "finish": finish_control(variant), **opponents(page)}
     problems += check_all_viewports(page, f"{variant}-play", play)
     # The next turn's start: draw, or take the discard shown beside the pile.
     page.locator("#rack-grid .tile").first.click()
@@ -255,7 +261,7 @@ def test_a_dozen_melds_keep_the_rack_on_screen(page: Page, daphne_server: str, e
     play = {
         **MUST_SEE,
         **PLAY_PHASE,
-        "finish": FINISH["fifty-one"],
+        "finish": finish_control("fifty-one"),
         "put where it fits": "[data-testid=place-fit]",
         **opponents(page),
     }

@@ -353,7 +353,7 @@ def _tiles_key(tiles: Any) -> tuple:
 
 
 def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
-    """What each leaf fragment of ``table.html#live`` shows, as a comparable key.
+    """What each leaf fragment of ``templates/games/table.html`` shows, as a comparable key.
 
     A consumer remembers the keys of the frame it last sent and leaves out every
     fragment whose key is unchanged: the browser keeps the one it has (a rack

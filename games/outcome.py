@@ -82,6 +82,16 @@ def line_detail(line: dict[str, Any], names: dict[int, str]) -> str:
                 )
                 % {"n": d["okeys"], "each": 100 * d["multiplier"]}
             )
+        if d.get("okeys_left") and "okey_value" in d:
+            # the okeys are counted inside the sum, at a value of their own (101 [D34])
+            parts.append(
+                ngettext(
+                    "the sum counts %(n)s okey as %(each)s",
+                    "the sum counts %(n)s okeys as %(each)s each",
+                    d["okeys_left"],
+                )
+                % {"n": d["okeys_left"], "each": d["okey_value"]}
+            )
     elif reason == "tiles_left":  # seventeen
         n = d.get("tiles", 0)
         parts.append(ngettext("%(n)s tile left × 10", "%(n)s tiles left × 10", n) % {"n": n})
@@ -91,6 +101,9 @@ def line_detail(line: dict[str, Any], names: dict[int, str]) -> str:
             parts.append(_("× 4: the rack was laid down at once"))
     elif reason == "finished" and "base" in d:  # seventeen
         parts.append(_("a tenth of the base %(base)s") % {"base": d["base"]})
+    elif reason in ("finished", "not_opened") and d.get("multiplier", 1) > 1:
+        # an ending that multiplies every line (101: okey, pairs, elden [D33])
+        parts.append(_("× %(m)s for this ending") % {"m": d["multiplier"]})
     elif reason == "partner_finished" and "partner" in d:
         parts.append(_("%(name)s finished") % {"name": names.get(d["partner"], "")})
     elif reason in ("layoff", "okey_swap", "discard_taken", "okey_given", "okey_taken") and (

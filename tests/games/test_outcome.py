@@ -410,3 +410,27 @@ def test_a_score_lines_why_does_not_repeat_its_reason():
         assert why == "by Cem", (reason, why)
     shown = outcome.line_detail({"reason": "indicator_shown", "detail": {"shower": 0}}, names)
     assert shown == "by Ayşe"
+
+
+def test_101_lines_say_the_okey_value_and_the_endings_multiplier():
+    """101 (RULES.md §6): an okey left counts 101 inside the sum [D34], and an okey finish
+    doubles the finisher's and the unopened rival's lines (× 2): the dialog says both."""
+    rules = rules_for("101")
+    # indicator R2: the okey is R3; seat 1 opened and keeps K5 and an okey, seat 3 never opened
+    state = make_state(
+        "101",
+        ["R7", "K5 R3", "B9 B10", "K1 K2 K4"],
+        indicator="R2",
+        opened=["melds", "melds", "melds", None],
+    )
+    ending, lines = rules.end_lines(state, 0, True)
+    by_seat = {ln["seat"]: ln for ln in lines}
+    assert by_seat[1]["points"] == (5 + 101) * 2
+    left = outcome.line_detail(by_seat[1], NAMES)
+    assert "the sum counts 1 okey as 101" in left
+    assert "× 2" in left
+    assert outcome.line_detail(by_seat[0], NAMES) == "× 2 for this ending"
+    assert by_seat[3]["points"] == 404
+    assert outcome.line_detail(by_seat[3], NAMES) == "× 2 for this ending"
+    _, plain = rules.end_lines(state, 0, False)
+    assert outcome.line_detail(plain[0], NAMES) == ""  # a normal finish: nothing to add

@@ -203,6 +203,7 @@ class Okey101Rules(FiftyOneRules):
                         ending=ending,
                         sum=total,
                         okeys_left=okeys,
+                        okey_value=OKEY_LEFT,
                         multiplier=mult,
                         tiles=len(rack),
                     )

@@ -3,6 +3,9 @@ them, and each tells the table's connections once it has committed."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
@@ -12,6 +15,7 @@ from games.models import Table
 from tests.games.conftest import cpu_table
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -131,3 +135,36 @@ def test_an_imported_games_commentary_is_kept_once_per_hand_and_seat():
     assert services.do_note_import_commentary(rec.pk, "1:0", {"by": "late"}) == {"by": "first"}
     rec.refresh_from_db()
     assert rec.commentary == {"1:0": {"by": "first"}, "1:1": {"by": "second"}}
+
+
+# ------------------------------------------------------------ no write elsewhere
+
+WRITES = {"save", "delete", "create", "bulk_create", "update", "update_or_create", "get_or_create"}
+# The modules that parse, authorise and call one action; none of them writes itself.
+CALLERS = ["games/views.py", "games/solo/views.py", "games/review/views.py", "games/consumers.py"]
+# The one write left in a caller, and why: the CPU commentary of a finished hand is a
+# cache of what ``commentary.compute`` gives for that hand (the first one stored wins).
+KNOWN = {("games/review/views.py", "HandCommentary.objects.create")}
+
+
+def model_writes(path: str) -> set[tuple[str, str]]:
+    """Each call in the file that writes a model: (path, "receiver.method")."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr not in WRITES:
+            continue
+        receiver = ast.unparse(node.func.value)
+        if receiver.endswith("session"):  # the visitor's session, not a table
+            continue
+        # a model's manager or queryset (``X.objects...``) or an instance's save/delete
+        if ".objects" in receiver or node.func.attr in {"save", "delete"}:
+            found.add((path, f"{receiver}.{node.func.attr}"))
+    return found
+
+
+def test_views_and_consumers_write_nothing_themselves():
+    found = set().union(*(model_writes(p) for p in CALLERS))
+    assert found == KNOWN

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.engine.melds import GROUP, PAIR, RUN, classify
-from games.engine.rules import MELDS_OPENING, PAIRS_OPENING, LayDownRules
+from games.engine.rules import MELDS_OPENING, PAIRS_OPENING
 from games.engine.state import HandState
 from games.models import Table
 from games.services import snapshot
@@ -34,7 +34,7 @@ def staged_total(state: HandState, seat: int, melds: list[list[int]]) -> dict[st
 
     ``need`` is None when the seat has opened already (then melds count no minimum)."""
     r = state.rules
-    if not isinstance(r, LayDownRules):
+    if r.whole_rack:
         return {"total": 0, "need": None, "kind": None, "melds": []}
     rack = set(state.racks[seat])
     out = []

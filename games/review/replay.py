@@ -182,7 +182,7 @@ def present_replay(data: dict[str, Any], names: list[str], variant: str = "") ->
                     "seat": e["seat"],
                     "name": name(e["seat"]),
                     "points": e["points"],
-                    "label": reason_label(e["reason"]),
+                    "label": reason_label(e["reason"], variant),
                 }
                 for e in st["scores"]
             ],

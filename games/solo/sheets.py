@@ -24,7 +24,7 @@ def sheet_lines(table: Table) -> tuple[list[str], list[dict[str, Any]], list[int
                     "seat": line.seat,
                     "player": names.get(line.seat, str(line.seat)),
                     "points": line.points,
-                    "reason": str(reason_label(line.reason)),
+                    "reason": str(reason_label(line.reason, table.variant)),
                     "code": line.reason,
                 }
             )

@@ -64,6 +64,14 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A rated table is a table of people (accounts, no CPU seat) whose game changes the
+    # players' ratings when it finishes (games/ratings/); chosen at creation.
+    rated = models.BooleanField(default=False)
+    # A public table is listed in the lobby's live tables and anyone may watch it; a
+    # private one is watched only through its link.
+    public = models.BooleanField(default=False)
+    # Opened by quick match (games/matchmaking/), not by the new-table form.
+    quick_match = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]

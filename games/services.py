@@ -42,6 +42,7 @@ from games.engine.racksort import RACK_SLOTS, rack_sort
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
 from games.models import Hand, HandAction, ScoreLine, Seat, SeatConnection, Table
+from games.ratings import api as ratings
 from games.realtime import attach_event_loop as attach_event_loop
 from games.realtime import broadcast as broadcast
 from games.realtime import broadcast_on_commit, game_for, load_state, remember_on_commit, snapshot
@@ -380,6 +381,8 @@ def _finish_hand(
         table.status = Table.Status.FINISHED
         table.finished_at = at
         table.save()
+        # a rated table's players' ratings change here, once (games/ratings/api.py)
+        ratings.apply_finished_game(table, game, at=at)
         game_finished.send(sender=Table, table=table, game=game)
     return game
 

@@ -1,0 +1,213 @@
+"""Ratings: what other parts of the site call (quick match, the lobby, the profile).
+
+How a rating is computed
+    openskill's Plackett-Luce model (``openskill.models.PlackettLuce`` with the library's
+    defaults: mu 25, sigma 25/3, its default tau and beta). One rating per player and rule
+    set (``Table.variant``). A finished rated table is one match: every seat is ranked by
+    its game placing (``games.outcome.places`` over the game totals, the rules object's
+    ``higher_wins``; equal totals share a placing, RULES.md [D6]). At a partners table
+    (``Rules.teams``: fifty-one and 101 with partners) the two partners are one team of the
+    match, ranked by the team's total; both get the team's placing.
+
+How a rating is shown
+    ``Shown.number`` = round(60 × mu): a new player shows 1500 (mu 25). ``Shown.uncertainty``
+    = round(120 × sigma), i.e. "± 2σ" on the same scale (1000 for a new player). A player is
+    provisional for their first ``PROVISIONAL_GAMES`` rated games of a rule set. Boards
+    list established players first, then provisional ones, each by number.
+
+Which games count
+    Only tables stored with ``rated`` (chosen at creation: accounts only, no CPU seat; see
+    games/ratings/rules.py). A player who drops out of a rated game and whose seat the CPU
+    plays meanwhile (services: an away seat) still owns the seat: the game stays rated and
+    its placing counts for them. A table that gets a CPU seat (the host's "fill with CPUs")
+    stops being rated.
+
+Every rating can be rebuilt from the stored games: ``manage.py rebuild_ratings``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from games.models import Table
+from games.outcome import places
+from games.ratings.models import Rating, RatingChange
+from games.realtime import game_for
+
+MODEL = PlackettLuce()
+START_MU: float = MODEL.mu
+START_SIGMA: float = MODEL.sigma
+SCALE = 60  # display points per unit of mu: 25 -> 1500
+PROVISIONAL_GAMES = 10
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A rating as players see it."""
+
+    number: int  # the displayed rating (1500 for a new player)
+    uncertainty: int  # "± this": two standard deviations on the displayed scale
+    provisional: bool  # fewer than PROVISIONAL_GAMES rated games in this rule set
+    games: int  # rated games finished in this rule set
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+
+
+def shown(mu: float, sigma: float, games: int) -> Shown:
+    """The displayed form of a (mu, sigma) after ``games`` rated games."""
+    return Shown(
+        number=round(SCALE * mu),
+        uncertainty=round(2 * SCALE * sigma),
+        provisional=games < PROVISIONAL_GAMES,
+        games=games,
+        mu=mu,
+        sigma=sigma,
+    )
+
+
+DEFAULT = shown(START_MU, START_SIGMA, 0)
+
+
+def current_rating(user: Any, variant: str) -> Shown:
+    """The player's rating in one rule set; the new player's default when they have played
+    no rated game of it (or are not signed in)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return DEFAULT
+    row = Rating.objects.filter(user=user, variant=variant).first()
+    if row is None:
+        return DEFAULT
+    return shown(row.mu, row.sigma, row.games)
+
+
+def ratings_of(user: Any) -> dict[str, Shown]:
+    """Every rule set the player has a rating in, name -> Shown."""
+    return {
+        r.variant: shown(r.mu, r.sigma, r.games)
+        for r in Rating.objects.filter(user=user).order_by("variant")
+    }
+
+
+def final_places(table: Table, game: Any) -> dict[int, int]:
+    """Seat position -> game placing (1 = first, ties share) of a finished game; partners
+    get their team's placing."""
+    rules = game.rules
+    teams = rules.teams(game.options)
+    if teams is not None:
+        team_places = places(game.team_totals() or [], rules.higher_wins)
+        return {s: p for team, p in zip(teams, team_places, strict=True) for s in team}
+    return dict(enumerate(places(game.totals(), rules.higher_wins)))
+
+
+def _match(table: Table, game: Any) -> list[tuple[list[int], int]]:
+    """The match openskill rates: (seat positions of one team, its placing), in seat
+    order of each team's first seat."""
+    teams = game.rules.teams(game.options) or [[s] for s in range(game.n_players)]
+    where = final_places(table, game)
+    return [(list(team), where[team[0]]) for team in teams]
+
+
+def apply_finished_game(table: Table, game: Any = None, *, at: datetime | None = None) -> bool:
+    """Change the ratings of a finished rated table's players, once.
+
+    Called inside the transaction that finishes the game (games/services.py), with the
+    engine game (``games.engine.game.Game``); loaded from the table when not given. Returns
+    False, changing nothing, for a casual table, a table that is not finished, a seat
+    without an account, or a table whose changes are already stored (the unique
+    RatingChange per user and table: finishing twice does not count twice)."""
+    if not table.rated or table.status != Table.Status.FINISHED:
+        return False
+    if game is None:
+        game = game_for(table)
+    seats = {s.position: s for s in table.seats.all()}
+    if any(s.is_cpu or s.user_id is None for s in seats.values()):
+        return False
+    if RatingChange.objects.filter(table=table).exists():
+        return False
+    at = at or table.finished_at or timezone.now()
+    variant = table.variant
+    user_ids = [seats[p].user_id for p in sorted(seats)]
+    if len(set(user_ids)) != len(user_ids):
+        return False  # one account in two seats: no match to rate
+    with transaction.atomic():
+        rows = {
+            r.user_id: r
+            for r in Rating.objects.select_for_update().filter(
+                user_id__in=user_ids, variant=variant
+            )
+        }
+        for uid in user_ids:
+            if uid not in rows:
+                rows[uid] = Rating(
+                    user_id=uid, variant=variant, mu=START_MU, sigma=START_SIGMA, games=0
+                )
+        match = _match(table, game)
+        before = [
+            [
+                MODEL.create_rating([rows[seats[p].user_id].mu, rows[seats[p].user_id].sigma])
+                for p in team
+            ]
+            for team, _place in match
+        ]
+        after = MODEL.rate(before, ranks=[place for _team, place in match])
+        for (team, place), old, new in zip(match, before, after, strict=True):
+            for p, o, n in zip(team, old, new, strict=True):
+                row = rows[seats[p].user_id]
+                RatingChange.objects.create(
+                    user_id=row.user_id,
+                    table=table,
+                    variant=variant,
+                    mu_before=o.mu,
+                    sigma_before=o.sigma,
+                    mu_after=n.mu,
+                    sigma_after=n.sigma,
+                    place=place,
+                    created_at=at,
+                )
+                row.mu, row.sigma = n.mu, n.sigma
+                row.games += 1
+                row.updated_at = at
+                row.save()
+    return True
+
+
+def rebuild() -> int:
+    """Delete every rating and recompute all from the finished rated tables, in finishing
+    order (then id). Returns how many games were rated."""
+    with transaction.atomic():
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        done = 0
+        tables = Table.objects.filter(rated=True, status=Table.Status.FINISHED).order_by(
+            "finished_at", "id"
+        )
+        for table in tables.prefetch_related("seats"):
+            if apply_finished_game(table, game_for(table)):
+                done += 1
+    return done
+
+
+def history(user: Any, variant: str) -> list[RatingChange]:
+    """The player's rating changes in one rule set, oldest first."""
+    return list(
+        RatingChange.objects.filter(user=user, variant=variant)
+        .select_related("table")
+        .order_by("created_at", "id")
+    )
+
+
+__all__ = [
+    "DEFAULT",
+    "PROVISIONAL_GAMES",
+    "Shown",
+    "apply_finished_game",
+    "current_rating",
+    "ratings_of",
+    "rebuild",
+    "shown",
+]

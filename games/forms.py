@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import RULES, Rules, rules_for
 from games.models import variant_choices
+from games.ratings.rules import rated_refusal
 
 # On/off options (booleans) and a turn clock of 0 seconds, whatever the rule set.
 ON, OFF = _("on"), _("off")
@@ -125,6 +126,12 @@ class CreateTableForm(VariantOptionsMixin, forms.Form):
     seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="cpu:medium")
     seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="cpu:medium")
     seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=SEAT_CHOICES, initial="cpu:medium")
+    # games/ratings/rules.py: accounts only, no CPU seat
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        help_text=_("The game changes the players' ratings (people with accounts only)."),
+    )
 
     def __init__(self, *args: Any, assisted_default: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -138,3 +145,12 @@ class CreateTableForm(VariantOptionsMixin, forms.Form):
             kind, _, level = self.cleaned_data[f"seat_{i}"].partition(":")
             specs.append((kind, level or "medium"))
         return specs
+
+    def rated_choice(self, user: Any) -> tuple[bool, Any]:
+        """(rated, why not): whether the table is opened rated, and when "Rated" was
+        ticked for a table that cannot be (a guest, a CPU seat), the message saying why
+        it is opened casual instead."""
+        if not self.cleaned_data.get("rated"):
+            return False, None
+        why = rated_refusal(user, [kind for kind, _level in self.seat_specs()])
+        return why is None, why

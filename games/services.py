@@ -43,6 +43,7 @@ from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
 from games.models import Hand, HandAction, ScoreLine, Seat, SeatConnection, Table
 from games.ratings import api as ratings
+from games.ratings.rules import GUESTS_REFUSED, rated_refusal
 from games.realtime import attach_event_loop as attach_event_loop
 from games.realtime import broadcast as broadcast
 from games.realtime import broadcast_on_commit, game_for, load_state, remember_on_commit, snapshot
@@ -87,8 +88,68 @@ def _stale() -> ActionRefused:
 
 @dataclass
 class SeatSpec:
-    kind: str  # "me", "human" (open for a friend), "cpu"
+    kind: str  # "me", "human" (open for a friend), "cpu", "player" (a named person)
     level: str = "medium"
+    user: Any = None  # a "player" seat's account
+    name: str = ""  # a "player" seat's name at the table
+
+
+def _validated_options(variant: str, options: dict[str, Any], seats: int) -> dict[str, Any]:
+    """The table's options, checked, for ``seats`` seats."""
+    try:
+        opts = engine_options.validate_options(variant, options)
+    except Refusal as r:
+        raise ActionRefused(r.code, r.message) from r
+    n = opts["players"]
+    if seats != n:
+        raise ActionRefused("bad_option", f"this table needs {n} seats")
+    return opts
+
+
+def _open_table(
+    *,
+    variant: str,
+    opts: dict[str, Any],
+    seats: list[SeatSpec],
+    kind: str,
+    user: Any = None,
+    guest_key: str = "",
+    created_by: Any = None,
+    away_since: datetime | None = None,
+    at: datetime | None = None,
+    rated: bool = False,
+) -> Table:
+    """Store a new table and its seats, in ``seats`` order (a "me" seat is the
+    caller's: ``user`` or ``guest_key``; a "player" seat names its own account and
+    counts as away from ``away_since``); deal its first hand when no seat waits
+    for a person, and broadcast on commit. A step of an action: the caller holds
+    the transaction."""
+    table = Table.objects.create(
+        variant=variant,
+        options=opts,
+        kind=kind,
+        created_by=created_by,
+        guest_key=guest_key,
+        rated=rated,
+    )
+    for pos, spec in enumerate(seats):
+        seat = Seat(table=table, position=pos)
+        if spec.kind == "me":
+            if user is not None and user.is_authenticated:
+                seat.user = user
+            else:
+                seat.guest_key = guest_key
+        elif spec.kind == "player":
+            seat.user, seat.name, seat.away_since = spec.user, spec.name, away_since
+        elif spec.kind == "cpu":
+            seat.is_cpu = True
+            seat.cpu_level = spec.level if spec.level in cpu.LEVELS else "medium"
+            seat.name = cpu.cpu_name(pos, seat.cpu_level)
+        seat.save()
+    if not any(s.is_open for s in table.seats.all()):
+        start_hand(table, at=at)
+    broadcast_on_commit(table)
+    return table
 
 
 def do_create_table(
@@ -99,40 +160,56 @@ def do_create_table(
     user: Any = None,
     guest_key: str = "",
     kind: str = Table.Kind.ONLINE,
+    rated: bool = False,
 ) -> Table:
-    """Create a table; start its first hand at once when no seat waits for a person."""
-    try:
-        opts = engine_options.validate_options(variant, options)
-    except Refusal as r:
-        raise ActionRefused(r.code, r.message) from r
-    n = opts["players"]
-    if len(seats) != n:
-        raise ActionRefused("bad_option", f"this table needs {n} seats")
+    """Create a table; start its first hand at once when no seat waits for a person.
+    A rated table is refused for a guest or with a CPU seat (games/ratings/rules.py)."""
+    if rated:
+        why = rated_refusal(user, [s.kind for s in seats])
+        if why is not None:
+            raise ActionRefused("not_rated", str(why))
+    opts = _validated_options(variant, options, len(seats))
     seats = arrange_seats(variant, opts, seats)
     with transaction.atomic():
-        table = Table.objects.create(
+        return _open_table(
             variant=variant,
-            options=opts,
+            opts=opts,
+            seats=seats,
             kind=kind,
-            created_by=user if user is not None and user.is_authenticated else None,
+            user=user,
             guest_key=guest_key,
+            created_by=user if user is not None and user.is_authenticated else None,
+            rated=rated,
         )
-        for pos, spec in enumerate(seats):
-            seat = Seat(table=table, position=pos)
-            if spec.kind == "me":
-                if user is not None and user.is_authenticated:
-                    seat.user = user
-                else:
-                    seat.guest_key = guest_key
-            elif spec.kind == "cpu":
-                seat.is_cpu = True
-                seat.cpu_level = spec.level if spec.level in cpu.LEVELS else "medium"
-                seat.name = cpu.cpu_name(pos, seat.cpu_level)
-            seat.save()
-        if not any(s.is_open for s in table.seats.all()):
-            start_hand(table)
-        broadcast_on_commit(table)
-    return table
+
+
+def do_seat_players(
+    *,
+    variant: str,
+    options: dict[str, Any],
+    seats: list[SeatSpec],
+    created_by: Any = None,
+    away_since: datetime | None = None,
+    at: datetime | None = None,
+) -> Table:
+    """Open an online table with its players already seated where the caller says
+    ("player" seats, bound to their accounts, and "cpu" fill seats; no seat is
+    moved) and deal its first hand: a tournament's table. The players count as
+    away from ``away_since`` (their CPU plays for them once the away grace has
+    passed since then, until they connect)."""
+    if any(s.kind not in ("player", "cpu") for s in seats):
+        raise ActionRefused("bad_option", "every seat is a named player or a CPU")
+    opts = _validated_options(variant, options, len(seats))
+    with transaction.atomic():
+        return _open_table(
+            variant=variant,
+            opts=opts,
+            seats=seats,
+            kind=Table.Kind.ONLINE,
+            created_by=created_by,
+            away_since=away_since,
+            at=at,
+        )
 
 
 def arrange_seats(variant: str, options: dict[str, Any], seats: list[SeatSpec]) -> list[SeatSpec]:
@@ -158,6 +235,8 @@ def do_join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Se
             return mine
         if table.status != Table.Status.WAITING:
             raise ActionRefused("table_full", "this table has already started")
+        if table.rated and not (user is not None and user.is_authenticated):
+            raise ActionRefused("not_rated", str(GUESTS_REFUSED))
         free = [s for s in seats if s.is_open]
         if not free:
             raise ActionRefused("table_full", "every seat is taken")
@@ -191,6 +270,7 @@ def do_fill_with_cpus(table_id: int, *, user: Any = None, guest_key: str = "") -
                 s.is_cpu, s.cpu_level = True, "medium"
                 s.name = cpu.cpu_name(s.position, s.cpu_level)
                 s.save()
+                table.rated = False  # a CPU seat makes the table casual (ratings/rules.py)
         start_hand(table)
         broadcast_on_commit(table)
         return table

@@ -23,12 +23,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import cpu
 from games import services as table_services
 from games.engine import options as engine_options
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
-from games.models import Seat, Table
+from games.models import Table
 
 from . import results as result_rules
 from . import seating
@@ -500,28 +499,26 @@ def _open_game(
     at: dt.datetime,
 ) -> Table:
     """Open and deal the online table of one tournament table (caller holds the
-    tournament lock). Players count as away from the start; their CPU plays
-    for them once ``arrival_s`` has passed and until they connect."""
-    opts = engine_options.validate_options(t.variant, table_options(t, len(tt.seats)))
-    table = Table.objects.create(
-        variant=t.variant, options=opts, kind=Table.Kind.ONLINE, created_by=_actor(actor)
-    )
-    away_since = at - table_services.grace() + dt.timedelta(seconds=t.arrival_s)
-    for pos, pid in enumerate(tt.seats):
-        seat = Seat(table=table, position=pos)
-        if pid is None:
-            seat.is_cpu, seat.cpu_level = True, "medium"
-            seat.name = cpu.cpu_name(pos, "medium")
-        else:
-            entry = by_pid[pid]
-            seat.user = entry.user
-            seat.name = entry.name
-            seat.away_since = away_since
-        seat.save()
-    table_services.start_hand(table, at=at)
-    table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: table_services.broadcast(table_id, version))
-    return table
+    tournament lock) through the table action ``do_seat_players``. Players count
+    as away from the start; their CPU plays for them once ``arrival_s`` has
+    passed and until they connect."""
+    seats = [
+        table_services.SeatSpec("cpu", "medium")
+        if pid is None
+        else table_services.SeatSpec("player", user=by_pid[pid].user, name=by_pid[pid].name)
+        for pid in tt.seats
+    ]
+    try:
+        return table_services.do_seat_players(
+            variant=t.variant,
+            options=table_options(t, len(tt.seats)),
+            seats=seats,
+            created_by=_actor(actor),
+            away_since=at - table_services.grace() + dt.timedelta(seconds=t.arrival_s),
+            at=at,
+        )
+    except table_services.ActionRefused as e:
+        raise TournamentError(e.code, e.message) from e
 
 
 def deal_next_hand(tournament_id: int, actor: Any, table_id: int) -> Table:

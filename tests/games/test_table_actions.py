@@ -137,6 +137,73 @@ def test_an_imported_games_commentary_is_kept_once_per_hand_and_seat():
     assert rec.commentary == {"1:0": {"by": "first"}, "1:1": {"by": "second"}}
 
 
+# ------------------------------------------------------------ tournament tables
+
+
+def test_a_tournaments_online_tables_are_opened_by_the_seating_action(
+    monkeypatch, broadcasts, django_capture_on_commit_callbacks
+):
+    from games.tournaments import services as tournaments
+    from tests.tournaments.conftest import online, register_accounts
+
+    opened: list[Table] = []
+    real = services.do_seat_players
+
+    def spy(**kw):
+        opened.append(real(**kw))
+        return opened[-1]
+
+    monkeypatch.setattr(services, "do_seat_players", spy)
+    organiser = User.objects.create_user("orga", password="x")
+    t = online(organiser)
+    register_accounts(t, organiser, ["ayse", "baran", "cem", "deniz", "elif", "fatma"])
+    with django_capture_on_commit_callbacks(execute=True):
+        rnd = tournaments.seat_next_round(t.pk, organiser)
+    games = [tt.game for tt in rnd.tables.select_related("game").order_by("number")]
+    assert len(games) == 2 and sorted(g.pk for g in opened) == sorted(g.pk for g in games)
+    # each table's players hear of its first hand once the seating has committed
+    assert sorted(broadcasts) == sorted((g.pk, g.version) for g in games)
+
+
+def test_seating_named_players_keeps_their_places_and_deals(
+    broadcasts, django_capture_on_commit_callbacks
+):
+    ayse = User.objects.create_user("ayse", password="x")
+    baran = User.objects.create_user("baran", password="x")
+    since = services.now()
+    seats = [
+        services.SeatSpec("player", user=ayse, name="Ayşe"),
+        services.SeatSpec("player", user=baran, name="Baran"),
+        services.SeatSpec("cpu", "hard"),
+        services.SeatSpec("cpu"),
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        # seventeen seats two people opposite [D4] when a table is created from the
+        # lobby; a tournament's seating is its own and is kept as given
+        table = services.do_seat_players(
+            variant="seventeen", options={}, seats=seats, away_since=since
+        )
+    got = list(table.seats.order_by("position"))
+    assert [(s.user, s.name) for s in got[:2]] == [(ayse, "Ayşe"), (baran, "Baran")]
+    assert all(s.away_since == since for s in got[:2])
+    assert [(s.is_cpu, s.cpu_level) for s in got[2:]] == [(True, "hard"), (True, "medium")]
+    assert table.status == Table.Status.PLAYING and table.current_hand is not None
+    assert broadcasts == [(table.pk, table.version)]
+
+
+def test_seating_players_refuses_open_seats_and_a_wrong_count():
+    ayse = User.objects.create_user("ayse", password="x")
+    player = services.SeatSpec("player", user=ayse, name="Ayşe")
+    for seats, code in [
+        ([player, services.SeatSpec("human")] + [services.SeatSpec("cpu")] * 2, "bad_option"),
+        ([player] + [services.SeatSpec("cpu")] * 2, "bad_option"),
+    ]:
+        with pytest.raises(services.ActionRefused) as e:
+            services.do_seat_players(variant="classic", options={"players": 4}, seats=seats)
+        assert e.value.code == code
+    assert not Table.objects.exists()
+
+
 # ------------------------------------------------------------ no write elsewhere
 
 WRITES = {"save", "delete", "create", "bulk_create", "update", "update_or_create", "get_or_create"}
@@ -168,3 +235,38 @@ def model_writes(path: str) -> set[tuple[str, str]]:
 def test_views_and_consumers_write_nothing_themselves():
     found = set().union(*(model_writes(p) for p in CALLERS))
     assert found == KNOWN
+
+
+# The table's own models: only the table actions (games/services.py) write them.
+TABLE_MODELS = {"Table", "Seat", "Hand", "HandAction", "ScoreLine", "SeatConnection"}
+# Outside the site: the benchmark harness retires the tables it made on a shared database.
+TABLE_WRITERS_KNOWN = {("games/bench/servers.py", "Table.update")}
+
+
+def table_model_writes(path: Path) -> set[tuple[str, str]]:
+    """Each write of a table model in the file: a new instance (``Seat(...)``) or a
+    write through its manager (``Table.objects....create()``)."""
+    rel = path.relative_to(ROOT).as_posix()
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Name) and node.func.id in TABLE_MODELS:
+            found.add((rel, f"{node.func.id}()"))
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in WRITES | {"bulk_update"}:
+            model = ast.unparse(node.func.value).split(".")[0]
+            if model in TABLE_MODELS:
+                found.add((rel, f"{model}.{node.func.attr}"))
+    return found
+
+
+def test_only_the_table_actions_create_tables_and_seats():
+    """The tournament desk, the solo and review apps and the rest open no table
+    and write no seat or hand themselves."""
+    files = [
+        p
+        for p in (ROOT / "games").rglob("*.py")
+        if p != ROOT / "games/services.py" and not {"engine", "migrations"} & set(p.parts)
+    ]
+    found = set().union(*(table_model_writes(p) for p in files))
+    assert found == TABLE_WRITERS_KNOWN

@@ -26,4 +26,5 @@ urlpatterns = [
     path("", include("games.review.urls")),
     path("", include("games.solo.urls")),
     path("", include("games.tournaments.urls")),
+    path("", include("games.clubs.urls")),
 ]

@@ -1,0 +1,112 @@
+"""Clubs fixtures: finished tournaments built as rows (one table, one round), so a test
+says the final order it wants; the order itself is read back through the tournaments
+app's own standings (games/tournaments/services.standings)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Sequence
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.clubs import services
+from games.tournaments.models import Entry, Round, TableResult, Tournament, TournamentTable
+
+_seeds = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _fast_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_user(username: str, display_name: str = ""):
+    user = get_user_model().objects.create_user(username=username, password="green-felt-2024!")
+    if display_name:
+        user.profile.display_name = display_name
+        user.profile.save()
+    return user
+
+
+def finished_tournament(
+    owner,
+    name: str,
+    date: dt.date,
+    players: Sequence[object],
+    *,
+    scores: Sequence[int] | None = None,
+    status: str = Tournament.Status.FINISHED,
+    published: bool = True,
+) -> Tournament:
+    """A classic tournament (the highest game score wins) of one table: ``players`` (an
+    account, or a ``str`` for a name-only entry) in seat order, with ``scores`` (by default
+    30, 20, 10, 0: the players finish in the order given)."""
+    t = Tournament.objects.create(
+        name=name,
+        date=date,
+        variant="classic",
+        options={"start_points": 10},
+        rounds=1,
+        mode=Tournament.Mode.IN_PERSON,
+        seed=f"club-test-{next(_seeds)}",
+        status=status,
+        published=published,
+        owner=owner,
+    )
+    seats = []
+    for p in players:
+        if isinstance(p, str):
+            e = Entry.objects.create(tournament=t, name=p)
+        else:
+            e = Entry.objects.create(tournament=t, user=p, name=p.profile.name)
+        seats.append(str(e.pk))
+    rnd = Round.objects.create(tournament=t, number=1)
+    table = TournamentTable.objects.create(round=rnd, number=1, seats=seats)
+    if scores is None:
+        scores = [30, 20, 10, 0][: len(seats)]
+    TableResult.objects.create(table=table, scores=list(scores))
+    return t
+
+
+@pytest.fixture
+def organiser(db):
+    return make_user("orga", "Orhan")
+
+
+@pytest.fixture
+def club(organiser):
+    return services.create_club(organiser, "Moda Okey Kulübü")
+
+
+@pytest.fixture
+def worked_example(organiser, club):
+    """The README's worked example ("Clubs and seasons"), ranked on 1 Dec 2026."""
+    ayla, bora, cem, deniz = (
+        make_user(u, u.capitalize()) for u in ("ayla", "bora", "cem", "deniz")
+    )
+    for u in (ayla, bora, cem, deniz):
+        services.add_member(club.pk, organiser, u.username)
+    s2025 = services.create_season(
+        club.pk, organiser, "2024–25", dt.date(2024, 9, 1), dt.date(2025, 8, 31)
+    )
+    s2026 = services.create_season(
+        club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
+    )
+    t1 = finished_tournament(
+        organiser, "Spring cup", dt.date(2026, 5, 10), [ayla, bora, cem, deniz]
+    )
+    t2 = finished_tournament(organiser, "Winter open", dt.date(2024, 12, 1), [bora, ayla, cem])
+    t3 = finished_tournament(
+        organiser, "November night", dt.date(2026, 11, 1), [cem, ayla, "Emre", bora]
+    )
+    services.attach_tournament(club.pk, organiser, s2026.pk, t1.pk, "2")
+    services.attach_tournament(club.pk, organiser, s2025.pk, t2.pk, "1")
+    services.attach_tournament(club.pk, organiser, s2026.pk, t3.pk, "1")
+    return {
+        "club": club,
+        "users": {"ayla": ayla, "bora": bora, "cem": cem, "deniz": deniz},
+        "seasons": {"2025": s2025, "2026": s2026},
+        "tournaments": {"t1": t1, "t2": t2, "t3": t3},
+    }

@@ -49,7 +49,7 @@ from games.realtime import broadcast as broadcast
 from games.realtime import broadcast_on_commit, game_for, load_state, remember_on_commit, snapshot
 from games.realtime import group_send as group_send
 from games.realtime import rebuild_hand as rebuild_hand
-from games.review.models import ImportedHand, ImportedRecord, ShareLink
+from games.review.models import HandCommentary, ImportedHand, ImportedRecord, ShareLink
 from games.signals import game_finished
 
 
@@ -950,6 +950,19 @@ def do_note_import_commentary(record_id: int, key: str, data: dict[str, Any]) ->
         rec.commentary = {**rec.commentary, key: data}
         rec.save(update_fields=["commentary"])
     return data
+
+
+def do_note_hand_commentary(hand_id: int, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Keep the CPU commentary of one seat of a finished hand (a cache of what
+    ``review.commentary.compute`` gives for it); when a parallel request kept one
+    first, that one stays and is returned. The hand's row is locked, and the
+    (hand, seat) constraint backs ``get_or_create``, so two requests store one row."""
+    with transaction.atomic():
+        hand = Hand.objects.select_for_update().get(pk=hand_id)
+        kept, _created = HandCommentary.objects.get_or_create(
+            hand=hand, seat=seat, defaults={"data": data}
+        )
+    return kept.data
 
 
 # The actions' earlier names, which the tournaments, the server command, the sweeper

@@ -8,13 +8,11 @@ importer.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import Any
 
 from django.contrib import messages as flash
 from django.core.paginator import Paginator
-from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -347,9 +345,7 @@ def _stored_commentary(hand: Hand, seat: int) -> dict:
     if cached is not None:
         return cached.data
     data = commentary.compute(record_for_hand(hand), seat)
-    with contextlib.suppress(IntegrityError), transaction.atomic():
-        HandCommentary.objects.create(hand=hand, seat=seat, data=data)  # first one wins
-    return data
+    return services.do_note_hand_commentary(hand.pk, seat, data)  # the first one kept wins
 
 
 def hand_commentary(request: HttpRequest, hand_id: int) -> HttpResponse:

@@ -209,9 +209,6 @@ def test_seating_players_refuses_open_seats_and_a_wrong_count():
 WRITES = {"save", "delete", "create", "bulk_create", "update", "update_or_create", "get_or_create"}
 # The modules that parse, authorise and call one action; none of them writes itself.
 CALLERS = ["games/views.py", "games/solo/views.py", "games/review/views.py", "games/consumers.py"]
-# The one write left in a caller, and why: the CPU commentary of a finished hand is a
-# cache of what ``commentary.compute`` gives for that hand (the first one stored wins).
-KNOWN = {("games/review/views.py", "HandCommentary.objects.create")}
 
 
 def model_writes(path: str) -> set[tuple[str, str]]:
@@ -234,7 +231,7 @@ def model_writes(path: str) -> set[tuple[str, str]]:
 
 def test_views_and_consumers_write_nothing_themselves():
     found = set().union(*(model_writes(p) for p in CALLERS))
-    assert found == KNOWN
+    assert found == set()
 
 
 # The table's own models: only the table actions (games/services.py) write them.

@@ -118,6 +118,8 @@ def _open_table(
     away_since: datetime | None = None,
     at: datetime | None = None,
     rated: bool = False,
+    public: bool = False,
+    quick_match: bool = False,
 ) -> Table:
     """Store a new table and its seats, in ``seats`` order (a "me" seat is the
     caller's: ``user`` or ``guest_key``; a "player" seat names its own account and
@@ -131,6 +133,8 @@ def _open_table(
         created_by=created_by,
         guest_key=guest_key,
         rated=rated,
+        public=public,
+        quick_match=quick_match,
     )
     for pos, spec in enumerate(seats):
         seat = Seat(table=table, position=pos)
@@ -161,9 +165,13 @@ def do_create_table(
     guest_key: str = "",
     kind: str = Table.Kind.ONLINE,
     rated: bool = False,
+    public: bool = False,
+    quick_match: bool = False,
 ) -> Table:
     """Create a table; start its first hand at once when no seat waits for a person.
-    A rated table is refused for a guest or with a CPU seat (games/ratings/rules.py)."""
+    A rated table is refused for a guest or with a CPU seat (games/ratings/rules.py).
+    ``public`` lists it among the lobby's live tables; ``quick_match`` marks a table
+    opened by quick match (games/matchmaking/services.py)."""
     if rated:
         why = rated_refusal(user, [s.kind for s in seats])
         if why is not None:
@@ -180,6 +188,8 @@ def do_create_table(
             guest_key=guest_key,
             created_by=user if user is not None and user.is_authenticated else None,
             rated=rated,
+            public=public,
+            quick_match=quick_match,
         )
 
 

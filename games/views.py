@@ -54,6 +54,9 @@ def create_table(request: HttpRequest) -> HttpResponse:
         flash.error(request, refusal_text("bad_option", "That table option is not allowed."))
         return redirect("home")
     specs = [services.SeatSpec(kind, level) for kind, level in form.seat_specs()]
+    rated, why_casual = form.rated_choice(request.user)
+    if why_casual is not None:
+        flash.warning(request, why_casual)
     try:
         table = services.do_create_table(
             variant=form.cleaned_data["variant"],
@@ -61,6 +64,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             seats=specs,
             user=request.user,
             guest_key=guest_key(request),
+            rated=rated,
         )
     except services.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))

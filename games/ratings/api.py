@@ -122,19 +122,26 @@ def apply_finished_game(table: Table, game: Any = None, *, at: datetime | None =
     RatingChange per user and table: finishing twice does not count twice)."""
     if not table.rated or table.status != Table.Status.FINISHED:
         return False
-    if game is None:
-        game = game_for(table)
     seats = {s.position: s for s in table.seats.all()}
     if any(s.is_cpu or s.user_id is None for s in seats.values()):
         return False
-    if RatingChange.objects.filter(table=table).exists():
-        return False
-    at = at or table.finished_at or timezone.now()
-    variant = table.variant
-    user_ids = [seats[p].user_id for p in sorted(seats)]
+    if game is None:
+        game = game_for(table)
+    match = [([seats[p].user_id for p in team], place) for team, place in _match(table, game)]
+    return _rate(table, table.variant, match, at=at or table.finished_at)
+
+
+def _rate(
+    table: Table, variant: str, match: list[tuple[list[int], int]], *, at: datetime | None
+) -> bool:
+    """Rate one match: (user ids of a team, its placing) per team, in a fixed order."""
+    user_ids = [uid for team, _place in match for uid in team]
     if len(set(user_ids)) != len(user_ids):
         return False  # one account in two seats: no match to rate
+    at = at or timezone.now()
     with transaction.atomic():
+        if RatingChange.objects.filter(table=table).exists():
+            return False
         rows = {
             r.user_id: r
             for r in Rating.objects.select_for_update().filter(
@@ -146,20 +153,16 @@ def apply_finished_game(table: Table, game: Any = None, *, at: datetime | None =
                 rows[uid] = Rating(
                     user_id=uid, variant=variant, mu=START_MU, sigma=START_SIGMA, games=0
                 )
-        match = _match(table, game)
         before = [
-            [
-                MODEL.create_rating([rows[seats[p].user_id].mu, rows[seats[p].user_id].sigma])
-                for p in team
-            ]
+            [MODEL.create_rating([rows[uid].mu, rows[uid].sigma]) for uid in team]
             for team, _place in match
         ]
         after = MODEL.rate(before, ranks=[place for _team, place in match])
         for (team, place), old, new in zip(match, before, after, strict=True):
-            for p, o, n in zip(team, old, new, strict=True):
-                row = rows[seats[p].user_id]
+            for uid, o, n in zip(team, old, new, strict=True):
+                row = rows[uid]
                 RatingChange.objects.create(
-                    user_id=row.user_id,
+                    user_id=uid,
                     table=table,
                     variant=variant,
                     mu_before=o.mu,

@@ -1,0 +1,75 @@
+"""Rated games played through the services, with fixed deals and fixed times."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import cpu, services
+from games.models import Table
+
+BASE = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _fast_cpus(settings):
+    settings.OKEY_CPU_DELAY_MS = 0
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch):
+    """Deterministic deals: seeds rseed-0, rseed-1, … in order."""
+    counter = itertools.count()
+    monkeypatch.setattr(services, "seed_source", lambda table, number: f"rseed-{next(counter)}")
+
+
+def make_users(*names: str, public: bool = False) -> list:
+    users = []
+    for name in names:
+        u = get_user_model().objects.create_user(username=name, password="pw-" + name * 3)
+        u.profile.public_records = public
+        u.profile.save()
+        users.append(u)
+    return users
+
+
+_clock = itertools.count()
+
+
+def play_rated_game(users: list, variant: str = "fifty-one", **options) -> Table:
+    """Open a rated table for ``users`` (the first one hosts), seat the others, and play
+    every hand to the game's end through the services, each person's moves chosen by the
+    medium CPU. Moves are stamped with a fixed, increasing time."""
+    options = {"hands": 1, **options} if variant == "fifty-one" else options
+    seats = [services.SeatSpec("me")] + [services.SeatSpec("human")] * (len(users) - 1)
+    table = services.create_table(
+        variant=variant, options=options, seats=seats, user=users[0], rated=True
+    )
+    for u in users[1:]:
+        services.join_table(table.pk, user=u)
+    return play_to_end(table)
+
+
+def play_to_end(table: Table) -> Table:
+    """Play every hand of the table's game to its end: a person's turn is chosen by the
+    medium CPU and submitted for them, the CPU seats are swept."""
+    cpus = set(table.seats.filter(is_cpu=True).values_list("position", flat=True))
+    for _ in range(20000):
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            return table
+        hand = table.current_hand
+        at = BASE + timedelta(seconds=next(_clock))
+        if hand.result is not None:
+            services.next_hand(table.pk, table.version, at=at)
+            continue
+        state = services.load_state(hand)
+        if state.turn in cpus:
+            assert services.sweep() >= 1
+            continue
+        action = cpu.choose(state, state.turn, "medium")
+        services.submit_action(table.pk, state.turn, action, table.version, at=at)
+    raise AssertionError("the game did not finish")

@@ -1,0 +1,85 @@
+"""Which tables are rated: accounts only, no CPU seat (games/ratings/rules.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Table
+from games.ratings.models import Rating
+from tests.ratings.conftest import make_users, play_to_end
+
+pytestmark = pytest.mark.django_db
+
+PEOPLE = [services.SeatSpec("me")] + [services.SeatSpec("human")] * 3
+WITH_CPU = [services.SeatSpec("me")] + [services.SeatSpec("human")] * 2 + [services.SeatSpec("cpu")]
+
+
+def test_a_rated_table_with_a_cpu_seat_is_refused():
+    (ana,) = make_users("ana")
+    with pytest.raises(services.ActionRefused) as e:
+        services.create_table(variant="fifty-one", options={}, seats=WITH_CPU, user=ana, rated=True)
+    assert e.value.code == "not_rated"
+    assert not Table.objects.exists()
+
+
+def test_a_guest_cannot_open_or_join_a_rated_table():
+    with pytest.raises(services.ActionRefused):
+        services.create_table(
+            variant="fifty-one", options={}, seats=PEOPLE, guest_key="g-1", rated=True
+        )
+    (ana,) = make_users("ana")
+    table = services.create_table(
+        variant="fifty-one", options={}, seats=PEOPLE, user=ana, rated=True
+    )
+    assert table.rated
+    with pytest.raises(services.ActionRefused) as e:
+        services.join_table(table.pk, guest_key="g-2")
+    assert e.value.code == "not_rated"
+    assert table.seats.filter(guest_key="g-2").count() == 0
+
+
+def test_filling_with_cpus_makes_the_table_casual_and_its_game_unrated():
+    ana, ben = make_users("ana", "ben")
+    table = services.create_table(
+        variant="fifty-one", options={"hands": 1}, seats=PEOPLE, user=ana, rated=True
+    )
+    services.join_table(table.pk, user=ben)
+    services.fill_with_cpus(table.pk, user=ana)
+    table.refresh_from_db()
+    assert not table.rated and table.status == Table.Status.PLAYING
+    play_to_end(table)
+    assert table.status == Table.Status.FINISHED
+    assert not Rating.objects.exists()
+
+
+def _post_new_table(client, **extra):
+    data = {"variant": "fifty-one", "seat_1": "human", "seat_2": "human", "seat_3": "human"}
+    data.update(extra)
+    return client.post("/tables/new/", data, follow=True)
+
+
+def test_the_form_opens_a_rated_table_for_an_account(client):
+    (ana,) = make_users("ana")
+    client.force_login(ana)
+    page = _post_new_table(client, rated="on")
+    table = Table.objects.get()
+    assert table.rated
+    assert 'data-testid="rated-mark">Rated<' in page.content.decode()
+
+
+def test_the_form_opens_a_casual_table_with_a_cpu_and_says_why(client):
+    (ana,) = make_users("ana")
+    client.force_login(ana)
+    page = _post_new_table(client, rated="on", seat_3="cpu:medium")
+    table = Table.objects.get()
+    assert not table.rated
+    html = page.content.decode()
+    assert "A table with a computer player is casual" in html
+    assert 'data-testid="rated-mark">Casual<' in html
+
+
+def test_the_form_opens_a_casual_table_for_a_guest_and_says_why(client):
+    page = _post_new_table(client, rated="on")
+    assert not Table.objects.get().rated
+    assert "Rated tables are for players with an account" in page.content.decode()

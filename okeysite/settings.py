@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "games.review.apps.ReviewConfig",
     "games.solo.apps.SoloConfig",
     "games.tournaments.apps.TournamentsConfig",
+    "games.matchmaking.apps.MatchmakingConfig",
     "games.clubs.apps.ClubsConfig",
     "games.ratings.apps.RatingsConfig",
 ]

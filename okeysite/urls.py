@@ -26,5 +26,6 @@ urlpatterns = [
     path("", include("games.review.urls")),
     path("", include("games.solo.urls")),
     path("", include("games.tournaments.urls")),
+    path("quick/", include("games.matchmaking.urls")),
     path("", include("games.clubs.urls")),
 ]

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class MatchmakingConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.matchmaking"
+    label = "matchmaking"
+    verbose_name = _("Quick match")

@@ -1,0 +1,24 @@
+"""Quick match's refusals in words (the reader's language); the table's own codes are
+worded by ``games.messages``."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from games.messages import refusal_text
+
+REFUSALS = {
+    "account_needed": gettext_lazy(
+        "Quick match plays rated games, which need an account: log in or sign up to play."
+    ),
+    "too_early": gettext_lazy("CPUs can take the free seats once the table has waited a minute."),
+    "not_quick_match": gettext_lazy("This is not a quick-match table."),
+    "not_waiting_here": gettext_lazy("You are not waiting at this table."),
+    "no_rule_set": gettext_lazy("There is no such rule set."),
+}
+
+
+def refusal(code: str, fallback: str) -> str:
+    """A refusal of quick match or of the table actions it calls, in words."""
+    text = REFUSALS.get(code)
+    return str(text) if text is not None else refusal_text(code, fallback)

@@ -1,0 +1,200 @@
+"""Quick match: "Play now" for a rule set, and "Fill with CPUs" after a wait.
+
+``do_quick_match(user, variant)`` seats the player at a waiting quick-match table of
+that rule set whose seated players are all close to the player's rating, the closest
+table first; when none is close enough it opens a new one (rated, public,
+``quick_match``) with the player in seat 0 and the other seats free for people, and
+the player waits there. Tables are opened and joined only through the table actions of
+``games/services.py`` (``do_create_table``, ``do_join_table``); this module chooses.
+
+Rating window
+    Each seated player's shown rating (``games.ratings.api.current_rating``, 1500 for a
+    new player) must be within ``window_for(wait)`` of the presser's, where ``wait`` is
+    how long the table has waited since it was opened: ±150 at first, 50 wider every
+    10 seconds, at most ±600 (so after 90 s a table takes nearly anyone). Among the
+    tables in their windows the one whose furthest seated player is nearest wins; on a
+    tie, the table that has waited longest.
+
+One choice at a time per rule set
+    Two presses at once must end at the same table, never at two half-empty ones. Every
+    press of a rule set first updates that rule set's ``QuickMatchQueue`` row, inside the
+    transaction that then reads the waiting tables and joins or opens one: on PostgreSQL
+    the update holds the row's lock until commit (as ``select_for_update`` would), so the
+    next press of that rule set waits and then sees the table this one opened; on SQLite
+    the project's transactions begin IMMEDIATE (okeysite/settings.py), so the whole
+    read-then-write is one writer at a time, and the update comes first anyway.
+
+Accounts only
+    A rated game is for players with an account (games/ratings/rules.py): a guest is
+    refused with ``account_needed`` and the page offers to log in or sign up.
+
+Pressing again
+    A player already waiting at a quick-match table (of any rule set) goes back to it:
+    one wait at a time, never two seats.
+
+Fill with CPUs
+    After ``FILL_AFTER`` (60 s) of waiting since the table was opened, any player seated
+    at it may fill the free seats with CPUs (``do_quick_fill``): the game starts at once
+    and is casual (a table with a CPU seat changes no rating).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+from games import services
+from games.engine import options as engine_options
+from games.engine.rules import RULES
+from games.matchmaking.models import QuickMatchQueue
+from games.models import Seat, Table
+from games.ratings.api import current_rating
+
+WINDOW_START = 150  # ± shown rating points when a table has just been opened
+WINDOW_STEP = 50  # wider by this much ...
+WINDOW_EVERY = timedelta(seconds=10)  # ... every this long the table has waited
+WINDOW_MAX = 600
+FILL_AFTER = timedelta(seconds=60)  # a waiting table may be filled with CPUs after this
+
+
+@dataclass(frozen=True)
+class QuickMatch:
+    """Where a press of "Play now" put the player."""
+
+    table: Table
+    seat: Seat
+    outcome: str  # "joined" (a waiting table), "opened" (a new table) or "back" (already there)
+
+
+def window_for(wait: timedelta) -> int:
+    """The ± rating window of a table that has waited ``wait`` since it was opened."""
+    steps = max(0, int(wait / WINDOW_EVERY))
+    return min(WINDOW_MAX, WINDOW_START + WINDOW_STEP * steps)
+
+
+def fill_allowed_at(table: Table) -> datetime:
+    """When a waiting quick-match table may be filled with CPUs."""
+    return table.created_at + FILL_AFTER
+
+
+def waiting_seat(user: Any) -> Seat | None:
+    """The player's seat at a quick-match table that is still waiting, if any."""
+    return (
+        Seat.objects.filter(user=user, table__quick_match=True, table__status=Table.Status.WAITING)
+        .select_related("table")
+        .order_by("table__created_at")
+        .first()
+    )
+
+
+def _refuse_guest(user: Any) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise services.ActionRefused(
+            "account_needed", "quick match is rated: log in or sign up to play"
+        )
+
+
+def _queue_row(variant: str) -> None:
+    """The rule set's queue row exists (made once, outside the choosing transaction;
+    two first presses at once both get it: the row is unique per rule set)."""
+    QuickMatchQueue.objects.get_or_create(variant=variant)
+
+
+def choose_table(
+    variant: str, rating: int, at: datetime, *, exclude_user: Any = None
+) -> Table | None:
+    """The waiting quick-match table of ``variant`` with a free seat whose seated
+    players are all within its window of ``rating``, closest first (see the module's
+    docstring); None when there is none. Reads only: the caller holds the queue lock."""
+    tables = (
+        Table.objects.filter(
+            variant=variant, quick_match=True, rated=True, status=Table.Status.WAITING
+        )
+        .prefetch_related("seats__user")
+        .order_by("created_at", "pk")
+    )
+    best: tuple[int, datetime, int] | None = None
+    chosen = None
+    for table in tables:
+        seats = list(table.seats.all())
+        people = [s for s in seats if s.user_id is not None]
+        if not any(s.is_open for s in seats) or not people:
+            continue
+        if exclude_user is not None and any(s.user_id == exclude_user.pk for s in people):
+            continue
+        window = window_for(at - table.created_at)
+        furthest = max(abs(current_rating(s.user, variant).number - rating) for s in people)
+        if furthest > window:
+            continue
+        key = (furthest, table.created_at, table.pk)
+        if best is None or key < best:
+            best, chosen = key, table
+    return chosen
+
+
+def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> QuickMatch:
+    """ "Play now" for ``variant``: join the closest waiting table, or open one and wait.
+    Raises ``services.ActionRefused`` (``account_needed``, ``no_rule_set``)."""
+    _refuse_guest(user)
+    if variant not in RULES:
+        raise services.ActionRefused("no_rule_set", "there is no such rule set")
+    at = at or services.now()
+    _queue_row(variant)
+    with transaction.atomic():
+        # the lock first: every later read of this choice happens under it
+        QuickMatchQueue.objects.filter(variant=variant).update(
+            presses=F("presses") + 1, last_press_at=at
+        )
+        mine = waiting_seat(user)
+        if mine is not None:
+            return QuickMatch(mine.table, mine, "back")
+        rating = current_rating(user, variant).number
+        table = choose_table(variant, rating, at)
+        if table is not None:
+            seat = services.do_join_table(table.pk, user=user)
+            table.refresh_from_db()
+            return QuickMatch(table, seat, "joined")
+        options = engine_options.validate_options(variant, {})
+        seats = [services.SeatSpec("me")] + [
+            services.SeatSpec("human") for _ in range(options["players"] - 1)
+        ]
+        table = services.do_create_table(
+            variant=variant,
+            options=options,
+            seats=seats,
+            user=user,
+            rated=True,
+            public=True,
+            quick_match=True,
+        )
+        seat = table.seats.get(user=user)
+        return QuickMatch(table, seat, "opened")
+
+
+def do_quick_fill(table_id: int, *, user: Any, at: datetime | None = None) -> Table:
+    """ "Fill with CPUs" at a waiting quick-match table, by any player seated there, once
+    it has waited ``FILL_AFTER``: CPUs take the free seats, the game starts and is casual
+    (``services.do_fill_with_cpus`` makes a filled table unrated)."""
+    _refuse_guest(user)
+    at = at or services.now()
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seats = list(table.seats.all())
+        if not table.quick_match:
+            raise services.ActionRefused("not_quick_match", "this is not a quick-match table")
+        if services.seat_of(seats, user, "") is None:
+            raise services.ActionRefused("not_waiting_here", "you are not waiting at this table")
+        if table.status != Table.Status.WAITING:
+            raise services.ActionRefused("table_full", "this table has already started")
+        if at < fill_allowed_at(table):
+            raise services.ActionRefused(
+                "too_early", "the table may be filled with CPUs after a minute of waiting"
+            )
+        # the table's host (seat 0, who opened it) is who fills a table (services);
+        # at a quick-match table every waiting player may ask for it
+        host = next(s for s in seats if s.position == 0)
+        return services.do_fill_with_cpus(table.pk, user=host.user or user)

@@ -1,0 +1,61 @@
+"""Quick-match views: parse, authorise, call one action of ``services``, render."""
+
+from __future__ import annotations
+
+from django.contrib import messages as flash
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import services as table_services
+from games.engine.rules import RULES
+from games.matchmaking import services
+from games.matchmaking.messages import refusal
+from games.matchmaking.waiting import waiting_context
+from games.models import Table
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """ "Play now" for the posted rule set: to the table the player was seated at. A guest
+    gets a page saying why not and offering to log in or sign up (403)."""
+    variant = request.POST.get("variant", "")
+    if variant not in RULES:
+        flash.error(request, refusal("no_rule_set", "There is no such rule set."))
+        return redirect("home")
+    if not request.user.is_authenticated:
+        back = reverse("home") + "#quick-match"
+        return render(
+            request, "matchmaking/need_account.html", {"next": back, "variant": variant}, status=403
+        )
+    try:
+        match = services.do_quick_match(request.user, variant)
+    except table_services.ActionRefused as e:
+        flash.error(request, refusal(e.code, e.message))
+        return redirect("home")
+    return redirect("games:table", code=match.table.code)
+
+
+@require_GET
+def waiting_card(request: HttpRequest, code: str) -> HttpResponse:
+    """The waiting card of a quick-match table, as the table page shows it (fetched
+    again by the card after each live frame and when "Fill with CPUs" comes due)."""
+    table = get_object_or_404(Table, code=code, quick_match=True)
+    seats = list(table.seats.select_related("user__profile"))
+    seat = table_services.seat_of(seats, request.user, "")
+    quick = waiting_context(table, seats, seat, table_services.now())
+    return render(
+        request, "matchmaking/_waiting.html", {"table": table, "seat": seat, "quick": quick}
+    )
+
+
+@require_POST
+def fill(request: HttpRequest, code: str) -> HttpResponse:
+    """ "Fill with CPUs" at a quick-match table that has waited long enough."""
+    table = get_object_or_404(Table, code=code)
+    try:
+        services.do_quick_fill(table.pk, user=request.user)
+    except table_services.ActionRefused as e:
+        flash.error(request, refusal(e.code, e.message))
+    return redirect("games:table", code=code)

@@ -1,0 +1,43 @@
+"""What the waiting card of a quick-match table shows (``templates/matchmaking/_waiting.html``):
+who is waiting, with their ratings, how many seats are free, how wide the rating window
+is now, and when "Fill with CPUs" is offered. Reads only; ``games.presenter`` adds it
+to the table page's context and the card's own view renders it again after each live
+frame (the card's htmx trigger), so it follows the table as people join."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from games.matchmaking.services import fill_allowed_at, window_for
+from games.models import Seat, Table
+from games.ratings.api import current_rating
+
+
+def waiting_context(
+    table: Table, seats: list[Seat], seat: Seat | None, at: datetime
+) -> dict[str, Any] | None:
+    """The card's context for a quick-match table that is still waiting; None otherwise."""
+    if not table.quick_match or table.status != Table.Status.WAITING:
+        return None
+    waiting = [
+        {
+            "name": s.display_name(),
+            "rating": current_rating(s.user, table.variant).number,
+            "is_me": seat is not None and s.position == seat.position,
+        }
+        for s in seats
+        if s.user_id is not None and not s.is_cpu
+    ]
+    free = sum(1 for s in seats if s.is_open)
+    fill_at = fill_allowed_at(table)
+    left = max(0, math.ceil((fill_at - at).total_seconds()))
+    return {
+        "waiting": waiting,
+        "free": free,
+        "window": window_for(at - table.created_at),
+        "seated": seat is not None,
+        "can_fill": seat is not None and left == 0,
+        "fill_in": left,  # seconds until "Fill with CPUs" is offered
+    }

@@ -34,6 +34,8 @@ from django.utils.translation import gettext
 from accounts.middleware import language_for_scope
 from games import messages, phrases, presenter, realtime, services
 from games.models import Seat, Table
+from games.watch import follow as watch_follow
+from games.watch import services as watch_services
 from okeysite.wsguard import FLOOD_REASON, client_ip, note_flood
 
 log = logging.getLogger(__name__)
@@ -178,10 +180,25 @@ def live_connections() -> dict[str, int]:
     return dict(LIVE)
 
 
+# Channel name -> table id of every watcher socket (no seat) open in this process
+# (``games.watch.services.do_reconcile_watchers`` vouches for these only).
+WATCHING: dict[str, int] = {}
+
+
+def live_watchers() -> dict[str, int]:
+    return dict(WATCHING)
+
+
 def scope_language(scope: dict[str, Any]) -> str:
     """The language of a websocket's frames, chosen as a page's is (the profile language,
     the language cookie, the browser's Accept-Language, English)."""
     return language_for_scope(scope)
+
+
+def watchers_chip(count: int, lang: str) -> str:
+    """The header's watcher count (``table.html#watchers``), swapped in by its id."""
+    with translation.override(lang):
+        return render_to_string("games/table.html#watchers", {"watchers": count})
 
 
 class FrameError(Exception):
@@ -262,6 +279,8 @@ def parse_frame(text: str) -> tuple[str, dict[str, Any], int | None]:
         fields["order"] = _json_list(data["order"], "order", 1)
     if data.get("mode") not in (None, ""):
         fields["mode"] = str(data["mode"])[:16]
+    if data.get("seat") not in (None, ""):  # the seat a watcher follows
+        fields["seat"] = _int(data["seat"], "seat")
     if "phrase" in data:  # only an id of games/phrases.py is ever shown; text is not
         fields["phrase"] = data["phrase"][:64] if isinstance(data["phrase"], str) else ""
     return kind, fields, version
@@ -269,12 +288,13 @@ def parse_frame(text: str) -> tuple[str, dict[str, Any], int | None]:
 
 SEAT_ACTIONS = {"reorder", "sort", "hint"}  # private to the seat, no version needed
 PHRASE = "phrase"  # a quick phrase (games/phrases.py): no engine action, no version
+FOLLOW = "follow"  # a watcher follows a seat (games/watch/follow.py): no version
 
 
 def check_action(kind: str, version: int | None) -> None:
     """Refuse, before any database work, an action that does not exist or lacks
     the table version it was made against."""
-    if kind == PHRASE:
+    if kind in (PHRASE, FOLLOW):
         return
     if kind not in ENGINE_ACTIONS and kind not in SEAT_ACTIONS and kind != "next_hand":
         raise FrameError("bad_action", f"unknown action {kind[:32]!r}")
@@ -290,6 +310,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     _lang: str | None = None
     _sent: dict[str, Any] | None = None  # realtime.fragment_keys of the last frame
     _present = False  # this socket is counted in its seat's presence
+    _watching = False  # this socket is counted in the table's watchers
+    follow: int | None = None  # the seat this watcher follows (shown after a hand)
     _quiet_since: float | None = None  # a rate-limited frame was answered then
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -330,6 +352,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.flood = Bucket(RATE_PER_SECOND, FLOOD_BURST)
         self.shared = scope_buckets(self.scope)
         self.group = realtime.group_name(self.table_id)
+        self._lang = await database_sync_to_async(self._language)()
         realtime.attach_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -340,6 +363,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(services.do_set_presence)(
                 self.seat_id, True, channel=self.channel_name
             )
+        else:  # a visitor without a seat watches (games/watch/services.py)
+            self._watching = True
+            WATCHING[self.channel_name] = self.table_id
+            await database_sync_to_async(watch_services.do_watch)(self.table_id, self.channel_name)
         await self.send_view()
 
     async def disconnect(self, code: int) -> None:
@@ -364,6 +391,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
             except Exception:  # the sweeper's reconcile_presence will drop the row
                 log.exception("recording a departure failed")
+        if self._watching:
+            self._watching = False
+            WATCHING.pop(self.channel_name, None)
+            try:
+                await database_sync_to_async(watch_services.do_unwatch)(self.channel_name)
+            except Exception:  # the sweeper's reconcile_watchers will drop the row
+                log.exception("recording a watcher's departure failed")
 
     def _lookup(self, code: str) -> tuple[int, int | None, int | None] | None:
         table = Table.objects.filter(code=code).first()
@@ -401,6 +435,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             check_action(kind, version)
         except FrameError as e:
             await self.send_canned(e.code)
+            return
+        if kind == FOLLOW:
+            await self.follow_seat(fields.get("seat"))
             return
         if self.position is None:
             await self.send_canned("not_seated")  # watchers send no phrases either
@@ -500,6 +537,47 @@ class TableConsumer(AsyncWebsocketConsumer):
             },
         )
 
+    async def follow_seat(self, seat: int | None) -> None:
+        """A watcher sits behind a seat (None: no longer). The choice is this socket's
+        own and shows only once a hand is over (``games.watch.follow``); a seated
+        player has their own rack and follows nobody."""
+        if self.position is not None:
+            await self.send_canned("bad_action")
+            return
+        self.follow = seat if seat is not None and 0 <= seat < 4 else None
+        await self.send_view()
+
+    async def table_watchers(self, event: dict[str, Any]) -> None:
+        """The table's watcher count changed: the first connection of this process to
+        hear it reads the count once and sends every connection here the header chip
+        (the count is read, not carried, so the last change's frame is right however
+        the processes' messages interleave)."""
+        if not self._accepted():
+            return
+        hub = realtime.hub(self.table_id)
+        nonce = str(event.get("nonce") or "")
+        if self not in hub.members:
+            members = [self]
+        else:
+            if not nonce or nonce in hub.done:
+                return
+            hub.done.append(nonce)
+            members = list(hub.members)
+        # the socket that just connected has the count in its first frame
+        origin = str(event.get("origin") or "")
+        members = [m for m in members if m.channel_name != origin]
+        if not members:
+            return
+        count = await database_sync_to_async(watch_services.watcher_count)(self.table_id)
+        chips: dict[str, str] = {}
+        for member in members:
+            lang = member._lang or "en"
+            if lang not in chips:
+                chips[lang] = watchers_chip(count, lang)
+            if member in hub.members or member is self:
+                with contextlib.suppress(Exception):  # a socket gone meanwhile
+                    await member.send(text_data=chips[lang])
+
     def _seat_name(self) -> str:
         seat = Seat.objects.select_related("user__profile").filter(pk=self.seat_id).first()
         return seat.display_name() if seat is not None else ""
@@ -559,13 +637,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._lang = self._language()  # once per connection
         with translation.override(self._lang):
             ctx = presenter.table_context(table, seat, error=error, hint=hint, seats=seats)
+            if seat is None:  # a watcher: the seat they follow, once the hand is over
+                watch_follow.follow_context(ctx, self.follow)
             last = self._sent
             if error is not None and last is not None:
                 # a refusal sends the rack again, as it stands: the tiles the player
                 # had selected for the refused move are no longer selected
                 last = {k: v for k, v in last.items() if k != "rack"}
             html, self._sent = realtime.live_frame(ctx, last, self._lang)
-            return html
+        if last is None:  # the first frame: the watcher count as it is now
+            html += watchers_chip(watch_services.watcher_count(table.pk), self._lang)
+        return html
 
     def _language(self) -> str:
         return scope_language(self.scope)

@@ -413,7 +413,10 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
         "controls": (bool(ctx.get("seat") and seen and not over), tuple(sorted(legal)), my_turn),
         # a refusal or a hint is news each time it is sent, even when it repeats
         "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
-        "result": (ctx["version"], ctx["game_over"]) if ctx.get("result") else None,
+        # a watcher's followed seat shows in the outcome (games/watch/follow.py)
+        "result": (ctx["version"], ctx["game_over"], ctx.get("follow_key"))
+        if ctx.get("result")
+        else None,
         # the running score table: the totals after each recorded hand
         "standings": (
             tuple(p["name"] for p in ctx["players"]),

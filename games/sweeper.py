@@ -6,7 +6,8 @@ in-memory channel layer. Every step is idempotent (row lock + due check), so
 several processes sweeping the same database never play a move twice.
 Every ``OKEY_PRESENCE_HEARTBEAT_S`` it also vouches for this process's open
 table sockets and drops presence nobody vouches for (a socket that ended
-uncleanly, a process that was killed), so a seat cannot stay "present" forever.
+uncleanly, a process that was killed), so a seat cannot stay "present" forever;
+the same heartbeat does it for the tables' watchers (``games.watch.services``).
 """
 
 from __future__ import annotations
@@ -20,32 +21,36 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import services
+from games.watch import services as watch_services
 
 log = logging.getLogger(__name__)
 
 
-def sweep_once(live: dict[str, int] | None = None) -> int:
+def sweep_once(live: dict[str, int] | None = None, watching: dict[str, int] | None = None) -> int:
     """One sweep; with ``live`` (this process's table sockets), presence is
-    reconciled first (``services.reconcile_presence``)."""
+    reconciled first (``services.reconcile_presence``), and with ``watching`` (its
+    watcher sockets) the watchers (``watch_services.do_reconcile_watchers``)."""
     close_old_connections()
     if live is not None:
         services.reconcile_presence(live)
+    if watching is not None:
+        watch_services.do_reconcile_watchers(watching)
     return services.sweep()
 
 
 async def run_forever(interval: float | None = None) -> None:
-    from games.consumers import live_connections
+    from games.consumers import live_connections, live_watchers
 
     interval = interval if interval is not None else settings.OKEY_SWEEP_INTERVAL
     every = getattr(settings, "OKEY_PRESENCE_HEARTBEAT_S", 10.0)
     reconciled = -every  # the first sweep reconciles (after a restart, too)
     while True:
-        live = None
+        live = watching = None
         if time.monotonic() - reconciled >= every:
             reconciled = time.monotonic()
-            live = live_connections()
+            live, watching = live_connections(), live_watchers()
         try:
-            await database_sync_to_async(sweep_once)(live)
+            await database_sync_to_async(sweep_once)(live, watching)
         except Exception:  # keep sweeping whatever one table did
             log.exception("sweeper step failed")
         await asyncio.sleep(interval)

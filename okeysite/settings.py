@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "games.matchmaking.apps.MatchmakingConfig",
     "games.clubs.apps.ClubsConfig",
     "games.ratings.apps.RatingsConfig",
+    "games.watch.apps.WatchConfig",
 ]
 
 MIDDLEWARE = [

@@ -27,5 +27,6 @@ urlpatterns = [
     path("", include("games.solo.urls")),
     path("", include("games.tournaments.urls")),
     path("quick/", include("games.matchmaking.urls")),
+    path("", include("games.watch.urls")),
     path("", include("games.clubs.urls")),
 ]

@@ -42,6 +42,7 @@ NOT_LEAVES = {
     "phrases": "the bubble slots and the picker: rendered with the page, never re-sent",
     "phrase_bubble": "a quick phrase, sent as it is said (games/phrases.py), not diffed",
     "phrase_note": "the picker's note, sent to the sayer alone (games/phrases.py)",
+    "watchers": "the watcher count, sent alone when it changes (games/watch/services.py)",
 }
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
@@ -195,4 +196,4 @@ def test_every_live_fragment_of_the_table_page_is_keyed_and_checked():
         for name, body in re.findall(r"{% partialdef (\w+) %}(.*?){% endpartialdef %}", text, re.S)
         if "hx-swap-oob" in body
     }
-    assert oob - {"phrase_bubble", "phrase_note", "standings"} == leaves - {"standings"}
+    assert oob - {"phrase_bubble", "phrase_note", "watchers", "standings"} == leaves - {"standings"}

@@ -71,6 +71,14 @@ async def quiet(*comms: WebsocketCommunicator) -> bool:
     return all([await c.receive_nothing(timeout=0.2) for c in comms])
 
 
+async def settle(*comms: WebsocketCommunicator) -> None:
+    """Read what these sockets were sent until they go quiet (a watcher's arrival
+    updates every connection's watcher count, games/watch/services.py)."""
+    for c in comms:
+        while not await c.receive_nothing(timeout=0.2):
+            await c.receive_from()
+
+
 def say(phrase: object) -> str:
     return json.dumps({"action": "phrase", "phrase": phrase})
 
@@ -94,6 +102,7 @@ async def test_a_phrase_reaches_every_seat_and_watcher_in_their_language(
     monkeypatch.setitem(phrases.PHRASES, "good_luck", gettext_lazy("Score sheet"))
     table, (a, b, c) = await sync_to_async(people)()
     alice, bob, carol = [await connect(table.code, x) for x in (a, b, c)]
+    await settle(alice, bob)  # the header's watcher count, carol having come
     await alice.send_to(say("good_luck"))
     seen = {}
     for who, comm in (("alice", alice), ("bob", bob), ("carol", carol)):
@@ -122,6 +131,7 @@ async def test_a_phrase_reaches_every_seat_and_watcher_in_their_language(
 async def test_only_ids_of_the_list_are_shown_and_watchers_cannot_send(now):
     table, (a, b, c) = await sync_to_async(people)()
     alice, bob, carol = [await connect(table.code, x) for x in (a, b, c)]
+    await settle(alice, bob)  # the header's watcher count, carol having come
     for frame in (
         say("buy_gold"),  # an unknown id
         say("Good luck, you will need it"),  # free text where the id goes

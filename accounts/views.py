@@ -168,7 +168,10 @@ def profile(request):
             return response
     else:
         form = ProfileForm(instance=profile_obj, request=request)
-    return render(request, "accounts/profile.html", {"form": form, "profile": profile_obj})
+    from games.ratings.views import player_ratings
+
+    ctx = {"form": form, "profile": profile_obj, **player_ratings(request.user, own=True)}
+    return render(request, "accounts/profile.html", ctx)
 
 
 def set_language(request):

@@ -116,7 +116,7 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
         per_seat = {s.position: [] for s in seats}
         for line in hand.score_lines.all():
             per_seat.setdefault(line.seat, []).append(
-                {"points": line.points, "label": reason_label(line.reason)}
+                {"points": line.points, "label": reason_label(line.reason, table.variant)}
             )
         hands.append(
             {

@@ -21,7 +21,6 @@ from django.views.decorators.http import require_POST
 
 from games import heavy, services
 from games.engine.tiles import N_TILES, kind_notation, kind_of, notation
-from games.messages import reason_label
 from games.models import Hand, Seat, Table
 from games.presenter import relative_positions, tile_ctx
 from games.views import guest_key
@@ -96,18 +95,17 @@ def _json_download(data: dict, filename: str, *, sign: bool = True) -> HttpRespo
     return response
 
 
-def _result_lines(result: dict | None, names: list[str]) -> list[dict[str, Any]]:
-    lines = []
-    for ln in (result or {}).get("lines", []):
-        seat = ln.get("seat")
-        lines.append(
-            {
-                "name": names[seat] if isinstance(seat, int) and seat < len(names) else "?",
-                "points": ln.get("points"),
-                "label": reason_label(str(ln.get("reason"))),
-            }
-        )
-    return lines
+def _result_lines(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every score line of the hand, in the order play wrote them: the ones written
+    during play (101's okey or işlek discard, RULES.md §6 [D32], fifty-one's
+    penalties) and the hand's end lines, so the result table adds up to its totals.
+    ``present_replay`` has put each reason in words with the table's variant (a rule
+    set's own reasons, ``Rules.reason_labels``, included)."""
+    return [
+        {"name": e["name"], "points": e["points"], "label": e["label"]}
+        for step in timeline
+        for e in step["scores"]
+    ]
 
 
 def replay_context(
@@ -169,7 +167,7 @@ def replay_context(
         "steps": len(r["timeline"]),
         "data": data,
         "result": result,
-        "result_lines": _result_lines(result, names),
+        "result_lines": _result_lines(r["timeline"]) if result else [],
         "result_totals": [{"name": names[s], "points": p} for s, p in enumerate(result["totals"])]
         if result
         else [],

@@ -29,4 +29,5 @@ urlpatterns = [
     path("quick/", include("games.matchmaking.urls")),
     path("", include("games.watch.urls")),
     path("", include("games.clubs.urls")),
+    path("", include("games.ratings.urls")),
 ]

@@ -4,6 +4,9 @@ page that lists score lines: the score sheet of a table and the replay of a hand
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
@@ -64,3 +67,19 @@ def test_a_replays_result_table_adds_up_to_the_hands_totals(client, okey_discard
     assert sorted(x["points"] for x in ctx["result_lines"]) == sorted(
         line.points for line in hand.score_lines.all()
     )
+
+
+def test_every_score_list_asks_for_the_reasons_of_its_rule_set():
+    """Each call of ``messages.reason_label`` in the web app passes the variant (else a
+    rule set's own reasons read as their codes)."""
+    root = Path(__file__).resolve().parents[2]
+    calls = []
+    for path in (root / "games").rglob("*.py"):
+        if "engine" in path.parts or "migrations" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("reason_label"):
+                n = len(node.args) + len(node.keywords)
+                calls.append((path.relative_to(root).as_posix(), node.lineno, n))
+    assert calls, "the score lists name their reasons with reason_label"
+    assert [c for c in calls if c[2] < 2] == []

@@ -64,6 +64,8 @@ START = 32  # per start above the fewest, for the table's least-started player
 SHORT = 120  # × (earlier short/CPU tables)², for a player put at one again
 SWISS = 1  # × (ranking distance)² between two players at a table
 SWISS_WINDOW = 4  # Swiss: swaps only between players at most this many tables apart
+HARD = 1_000_000  # a must-not-meet pair at one table, or a CPU-table seat out of turn
+EXACT_NODES = 200_000  # backtracking steps of the exact check before it gives up
 
 LOOKAHEAD_MAX = 2  # rounds planned at once (avoid_repeats)
 LOOKAHEAD_MAX_PLAYERS = 64  # larger fields are easy to keep repeat-free one round at a time
@@ -73,6 +75,22 @@ STALL_END = 250  # tabu iterations without a new best before a start is given up
 STALL_KICK = 60  # tabu iterations without a new best before a few random swaps
 
 _MASK = (1 << 64) - 1
+FREE, IN_TURN, OUT_TURN = 0, 1, 2  # a player's CPU-table turn this round (see cpu_turns)
+
+
+class SeatingImpossible(ValueError):
+    """No seating keeps every must-not-meet pair of this round apart: ``pairs`` (the pairs
+    among this round's players) cannot be split over ``tables`` tables. Nothing is seated."""
+
+    code = "pairs_cannot_be_kept_apart"
+
+    def __init__(self, pairs: list[tuple[PlayerId, PlayerId]], tables: int, proven: bool) -> None:
+        self.pairs, self.tables, self.proven = pairs, tables, proven
+        how = "there is no seating" if proven else "no seating was found"
+        super().__init__(
+            f"{how} of {tables} table(s) that keeps these pairs apart: "
+            + ", ".join(f"{a}-{b}" for a, b in pairs)
+        )
 
 
 @dataclass(frozen=True)
@@ -109,6 +127,32 @@ def start_counts(past_rounds: Iterable[Iterable[Sequence[PlayerId | None]]]) -> 
             if len(table) and table[0] is not None:
                 out[table[0]] = out.get(table[0], 0) + 1
     return out
+
+
+def cpu_table_counts(
+    past_rounds: Iterable[Iterable[Sequence[PlayerId | None]]],
+) -> dict[PlayerId, int]:
+    """How often each player sat at a table with a CPU seat (absent: never)."""
+    out: dict[PlayerId, int] = {}
+    for rnd in past_rounds:
+        for table in rnd:
+            if any(p is None for p in table):
+                for p in table:
+                    if p is not None:
+                        out[p] = out.get(p, 0) + 1
+    return out
+
+
+def cpu_turns(counts: Sequence[int], cpu_places: int) -> list[int]:
+    """Who must (``IN_TURN``), must not (``OUT_TURN``) or may (``FREE``) take one of this
+    round's ``cpu_places`` places at CPU tables, given each player's CPU tables so far
+    (``counts``): the places go to the players with the fewest, so whoever sits at a CPU
+    table has had no more of them than anyone of this round who does not (nobody gets a
+    second while someone has had none)."""
+    if cpu_places <= 0 or cpu_places >= len(counts):
+        return [FREE] * len(counts)
+    level = sorted(counts)[cpu_places - 1]  # the fewest count still needing a place
+    return [IN_TURN if c < level else OUT_TURN if c > level else FREE for c in counts]
 
 
 def repeat_pairs(rounds: Iterable[Iterable[Iterable[PlayerId | None]]]) -> int:
@@ -187,33 +231,50 @@ class _Search:
         short_table: list[bool],
         rank: list[int] | None,
         rng: _Stream,
+        apart: list[list[bool]] | None = None,
+        turn: list[int] | None = None,
+        cpu_table: list[bool] | None = None,
     ) -> None:
         self.n, self.sizes, self.L = n, sizes, n_rounds
+        # hard rules, as a cost of HARD each: ``apart[u][x]`` (a must-not-meet pair, every
+        # planned round); ``turn[p]`` (round 0): IN_TURN must sit at a CPU table, OUT_TURN
+        # must not, FREE either; ``cpu_table[t]``: table t has a CPU seat
+        self.apart = apart or [[False] * n for _ in range(n)]
+        self.turn = turn or [FREE] * n
+        self.cpu_table = cpu_table or [False] * len(sizes)
         self.past, self.rng = past, rng
         self.starts, self.shorts, self.short_table = starts, shorts, short_table
         self.gmin = min(starts) if starts else 0
         self.shorts_sq = [v * v for v in shorts]
         # static pair cost of a meeting in round 0 / in a later planned round
+        ap = self.apart
         self.base0 = [
             [
                 REPEAT * past[u][x]
                 + RECENT * last[u][x]
                 + (SWISS * (rank[u] - rank[x]) ** 2 if rank is not None else 0)
+                + (HARD if ap[u][x] else 0)
                 for x in range(n)
             ]
             for u in range(n)
         ]
-        self.baseF = [[REPEAT * past[u][x] for x in range(n)] for u in range(n)]
+        self.baseF = [
+            [REPEAT * past[u][x] + (HARD if ap[u][x] else 0) for x in range(n)] for u in range(n)
+        ]
         self.evals = 0
         # swap partners worth trying: everyone, or (Swiss) players within SWISS_WINDOW
-        # tables of ranking (further moves cost more than a repeat)
+        # tables of ranking (further moves cost more than a repeat;
+        # tables of ranking; a player under a hard rule may swap with anyone)
         everyone = list(range(n))
         if rank is None:
             self.partners = [everyone] * n
         else:
             reach = SWISS_WINDOW * max(sizes)
             self.partners = [
-                [x for x in everyone if abs(rank[x] - rank[u]) <= reach] for u in everyone
+                everyone
+                if self.turn[u] != FREE or any(ap[u])
+                else [x for x in everyone if abs(rank[x] - rank[u]) <= reach]
+                for u in everyone
             ]
 
     # ------------------------------------------------------------ costs
@@ -229,12 +290,19 @@ class _Search:
                         c += RECENT
         return c
 
+    def out_of_turn(self, p: int, t: int) -> bool:
+        """Round 0: p at table t breaks the CPU-table turn."""
+        turn = self.turn[p]
+        return turn != FREE and (turn == IN_TURN) != self.cpu_table[t]
+
     def conflicted(self, r: int, a: int) -> bool:
         t = self.tab[r][a]
+        if r == 0 and self.out_of_turn(a, t):
+            return True
         for x in self.members[r][t]:
             if x == a:
                 continue
-            if self.past[a][x]:
+            if self.past[a][x] or self.apart[a][x]:
                 return True
             if self.L > 1:
                 for r2 in range(self.L):
@@ -250,7 +318,7 @@ class _Search:
         c = START * (min(self.starts[m] for m in ms) - self.gmin)
         if self.short_table[t]:
             c += SHORT * sum(self.shorts_sq[m] for m in ms)
-        return c
+        return c + HARD * sum(1 for m in ms if self.out_of_turn(m, t))
 
     def extra_swapped(self, ms: list[int], t: int, out_m: int, in_m: int) -> int:
         """``table_extra`` of table t with ``out_m`` replaced by ``in_m`` (fast path)."""
@@ -263,7 +331,8 @@ class _Search:
         if self.short_table[t]:
             sq = self.shorts_sq
             c += SHORT * (sum(sq[m] for m in ms) - sq[out_m] + sq[in_m])
-        return c
+        bad = sum(1 for m in ms if m != out_m and self.out_of_turn(m, t))
+        return c + HARD * (bad + self.out_of_turn(in_m, t))
 
     def total(self) -> int:
         c = 0
@@ -349,6 +418,8 @@ class _Search:
                 order.sort(key=lambda p: rank[p])
             else:
                 self.rng.shuffle(order)
+            if r == 0 and rank is None:  # players under a hard rule find their place first
+                order.sort(key=lambda p: self.turn[p] == FREE and not any(self.apart[p]))
             tables: list[list[int]] = [[] for _ in self.sizes]
             if r > 0:
                 i = 0
@@ -365,6 +436,7 @@ class _Search:
                         if rank is not None and best_t >= 0 and not tables[t]:
                             break  # Swiss: fill tables in ranking order
                         c = sum(base[p][x] for x in tables[t])
+                        c += HARD * self.out_of_turn(p, t)
                         if best_t < 0 or c < best_c:
                             best_t, best_c, ties = t, c, 1
                         elif c == best_c:
@@ -543,6 +615,90 @@ def _affine_round(
 # ---------------------------------------------------------------------- seating
 
 
+def _exact(
+    sizes: list[int],
+    cpu_table: list[bool],
+    turn: list[int],
+    apart: list[list[bool]],
+    nodes: int = EXACT_NODES,
+) -> tuple[str, list[list[int]] | None]:
+    """Decide by backtracking whether the players (indices) fit the tables with no
+    must-not-meet pair together and every CPU-table turn kept: ``("found", tables)``,
+    ``("impossible", None)`` (proven), or ``("unknown", None)`` after ``nodes`` steps.
+
+    Only the players in a pair are placed by search; the others only need room of their
+    kind (CPU table or not), which is counted at the end. Empty tables of the same size
+    and kind are interchangeable, so only the first of them is tried."""
+    n = len(turn)
+    paired = [p for p in range(n) if any(apart[p])]
+    paired.sort(key=lambda p: (-sum(apart[p]), p))
+    others = [p for p in range(n) if not any(apart[p])]
+    tables: list[list[int]] = [[] for _ in sizes]
+    steps = 0
+
+    def room_for_others() -> bool:
+        free_cpu = sum(sizes[t] - len(ms) for t, ms in enumerate(tables) if cpu_table[t])
+        free_full = sum(sizes[t] - len(ms) for t, ms in enumerate(tables) if not cpu_table[t])
+        need_cpu = sum(1 for p in others if turn[p] == IN_TURN)
+        need_full = sum(1 for p in others if turn[p] == OUT_TURN)
+        return need_cpu <= free_cpu and need_full <= free_full
+
+    def place(i: int) -> bool | None:
+        nonlocal steps
+        steps += 1
+        if steps > nodes:
+            return None
+        if i == len(paired):
+            return room_for_others()
+        p = paired[i]
+        tried_empty: set[tuple[int, bool]] = set()
+        unknown = False
+        for t, ms in enumerate(tables):
+            if len(ms) >= sizes[t] or any(apart[p][x] for x in ms):
+                continue
+            if turn[p] != FREE and (turn[p] == IN_TURN) != cpu_table[t]:
+                continue
+            if not ms:
+                kind = (sizes[t], cpu_table[t])
+                if kind in tried_empty:
+                    continue
+                tried_empty.add(kind)
+            ms.append(p)
+            found = place(i + 1)
+            if found:
+                return True
+            ms.pop()
+            if found is None:
+                unknown = True
+                break
+        return None if unknown else False
+
+    found = place(0)
+    if found is None:
+        return "unknown", None
+    if not found:
+        return "impossible", None
+    for kind in (IN_TURN, OUT_TURN, FREE):  # the others, in order of need
+        for p in others:
+            if turn[p] != kind:
+                continue
+            for t, ms in enumerate(tables):
+                fits = kind == FREE or (kind == IN_TURN) == cpu_table[t]
+                if fits and len(ms) < sizes[t]:
+                    ms.append(p)
+                    break
+    return "found", tables
+
+
+def _hard_faults(search: _Search) -> int:
+    """Round 0's broken hard rules: pairs seated together, CPU-table turns not kept."""
+    faults = 0
+    for t, ms in enumerate(search.members[0]):
+        faults += sum(1 for u, x in combinations(ms, 2) if search.apart[u][x])
+        faults += sum(1 for m in ms if search.out_of_turn(m, t))
+    return faults
+
+
 def seat_round(
     players: Sequence[PlayerId],
     past_rounds: Sequence[Sequence[Sequence[PlayerId | None]]],
@@ -555,6 +711,7 @@ def seat_round(
     ranking: Sequence[PlayerId] | None = None,
     rounds_total: int | None = None,
     construction: bool = True,
+    keep_apart: Iterable[Sequence[PlayerId]] = (),
 ) -> list[SeatedTable]:
     """Seat one round (see the module docstring). Deterministic for the same inputs.
 
@@ -563,7 +720,9 @@ def seat_round(
     (best first, Swiss only; players missing from it rank last); ``rounds_total``:
     optional, the number of rounds of the tournament (bounds the look-ahead);
     ``construction=False`` turns the affine-plane continuation off (benchmarks of the
-    search alone).
+    search alone); ``keep_apart``: pairs of players who must never share a table (pairs
+    with a player not in this round are ignored). Raises ``SeatingImpossible`` when no
+    seating keeps every pair apart.
     """
     _check_sizes(table_size, min_table_size)
     if method not in METHODS:
@@ -580,18 +739,45 @@ def seat_round(
     seats = [s for _, s in shape]
     past = [list(r) for r in past_rounds if any(any(p is not None for p in t) for t in r)]
 
+    n = len(ids)
+    index = {p: i for i, p in enumerate(ids)}
+    pairs: list[tuple[PlayerId, PlayerId]] = []
+    for pair in keep_apart:
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise ValueError("a must-not-meet pair is two different players")
+        a, b = sorted(pair)
+        if a in index and b in index and (a, b) not in pairs:
+            pairs.append((a, b))
+    pairs.sort()
+    apart = [[False] * n for _ in range(n)]
+    for a, b in pairs:
+        apart[index[a]][index[b]] = apart[index[b]][index[a]] = True
+    cpu_table = [n_seats > size for size, n_seats in shape]
+    cpu_places = sum(size for size, cpu in zip(sizes, cpu_table, strict=True) if cpu)
+    turn_counts = cpu_table_counts(past)
+    turn = cpu_turns([turn_counts.get(p, 0) for p in ids], cpu_places)
+
+    def impossible(proven: bool) -> SeatingImpossible:
+        return SeatingImpossible(pairs, len(sizes), proven)
+
     if not past:  # round 1: the published shuffle
         order = list(ids)
         SeedRng(seed, stream=f"tournament-seating/{round_no}").shuffle(order)
-        out, i = [], 0
-        for t, (size, n_seats) in enumerate(shape):
-            chunk: list[PlayerId | None] = list(order[i : i + size])
+        chunks, i = [], 0
+        for size in sizes:
+            chunks.append(order[i : i + size])
             i += size
-            out.append(SeatedTable(t + 1, tuple(chunk + [None] * (n_seats - size))))
-        return out
+        if pairs and any(
+            apart[index[u]][index[x]] for ch in chunks for u, x in combinations(ch, 2)
+        ):
+            chunks = _keep_round_one_apart(chunks, order, index, ids, sizes, apart, cpu_table)
+            if chunks is None:
+                raise impossible(_exact(sizes, cpu_table, [FREE] * n, apart)[0] == "impossible")
+        return [
+            SeatedTable(t + 1, tuple([*ch, *([None] * (seats[t] - len(ch)))]))
+            for t, ch in enumerate(chunks)
+        ]
 
-    n = len(ids)
-    index = {p: i for i, p in enumerate(ids)}
     pastc = [[0] * n for _ in range(n)]
     last = [[0] * n for _ in range(n)]
     starts = [0] * n
@@ -627,8 +813,14 @@ def seat_round(
             n_plan = min(n_plan, rounds_total - len(past))
         n_plan = max(1, min(n_plan, LOOKAHEAD_MAX))
 
+    def make(n_rounds: int, turns: list[int], ranked: list[int] | None = rank) -> _Search:
+        return _Search(
+            n, sizes, n_rounds, pastc, last, starts, shorts, short_table, ranked, rng,
+            apart=apart, turn=turns, cpu_table=cpu_table,
+        )  # fmt: skip
+
     def search(n_rounds: int) -> _Search:
-        s = _Search(n, sizes, n_rounds, pastc, last, starts, shorts, short_table, rank, rng)
+        s = make(n_rounds, turn)
         best: list | None = None
         best_cost = None
         spent = 0
@@ -649,8 +841,10 @@ def seat_round(
     full_square = len(sizes) * table_size == n == table_size * table_size
     if construction and method == "avoid_repeats" and full_square:
         plane = _affine_round(ids, past, table_size, rng)
-        if plane is not None:  # the repeat-free continuation that always exists
-            chosen = _Search(n, sizes, 1, pastc, last, starts, shorts, short_table, None, rng)
+        if plane is not None and not any(
+            apart[index[u]][index[x]] for t in plane for u, x in combinations(t, 2)
+        ):  # the repeat-free continuation that always exists (if it keeps the pairs apart)
+            chosen = make(1, turn, None)
             chosen.load([[[index[p] for p in t] for t in plane]])
             return _finish(chosen, ids, starts, seats, None, rng)
 
@@ -665,7 +859,52 @@ def seat_round(
         chosen.L = 1
         chosen.tab, chosen.members = chosen.tab[:1], chosen.members[:1]
     chosen.polish(everyone=rank is not None)
+    if _hard_faults(chosen):
+        # The search left a hard rule broken: decide exactly, and search again from a
+        # seating that keeps them. The pairs come first: if they leave no seating in which
+        # the CPU-table turns are kept too, the turns give way (SHORT still spreads them).
+        turns = turn
+        status, start = _exact(sizes, cpu_table, turns, apart)
+        if start is None and any(t != FREE for t in turn):
+            turns = [FREE] * n
+            status, start = _exact(sizes, cpu_table, turns, apart)
+        if start is None:
+            raise impossible(status == "impossible")
+        chosen = make(1, turns)
+        chosen.run([start], WORK_BUDGET)
+        chosen.polish(everyone=rank is not None)
     return _finish(chosen, ids, starts, seats, rank, rng)
+
+
+def _keep_round_one_apart(
+    chunks: list[list[PlayerId]],
+    order: list[PlayerId],
+    index: dict[PlayerId, int],
+    ids: list[PlayerId],
+    sizes: list[int],
+    apart: list[list[bool]],
+    cpu_table: list[bool],
+) -> list[list[PlayerId]] | None:
+    """Round 1's shuffle with the fewest moves that part its must-not-meet pairs: swaps
+    of players in a pair with others (a search whose only cost is the pairs, started
+    from the shuffle), each table's players then in their shuffle order (seat 0 the first
+    of them). None if no seating keeps the pairs apart."""
+    n = len(ids)
+    zeros = [[0] * n for _ in range(n)]
+    free = [FREE] * n
+    s = _Search(
+        n, sizes, 1, zeros, zeros, [0] * n, [0] * n, [False] * len(sizes), None,
+        _Stream("round-one-apart", *order), apart=apart, turn=free, cpu_table=cpu_table,
+    )  # fmt: skip
+    start = [[index[p] for p in ch] for ch in chunks]
+    s.run([start], WORK_BUDGET)
+    if _hard_faults(s):
+        status, found = _exact(sizes, cpu_table, free, apart)
+        if found is None:
+            return None
+        s.run([found], WORK_BUDGET)
+    pos = {p: i for i, p in enumerate(order)}
+    return [sorted((ids[m] for m in ms), key=pos.__getitem__) for ms in s.members[0]]
 
 
 def _finish(

@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from games.engine.tiles import SeedRng
 from games.tournaments.seating import (
+    FREE,
+    IN_TURN,
+    OUT_TURN,
     SeatedTable,
+    SeatingImpossible,
+    cpu_table_counts,
+    cpu_turns,
     meeting_matrix,
     repeat_pairs,
     seat_round,
@@ -415,6 +421,10 @@ def test_swap_delta_matches_the_cost_function(n, n_rounds, swiss, rnd):
     short_table = [size < 4 for size in sizes]
     rank = list(range(n))
     rnd.shuffle(rank)
+    apart = [[False] * n for _ in range(n)]
+    for _ in range(3):  # must-not-meet pairs and CPU-table turns are costs too
+        u, x = rnd.sample(range(n), 2)
+        apart[u][x] = apart[x][u] = True
     search = S._Search(
         n,
         sizes,
@@ -426,6 +436,9 @@ def test_swap_delta_matches_the_cost_function(n, n_rounds, swiss, rnd):
         short_table,
         rank if swiss else None,
         S._Stream("test", n),
+        apart=apart,
+        turn=[rnd.choice([S.FREE, S.IN_TURN, S.OUT_TURN]) for _ in range(n)],
+        cpu_table=short_table,
     )
     search.load(search.greedy(None))
     for _ in range(60):
@@ -436,3 +449,158 @@ def test_swap_delta_matches_the_cost_function(n, n_rounds, swiss, rnd):
         d = search.delta(r, a, b)
         search.swap(r, a, b)
         assert search.total() - before == d
+
+
+# ------------------------------------------------------------ must-not-meet pairs
+
+
+def together(rounds, a, b) -> int:
+    return sum(1 for rnd in rounds for t in rnd if a in t and b in t)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(5, 26),
+    st.integers(1, 4),
+    st.sampled_from([None, 3]),
+    st.sampled_from(["avoid_repeats", "swiss"]),
+    st.randoms(use_true_random=False),
+)
+def test_must_not_meet_pairs_never_share_a_table(n, rounds, least, method, rnd):
+    players = ids(n)
+    n_tables = len(table_shape(n, 4, least))
+    # a few pairs, and a family of up to as many players as there are tables
+    family = rnd.sample(players, min(n_tables, 3))
+    pairs = list(combinations(family, 2))
+    pairs += [tuple(rnd.sample(players, 2)) for _ in range(rnd.randrange(4))]
+    pairs = [p for p in pairs if p[0] != p[1]]
+    past: list = []
+    for r in range(1, rounds + 1):
+        ranking = sorted(players, key=lambda p: rnd.random()) if method == "swiss" else None
+        tables = seat_round(
+            players,
+            past,
+            seed=f"apart-{n}",
+            round_no=r,
+            min_table_size=least,
+            method=method,
+            ranking=ranking,
+            keep_apart=pairs,
+        )
+        check_round(tables, players)
+        past.append(as_round(tables))
+    for a, b in pairs:
+        assert together(past, a, b) == 0, (a, b)
+
+
+def test_pairs_with_a_player_not_in_the_round_are_ignored():
+    players = ids(8)
+    tables = seat_round(players, [], seed="s", round_no=1, keep_apart=[("p0", "gone")])
+    assert as_round(tables) == as_round(seat_round(players, [], seed="s", round_no=1))
+
+
+def test_round_one_keeps_the_shuffle_where_the_pairs_allow():
+    players = ids(12)
+    plain = as_round(seat_round(players, [], seed="fam", round_no=1))
+    a, b = plain[0][0], plain[0][1]  # seated together by the shuffle
+    tables = as_round(seat_round(players, [], seed="fam", round_no=1, keep_apart=[(a, b)]))
+    assert together([tables], a, b) == 0
+    # only the pair's table and one other change
+    assert sum(set(x) != set(y) for x, y in zip(plain, tables, strict=True)) == 2
+
+
+@pytest.mark.parametrize("round_no", [1, 3])
+def test_impossible_pairs_say_so(round_no):
+    # 8 players sit at two tables: three players who must all sit apart cannot
+    players = ids(8)
+    past = play(players, round_no - 1, seed="imp")
+    pairs = [("p0", "p1"), ("p1", "p2"), ("p0", "p2")]
+    with pytest.raises(SeatingImpossible) as err:
+        seat_round(players, past, seed="imp", round_no=round_no, keep_apart=pairs)
+    assert err.value.proven and err.value.tables == 2
+    assert err.value.pairs == sorted(pairs)
+    assert "no seating of 2 table(s)" in str(err.value)
+
+
+def test_bad_pairs_refused():
+    with pytest.raises(ValueError):
+        seat_round(ids(8), [], seed="s", round_no=1, keep_apart=[("p0", "p0")])
+
+
+@pytest.mark.parametrize("round_no", [1, 2, 4])
+def test_seating_with_pairs_is_reproducible(round_no):
+    players = ids(14)
+    pairs = [("p0", "p1"), ("p2", "p3"), ("p0", "p5")]
+    past = play(players, round_no - 1, seed="pub", keep_apart=pairs)
+    first = seat_round(players, past, seed="pub", round_no=round_no, keep_apart=pairs)
+    again = seat_round(
+        list(reversed(players)), past, seed="pub", round_no=round_no, keep_apart=pairs[::-1]
+    )
+    assert first == again
+
+
+# ------------------------------------------------------------------ CPU-table turns
+
+
+def cpu_turn_kept(tables, counts, players) -> bool:
+    """Nobody at a CPU table has had more CPU tables than someone of the round not at one."""
+    at = {p for t in tables for p in t.seats if p is not None and None in t.seats}
+    if not at:
+        return True
+    rest = [counts.get(p, 0) for p in players if p not in at]
+    return not rest or max(counts.get(p, 0) for p in at) <= min(rest)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(5, 30).filter(lambda n: n % 4),
+    st.integers(2, 6),
+    st.sampled_from(["avoid_repeats", "swiss"]),
+    st.text(min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_nobody_gets_a_second_cpu_table_before_everyone_had_one(n, rounds, method, seed, pair):
+    # Nobody sits out: the seats a player count leaves over are CPU seats, so a seat at
+    # a CPU table is what stands in for a bye, and those go round.
+    players = ids(n)
+    pairs = [("p0", "p1")] if pair else []
+    past: list = []
+    for r in range(1, rounds + 1):
+        counts = cpu_table_counts(past)
+        ranking = list(reversed(players)) if method == "swiss" else None
+        tables = seat_round(
+            players, past, seed=seed, round_no=r, method=method, ranking=ranking, keep_apart=pairs
+        )
+        check_round(tables, players)
+        assert cpu_turn_kept(tables, counts, players)
+        past.append(as_round(tables))
+
+
+def test_seven_players_the_cpu_table_goes_round():
+    # 4 + 3 (one CPU seat): seven rounds give each player the CPU table three times at
+    # most, and nobody a second time before all seven had one
+    players = ids(7)
+    past = play(players, 7, seed="seven")
+    for k in range(1, 7):
+        counts = cpu_table_counts(past[:k])
+        tables = [SeatedTable(i + 1, t) for i, t in enumerate(past[k])]
+        assert cpu_turn_kept(tables, counts, players)
+    per = cpu_table_counts(past)
+    assert sorted(per.values()) == [3, 3, 3, 3, 3, 3, 3]
+
+
+def test_late_entries_have_had_no_cpu_table():
+    players = ids(7)
+    past = play(players, 2, seed="late")  # 4 + 3: six players had the CPU table once
+    assert sorted(cpu_table_counts(past).values()) == [1] * 6
+    never = [p for p in players if p not in cpu_table_counts(past)]
+    late = [*players, "z1", "z2", "z3", "z4"]  # 11 players: 4 + 4 + 3 and a CPU seat
+    tables = seat_round(late, past, seed="late", round_no=3)
+    cpu = next(t for t in tables if None in t.seats)
+    assert {p for p in cpu.seats if p} <= {*never, "z1", "z2", "z3", "z4"}
+
+
+def test_cpu_turns():
+    assert cpu_turns([0, 0, 1, 1, 2], 2) == [FREE, FREE, OUT_TURN, OUT_TURN, OUT_TURN]
+    assert cpu_turns([0, 1, 1, 2], 2) == [IN_TURN, FREE, FREE, OUT_TURN]
+    assert cpu_turns([0, 1], 0) == [FREE, FREE]

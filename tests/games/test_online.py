@@ -201,7 +201,11 @@ VISIBLE_BEFORE_END = re.compile(r'id="t-result" class="t-result show"')
 @pytest.mark.parametrize("variant", list(RULES))
 async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch):
     """Record every frame one player receives over a whole hand: until the hand
-    is over, no tile id outside that seat's own view appears, nor the seed."""
+    is over, no tile id outside that seat's own view appears, nor the seed. A
+    watcher (no seat) who follows that player from the first move is held to the
+    spectator's view: no frame of theirs carries a tile outside ``view_for(state,
+    None)`` of the version it shows, nor the seed, until the hand is over; then the
+    followed seat's finished rack is shown (games/watch/follow.py)."""
     # The player answers as fast as the CPUs, faster than any person: the rate
     # limit (which answers only the first refused frame of a burst) is not the
     # subject here, and would leave a frame unanswered.
@@ -215,6 +219,10 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch
         seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * 3,
         user=user,
     )
+    # the watcher first: its arrival would send the player a watcher count in between
+    watcher, ok = await _connect(table.code, None)
+    assert ok
+    await watcher.send_to(json.dumps({"action": "follow", "seat": 0}))
     comm, ok = await _connect(table.code, client)
     assert ok
 
@@ -272,6 +280,54 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch
         pytest.fail("hand did not finish")
     assert frames > 20
     await comm.disconnect()
+    seen = await sync_to_async(_spectator_ids_by_version)(table.pk)
+    followed = False
+    watched = 0
+    while not await watcher.receive_nothing(timeout=0.5):
+        html = await watcher.receive_from()
+        version = VERSION.search(html)
+        ids = {int(x) for x in TILE_ID.findall(html)}
+        if version is None:  # the header's watcher count alone
+            assert not ids and "t-watchers" in html
+            continue
+        allowed, seed, over, final_rack = seen[int(version.group(1))]
+        if over:
+            followed = followed or ('data-testid="followed"' in html and set(final_rack) <= ids)
+            continue
+        assert ids <= allowed, f"watcher frame {watched} leaked {sorted(ids - allowed)}"
+        assert seed not in html and 'data-testid="followed"' not in html
+        watched += 1
+    assert watched > 20 and followed
+    await watcher.disconnect()
+
+
+VERSION = re.compile(r'id="act-version" name="version" value="(\d+)"')
+
+
+def _spectator_ids_by_version(table_id: int) -> dict[int, tuple[set[int], str, bool, list[int]]]:
+    """For each table version of the current hand: the tile ids a spectator's view of it
+    shows, the seed, whether the hand is over and seat 0's rack (replayed move by move)."""
+    from games.engine import apply, new_hand
+
+    table = Table.objects.get(pk=table_id)
+    hand = table.current_hand
+    final = services.load_state(hand)
+    state = new_hand(
+        table.variant, final.options, hand.seed, hand.starter, context=hand.state.get("context")
+    )
+    first = table.version - len(final.actions)
+    out = {}
+    for i in range(len(final.actions) + 1):
+        if i:
+            state, _ = apply(state, final.actions[i - 1])
+        v = view_for(state, None)
+        ids = {x["id"] for pile in v["discards"] for x in pile}
+        ids |= {x["id"] for m in v["melds"] for x in m["tiles"]}
+        ids.add(v["indicator"]["id"])
+        if v.get("takeable"):
+            ids.add(v["takeable"]["id"])
+        out[first + i] = (ids, hand.seed, state.over, list(state.racks[0]))
+    return out
 
 
 @pytest.mark.django_db

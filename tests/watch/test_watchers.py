@@ -1,0 +1,111 @@
+"""Watchers: a visitor without a seat watches; the table's header counts them, live,
+for everyone at the table; the count is read from rows every process shares and
+reconciled by the sweeper's heartbeat."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import services
+from games.models import Table
+from games.watch import services as watch_services
+from games.watch.models import WatchConnection
+from tests.watch.conftest import adb, cpu_table, frames, person, table_socket
+
+COUNT = re.compile(r'data-testid="watchers" data-n="(\d+)"')
+
+
+def counts(sent: list[str]) -> list[int]:
+    return [int(n) for html in sent for n in COUNT.findall(html)]
+
+
+def seated_table() -> tuple[Table, Client]:
+    user, client = person("ayse")
+    return cpu_table(user), client
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_watcher_count_is_live_in_the_header_of_every_socket():
+    table, ayse = await adb(seated_table)()
+    seat = await table_socket(table.code, ayse)
+    assert counts([await seat.receive_from()]) == [0]
+    one = await table_socket(table.code)  # a visitor without a seat watches
+    assert counts([await one.receive_from()]) == [1]  # its first frame counts itself
+    assert counts(await frames(seat)) == [1]
+    two = await table_socket(table.code)
+    assert counts([await two.receive_from()]) == [2]
+    assert counts(await frames(one)) == [2] and counts(await frames(seat)) == [2]
+    # the page says it too, at load
+    page = await adb(Client().get)(f"/t/{table.code}/")
+    assert COUNT.findall(page.content.decode()) == ["2"]
+    assert "2 watching" in page.content.decode()
+    await two.disconnect()
+    assert counts(await frames(one)) == [1] and counts(await frames(seat)) == [1]
+    assert await adb(WatchConnection.objects.count)() == 1
+    await one.disconnect()
+    assert counts(await frames(seat)) == [0]
+    await seat.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_seated_player_is_not_a_watcher():
+    table, ayse = await adb(seated_table)()
+    seat = await table_socket(table.code, ayse)
+    await seat.receive_from()
+    assert await adb(WatchConnection.objects.count)() == 0
+    await seat.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_private_table_is_watched_through_its_link_and_never_listed():
+    table = await adb(cpu_table)(public=False)
+    page = await adb(Client().get)(f"/t/{table.code}/")
+    assert page.status_code == 200
+    watcher = await table_socket(table.code)
+    first = await watcher.receive_from()
+    assert counts([first]) == [1] and 'id="t-rack"' in first and 'data-testid="rack"' not in first
+    lobby = await adb(Client().get)("/watch/")
+    assert table.code not in lobby.content.decode()
+    await watcher.disconnect()
+
+
+@pytest.mark.django_db
+def test_watchers_held_by_other_processes_count_and_expire_when_nobody_vouches_for_them():
+    """With Redis several processes serve one site: each holds its own sockets' rows
+    and its sweeper vouches for them every heartbeat (``do_reconcile_watchers``)."""
+    table = cpu_table()
+    at = timezone.now()
+    watch_services.do_watch(table.pk, "here!1", at=at)  # a socket of this process
+    WatchConnection.objects.create(table=table, process="other", channel="there!1", seen_at=at)
+    assert watch_services.watcher_count(table.pk) == 2
+    # a heartbeat later this process vouches for its socket; the other process for its own
+    later = at + services.presence_ttl() - timedelta(seconds=1)
+    watch_services.do_reconcile_watchers({"here!1": table.pk}, at=later)
+    watch_services.do_reconcile_watchers({"there!1": table.pk}, at=later, process="other")
+    assert watch_services.watcher_count(table.pk) == 2
+    # the other process dies (kill -9): its rows expire once the TTL has passed
+    gone = later + services.presence_ttl() + timedelta(seconds=1)
+    assert watch_services.do_reconcile_watchers({"here!1": table.pk}, at=gone) == 1
+    assert watch_services.watcher_count(table.pk) == 1
+
+
+@pytest.mark.django_db
+def test_a_socket_that_ended_without_saying_so_stops_counting_at_the_next_heartbeat():
+    table = cpu_table()
+    at = timezone.now()
+    watch_services.do_watch(table.pk, "here!1", at=at)
+    watch_services.do_watch(table.pk, "here!2", at=at)
+    watch_services.do_reconcile_watchers({"here!2": table.pk}, at=at)  # "here!1" crashed
+    assert list(WatchConnection.objects.values_list("channel", flat=True)) == ["here!2"]
+    # and a live socket whose row went (expired by another process) is counted again
+    WatchConnection.objects.all().delete()
+    watch_services.do_reconcile_watchers({"here!2": table.pk}, at=at)
+    assert watch_services.watcher_count(table.pk) == 1

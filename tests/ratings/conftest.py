@@ -53,10 +53,11 @@ def play_rated_game(users: list, variant: str = "fifty-one", **options) -> Table
     return play_to_end(table)
 
 
-def play_to_end(table: Table) -> Table:
+def play_to_end(table: Table, away: frozenset[int] = frozenset()) -> Table:
     """Play every hand of the table's game to its end: a person's turn is chosen by the
-    medium CPU and submitted for them, the CPU seats are swept."""
-    cpus = set(table.seats.filter(is_cpu=True).values_list("position", flat=True))
+    medium CPU and submitted for them, the CPU seats (and the ``away`` people's seats,
+    whose CPU stands in) are swept."""
+    cpus = set(table.seats.filter(is_cpu=True).values_list("position", flat=True)) | away
     for _ in range(20000):
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:

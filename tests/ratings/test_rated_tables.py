@@ -83,3 +83,26 @@ def test_the_form_opens_a_casual_table_for_a_guest_and_says_why(client):
     page = _post_new_table(client, rated="on")
     assert not Table.objects.get().rated
     assert "Rated tables are for players with an account" in page.content.decode()
+
+
+def test_a_dropped_players_cpu_stand_in_keeps_the_game_rated_for_them(settings):
+    """A person who leaves a rated game keeps the seat; their CPU plays it meanwhile and
+    the placing counts for them (games/ratings/rules.py)."""
+    from games.models import HandAction
+    from games.ratings.models import RatingChange
+
+    settings.OKEY_AWAY_GRACE_S = 0
+    users = make_users("ana", "ben", "cem", "dia")
+    table = services.create_table(
+        variant="fifty-one", options={"hands": 1}, seats=PEOPLE, user=users[0], rated=True
+    )
+    for u in users[1:]:
+        services.join_table(table.pk, user=u)
+    dia_seat = table.seats.get(user=users[3])
+    services.set_presence(dia_seat.pk, True, channel="dia-1")
+    services.set_presence(dia_seat.pk, False, channel="dia-1")  # dia leaves
+    table = play_to_end(table, away=frozenset({dia_seat.position}))
+    assert table.rated
+    assert HandAction.objects.filter(hand__table=table, seat=dia_seat.position, by_cpu=True)
+    assert RatingChange.objects.filter(table=table).count() == 4
+    assert RatingChange.objects.filter(table=table, user=users[3]).exists()

@@ -132,6 +132,12 @@ class CreateTableForm(VariantOptionsMixin, forms.Form):
         required=False,
         help_text=_("The game changes the players' ratings (people with accounts only)."),
     )
+    # games/watch/lobby.py: a public table is listed in Live tables while it is played
+    public = forms.BooleanField(
+        label=_("Public"),
+        required=False,
+        help_text=_("Listed in Live tables while it is played: anyone may watch."),
+    )
 
     def __init__(self, *args: Any, assisted_default: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

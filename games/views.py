@@ -65,6 +65,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             user=request.user,
             guest_key=guest_key(request),
             rated=rated,
+            public=form.cleaned_data.get("public", False),
         )
     except services.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))

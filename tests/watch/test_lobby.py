@@ -168,3 +168,14 @@ async def test_the_home_pages_list_is_as_long_as_its_socket_asks():
     assert len(CODES.findall(await full.receive_from())) == 3
     for s in (short, full):
         await s.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_new_table_form_opens_a_public_table_when_asked():
+    client = Client()
+    form = {"variant": "classic", "seat_1": "cpu:easy", "seat_2": "cpu:easy", "seat_3": "cpu:easy"}
+    client.post("/tables/new/", form)
+    client.post("/tables/new/", {**form, "public": "on"})
+    private, public = Table.objects.order_by("pk")
+    assert (private.public, public.public) == (False, True)
+    assert CODES.findall(client.get("/watch/").content.decode()) == [public.code]

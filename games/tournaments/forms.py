@@ -88,6 +88,16 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
         help_text=_("Leave empty for a random one. Fixed once round 1 is seated."),
     )
     published = forms.BooleanField(label=_("Public page"), required=False)
+    late_entry_until = forms.IntegerField(
+        label=_("Late entry until round"),
+        min_value=1,
+        max_value=30,
+        required=False,
+        help_text=_(
+            "Players can still be registered for the next round up to this round; then "
+            "registration closes. Empty: until the last round."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -108,6 +118,7 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
             "arrival_s": t.arrival_s,
             "seed": t.seed,
             "published": t.published,
+            "late_entry_until": t.late_entry_until,
         }
         for key, value in t.options.items():
             initial[field_name(t.variant, key)] = _encode(value)
@@ -139,6 +150,7 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
                 "three_player_tables",
                 "arrival_s",
                 "published",
+                "late_entry_until",
             )
         }
         values["options"] = self.options()
@@ -157,6 +169,25 @@ class EntryForm(forms.Form):
         return clean_public_name(
             self.cleaned_data.get("name") or "", self.fields["name"].max_length
         )
+
+
+class KeepApartForm(forms.Form):
+    """Two of the tournament's players who must never sit at the same table."""
+
+    first = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    second = forms.TypedChoiceField(label=_("must never sit with"), coerce=int)
+
+    def __init__(self, *args: Any, entries: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", _("Choose a player"))] + [(e.pk, e.name) for e in entries]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        if d.get("first") is not None and d.get("first") == d.get("second"):
+            raise forms.ValidationError(_("Choose two different players."))
+        return d
 
 
 class OrganiserForm(forms.Form):

@@ -53,6 +53,20 @@ ERRORS = {
     "bad_json": _("This is not valid JSON."),
     "bad_format": _("This is not an okey-tournament/1 file."),
     "bad_file": _("This tournament file is damaged: %(detail)s"),
+    "bad_late_entry": _("Late entry ends at one of the tournament's rounds (1 to %(rounds)s)."),
+    "late_entry_closed": _("Registration is closed: late entry was open until round %(n)s."),
+    "same_entry": _("Choose two different players."),
+    "already_apart": _("%(a)s and %(b)s are already kept apart."),
+    "no_such_pair": _("There is no such pair in this tournament."),
+    "pairs_cannot_be_kept_apart": _(
+        "Round not seated: the %(tables)s tables of this round cannot keep all these pairs "
+        "apart: %(pairs)s. Remove a pair, or mark one of its players absent for this round."
+    ),
+    "pairs_not_kept_apart": _(
+        "Round not seated: no seating at the %(tables)s tables of this round was found that "
+        "keeps all these pairs apart: %(pairs)s. Remove a pair, or mark one of its players "
+        "absent for this round."
+    ),
 }
 
 # Codes of ``results.validate_table_result`` problems (``results.CODES``).
@@ -115,6 +129,8 @@ AUDIT_ACTIONS = {
     "finished": _("Tournament finished"),
     "next_hand": _("Next hand dealt by an organiser"),
     "imported": _("Imported from a file"),
+    "apart_added": _("Must-not-meet pair added"),
+    "apart_removed": _("Must-not-meet pair removed"),
 }
 
 

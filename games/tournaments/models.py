@@ -69,6 +69,11 @@ class Tournament(models.Model):
     # Online: how long a seated player has to reach their table before their
     # CPU plays for them (until they arrive).
     arrival_s = models.PositiveIntegerField(_("arrival time (seconds)"), default=120)
+    # Late entry: players may be registered for a round after round 1 up to this round
+    # (None: any round not seated yet); after it, registration is closed.
+    late_entry_until = models.PositiveSmallIntegerField(
+        _("late entry until round"), null=True, blank=True
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -165,6 +170,33 @@ class Entry(models.Model):
             "dropped_from_round": self.dropped_from_round,
             "no_shows": list(self.no_shows or []),
         }
+
+
+class KeepApart(models.Model):
+    """Two entries who must never sit at the same table (family, partners)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="apart")
+    first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="one_keep_apart_per_pair"),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="keep_apart_ordered"
+            ),
+        ]
+        verbose_name = _("must-not-meet pair")
+        verbose_name_plural = _("must-not-meet pairs")
+
+    def __str__(self) -> str:
+        return f"{self.first} / {self.second}"
+
+    @property
+    def pids(self) -> tuple[str, str]:
+        return (str(self.first_id), str(self.second_id))
 
 
 class Round(models.Model):

@@ -59,6 +59,7 @@ def standing_rows(t: Tournament, entries: dict[str, Entry]) -> list[dict[str, An
                 "points": fmt_points(row.points),
                 "game_total": row.game_total,
                 "played": row.played,
+                "missed": row.missed,
                 "decided_by": row.decided_by,
                 "decided_by_label": DECIDED_BY.get(row.decided_by, row.decided_by),
                 "draw_key": standing_rules.draw_key(t.seed, row.player),

@@ -42,6 +42,20 @@
   class (coordinates from rounds 1 and 2, lines y = m·x + c over GF(q)); otherwise, or
   with ``construction=False``, the search decides.
 
+* **Must-not-meet pairs** (``keep_apart``: family, partners) never share a table, in any
+  round: a pair costs ``HARD`` in the search, round 1's shuffle has its pairs parted by the
+  fewest swaps (each table keeps its players' shuffle order), and if the search still
+  leaves a pair together an exact backtracking check decides: it finds a seating to start
+  again from, or proves there is none (``SeatingImpossible``: the round is not seated;
+  nothing is ever relaxed for a pair).
+* **CPU tables go round** (the byes of this app): nobody sits out, a player count that is
+  not a multiple of the table size gets CPU seats, so a seat at a table with a CPU is what
+  stands in for a bye. Its places go to the players of the round who have had the fewest
+  (``cpu_turns``): whoever sits at a CPU table has had no more of them than anyone who does
+  not, so nobody gets a second while someone has had none (a late entry has had none). A
+  hard rule as well; only where must-not-meet pairs leave no seating that keeps both does
+  the turn give way (the ``SHORT`` cost still spreads those seats).
+
 Player ids are opaque strings; ``past_rounds`` is a list of rounds, each a list of tables,
 each a seat tuple (``None`` = CPU). Players no longer playing are ignored.
 """

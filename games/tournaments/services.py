@@ -35,6 +35,7 @@ from . import standings as standing_rules
 from .models import (
     AuditEntry,
     Entry,
+    KeepApart,
     Round,
     TableResult,
     Tournament,
@@ -56,6 +57,7 @@ SETTINGS_FIELDS = (
     "seed",
     "published",
     "arrival_s",
+    "late_entry_until",
 )
 LOCKED_AFTER_START = ("variant", "options", "mode", "seed", "three_player_tables")
 
@@ -141,6 +143,7 @@ def settings_snapshot(t: Tournament) -> dict[str, Any]:
         "seed": t.seed,
         "published": t.published,
         "arrival_s": t.arrival_s,
+        "late_entry_until": t.late_entry_until,
     }
 
 
@@ -171,6 +174,11 @@ def clean_settings(values: dict[str, Any]) -> dict[str, Any]:
         ):
             raise TournamentError("bad_placing_points", "placing points are four whole numbers")
         out["placing_points"] = list(points)
+    until = out.get("late_entry_until")
+    if until is not None and (type(until) is not int or not 1 <= until <= rounds):
+        raise TournamentError(
+            "bad_late_entry", "late entry ends at a round of the tournament", rounds=rounds
+        )
     three = out.get("three_player_tables")
     if three is not None and type(three) is not bool:  # an imported file may hold anything
         raise TournamentError("bad_option", "three-player tables is true or false")
@@ -308,7 +316,11 @@ def register_entry(
     joins_round: int | None = None,
 ) -> Entry:
     """Register a player by account (username) or by name only. A late entry
-    joins from a round not seated yet (default: the next one)."""
+    joins from a round not seated yet (default: the next one), up to the tournament's
+    "late entry until round N" (``late_entry_until``; None: any round): a first round
+    after N is refused (``late_entry_closed``), so once round N is seated registration
+    is closed. The rounds a late entry missed count as last place in the standings
+    (``standings.compute_standings(missed=…)``)."""
     with transaction.atomic():
         t = _lock(tournament_id)
         _require_organiser(t, actor)
@@ -330,6 +342,9 @@ def register_entry(
         if t.online and user is None:
             raise TournamentError("account_needed", "online players need an account")
         first = joins_round if joins_round is not None else _next_round(t)
+        until = t.late_entry_until
+        if until is not None and isinstance(first, int) and first > max(1, until):
+            raise TournamentError("late_entry_closed", "late entry is closed", n=until)
         _check_future_round(t, first)
         entry = Entry.objects.create(tournament=t, user=user, name=name, joins_round=first)
         audit(t, actor, "entry_added", entry.name, None, entry.snapshot())
@@ -406,6 +421,51 @@ def remove_entry(tournament_id: int, actor: Any, entry_id: int) -> None:
         _on_commit_broadcast(t.pk)
 
 
+# ------------------------------------------------------------ must-not-meet pairs
+
+
+def keep_apart_pairs(t: Tournament) -> list[tuple[str, str]]:
+    """The tournament's must-not-meet pairs as the seating's player ids."""
+    return [k.pids for k in KeepApart.objects.filter(tournament=t)]
+
+
+def add_keep_apart(tournament_id: int, actor: Any, first_id: int, second_id: int) -> KeepApart:
+    """Two entries who must never sit at the same table (from the next round seated on;
+    ``seating.seat_round(keep_apart=…)``)."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        if t.status == Tournament.Status.FINISHED:
+            raise TournamentError("finished", "the tournament is over")
+        a, b = _entry(t, first_id), _entry(t, second_id)
+        if a.pk == b.pk:
+            raise TournamentError("same_entry", "choose two different players")
+        a, b = (a, b) if a.pk < b.pk else (b, a)
+        if KeepApart.objects.filter(first=a, second=b).exists():
+            raise TournamentError("already_apart", "already kept apart", a=a.name, b=b.name)
+        pair = KeepApart.objects.create(tournament=t, first=a, second=b)
+        audit(t, actor, "apart_added", f"{a.name} / {b.name}", None, [a.name, b.name])
+        _on_commit_broadcast(t.pk)
+        return pair
+
+
+def remove_keep_apart(tournament_id: int, actor: Any, pair_id: int) -> None:
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        pair = (
+            KeepApart.objects.select_related("first", "second")
+            .filter(tournament=t, pk=pair_id)
+            .first()
+        )
+        if pair is None:
+            raise TournamentError("no_such_pair", "no such pair in this tournament")
+        names = [pair.first.name, pair.second.name]
+        pair.delete()
+        audit(t, actor, "apart_removed", " / ".join(names), names, None)
+        _on_commit_broadcast(t.pk)
+
+
 # ------------------------------------------------------------------- seating
 
 
@@ -426,8 +486,10 @@ def past_rounds(t: Tournament) -> list[list[list[str | None]]]:
 
 def seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None = None) -> Round:
     """Seat the next round (the previous one must be complete): late entries
-    join, drop-outs and no-shows are left out, CPU seats fill the tables. Online,
-    each table's game is opened at once."""
+    join, drop-outs and no-shows are left out, CPU seats fill the tables (and go round:
+    ``seating.cpu_turns``), must-not-meet pairs sit apart. If no seating keeps every pair
+    apart, nothing is seated (``pairs_cannot_be_kept_apart``). Online, each table's game
+    is opened at once."""
     at = at or timezone.now()
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -454,17 +516,24 @@ def seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None = 
         ranking = None
         if t.seating == Tournament.Seating.SWISS:
             ranking = [row.player for row in standings(t)]
-        seated = seating.seat_round(
-            players,
-            past_rounds(t),
-            seed=t.seed,
-            round_no=number,
-            table_size=4,
-            min_table_size=3 if t.three_player_tables else None,
-            method=t.seating,
-            ranking=ranking,
-            rounds_total=t.rounds,
-        )
+        try:
+            seated = seating.seat_round(
+                players,
+                past_rounds(t),
+                seed=t.seed,
+                round_no=number,
+                table_size=4,
+                min_table_size=3 if t.three_player_tables else None,
+                method=t.seating,
+                ranking=ranking,
+                rounds_total=t.rounds,
+                keep_apart=keep_apart_pairs(t),
+            )
+        except seating.SeatingImpossible as e:
+            # nothing is seated; the desk names the pairs that cannot all be kept apart
+            names = ", ".join(f"{by_pid[a].name} & {by_pid[b].name}" for a, b in e.pairs)
+            code = "pairs_cannot_be_kept_apart" if e.proven else "pairs_not_kept_apart"
+            raise TournamentError(code, str(e), tables=e.tables, pairs=names) from e
         rnd = Round.objects.create(tournament=t, number=number)
         for st in seated:
             tt = TournamentTable.objects.create(round=rnd, number=st.number, seats=list(st.seats))
@@ -646,8 +715,11 @@ def table_results(t: Tournament) -> list[standing_rules.TableResult]:
 
 
 def standings(t: Tournament) -> list[standing_rules.StandingRow]:
-    """The current ranking of every entry (CPU seats are never entries)."""
-    players = [str(pk) for pk in t.entries.values_list("pk", flat=True)]
+    """The current ranking of every entry (CPU seats are never entries). The rounds a
+    late entry missed (before their first round) count as last place."""
+    rows = list(t.entries.values_list("pk", "joins_round"))
+    players = [str(pk) for pk, _ in rows]
+    missed = {str(pk): range(1, first) for pk, first in rows if first > 1}
     return list(
         standing_rules.compute_standings(
             players,
@@ -656,5 +728,6 @@ def standings(t: Tournament) -> list[standing_rules.StandingRow]:
             scoring=t.scoring,
             placing_points=tuple(t.placing_points),
             draw_seed=t.seed,
+            missed=missed,
         )
     )

@@ -12,6 +12,15 @@ Scoring (``compute_standings(scoring=…)``):
 * ``"sum"``: a player's points are the sum of their game scores; ranked in the variant's
   direction.
 
+Rounds missed by a late entry (``missed``: the rounds before the one a player joined) count
+as last place: the last value of ``placing_points`` (0 with 4/2/1/0), and in the game total
+(and the points of ``"sum"``) the worst game score of that round, in the variant's
+direction (the lowest where the highest wins, the highest where the lowest wins). So a late
+entry never gains from the rounds they missed, whichever way the rule set counts (a zero
+would be a good score where the lowest wins). Only rounds with a result count, never one
+the player has a result in; ``played`` stays the rounds actually played, ``missed`` the
+rounds scored as last place.
+
 Tie-breaks, in order:
 
 1. ``game_total``: the sum of game scores, in the variant's direction;
@@ -30,7 +39,7 @@ Tie-breaks, in order:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -57,6 +66,7 @@ class StandingRow:
     game_total: int
     played: int
     decided_by: str
+    missed: int = 0  # rounds missed by a late entry, scored as last place
 
 
 def higher_is_better(variant: str) -> bool:
@@ -153,11 +163,14 @@ def compute_standings(
     scoring: str = "placing",
     placing_points: Sequence[float] = (4, 2, 1, 0),
     draw_seed: str,
+    missed: Mapping[PlayerId, Iterable[int]] | None = None,
 ) -> list[StandingRow]:
     """The ranking with every tie-break applied (see the module docstring).
 
     ``players``: everyone to list (players with no results get zeros); a player who
     appears in ``results`` but not in ``players`` is listed too. CPU seats never are.
+    ``missed``: per player, the round numbers they missed by entering late (scored as
+    last place, see the module docstring).
     """
     if scoring not in SCORINGS:
         raise ValueError(f"unknown scoring {scoring!r} (choose from {SCORINGS})")
@@ -182,6 +195,24 @@ def compute_standings(
             exact[p] += pt
             total[p] += score
             played[p] += 1
+    missed_n: dict[PlayerId, int] = {p: 0 for p in everyone}
+    if missed:
+        worst: dict[int, int] = {}  # per round with a result: its worst game score
+        sat: set[tuple[PlayerId, int]] = set()  # (player, round) with a result of theirs
+        for res in results:
+            sat.update((p, res.round_no) for p in res.seats if p is not None)
+            for score in res.scores:
+                w = worst.get(res.round_no, score)
+                worst[res.round_no] = min(w, score) if higher else max(w, score)
+        last_place = Fraction(placing_points[-1]) if len(placing_points) else Fraction(0)
+        for p, rounds in missed.items():
+            if p not in seen:
+                continue
+            for r in set(rounds):
+                if r in worst and (p, r) not in sat:
+                    exact[p] += last_place
+                    total[p] += worst[r]
+                    missed_n[p] += 1
     points: dict[PlayerId, float] = {p: float(exact[p]) for p in everyone}
     if scoring == "sum":
         points = {p: float(total[p]) for p in everyone}
@@ -256,5 +287,5 @@ def compute_standings(
     if not everyone:
         return rows
     for i, (p, why) in enumerate(order(everyone, 0)):
-        rows.append(StandingRow(i + 1, p, points[p], total[p], played[p], why))
+        rows.append(StandingRow(i + 1, p, points[p], total[p], played[p], why, missed_n[p]))
     return rows

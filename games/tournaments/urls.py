@@ -40,6 +40,12 @@ urlpatterns = [
         views.entry_remove,
         name="entry_remove",
     ),
+    path("tournaments/<int:pk>/apart/", views.keep_apart_add, name="apart_add"),
+    path(
+        "tournaments/<int:pk>/apart/<int:pair_id>/remove/",
+        views.keep_apart_remove,
+        name="apart_remove",
+    ),
     path("tournaments/<int:pk>/seat/", views.seat_round, name="seat"),
     path("tournaments/<int:pk>/tables/<int:table_id>/result/", views.result_form, name="result"),
     path(

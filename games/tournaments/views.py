@@ -30,11 +30,11 @@ from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
 
 from . import exchange, presenter, services
-from .forms import EntryForm, ImportForm, OrganiserForm, TournamentForm
+from .forms import EntryForm, ImportForm, KeepApartForm, OrganiserForm, TournamentForm
 from .messages import error_text, problem_text
-from .models import AuditEntry, Entry, Round, Tournament, TournamentTable
+from .models import AuditEntry, Entry, KeepApart, Round, Tournament, TournamentTable
 
-NOT_FOUND_CODES = {"no_such_entry", "no_such_table"}
+NOT_FOUND_CODES = {"no_such_entry", "no_such_table", "no_such_pair"}
 
 
 # ------------------------------------------------------------------ helpers
@@ -319,10 +319,19 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
     form = TournamentForm(initial=TournamentForm.initial_for(t))
     next_round = t.seated_rounds + 1
     last = t.round_set.order_by("-number").first()
+    until = t.late_entry_until
+    # the last round a registration can start in (services.register_entry refuses later)
+    last_entry_round = t.rounds if until is None else min(t.rounds, max(1, until))
     ctx.update(
         {
             "form": form,
             "entry_form": EntryForm(initial={"joins_round": next_round}),
+            "last_entry_round": last_entry_round,
+            "registration_closed": next_round > last_entry_round,
+            "apart_form": KeepApartForm(entries=ctx["entries"]),
+            "apart_pairs": list(
+                KeepApart.objects.filter(tournament=t).select_related("first", "second")
+            ),
             "organiser_form": OrganiserForm(),
             "organisers": list(t.organisers.all()),
             "next_round": next_round,
@@ -418,6 +427,39 @@ def entry_add(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         # the form says what is wrong with a name (invisible characters, a CPU lookalike)
         flash.error(request, " ".join(form.errors.get("name", [])) or error_text("name_needed"))
+    return _desk(t)
+
+
+@require_POST
+def keep_apart_add(request: HttpRequest, pk: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    form = KeepApartForm(request.POST, entries=t.entries.all())
+    if not form.is_valid():
+        flash.error(request, " ".join(form.non_field_errors()) or _("Choose two players."))
+        return _desk(t)
+    d = form.cleaned_data
+    try:
+        pair = services.add_keep_apart(t.pk, request.user, d["first"], d["second"])
+    except services.TournamentError as e:
+        _refused(request, e)
+    else:
+        flash.success(
+            request,
+            _("%(a)s and %(b)s will never sit at the same table.")
+            % {"a": pair.first.name, "b": pair.second.name},
+        )
+    return _desk(t)
+
+
+@require_POST
+def keep_apart_remove(request: HttpRequest, pk: int, pair_id: int) -> HttpResponse:
+    t = _organiser(request, pk)
+    try:
+        services.remove_keep_apart(t.pk, request.user, pair_id)
+    except services.TournamentError as e:
+        _refused(request, e)
+    else:
+        flash.success(request, _("The pair may sit together again."))
     return _desk(t)
 
 

@@ -61,6 +61,10 @@ def test_two_players_meet_by_quick_match_and_fill_with_cpus(
     sign_up(ayse, daphne_server, "quick_ayse")
     sign_up(mehmet, daphne_server, "quick_mehmet")
 
+    ayse.goto(f"{daphne_server}/")
+    for name in RULES:  # one "Play now" per registered rule set
+        expect(ayse.get_by_test_id(f"play-now-{name}")).to_be_visible()
+    shot(ayse, "quick-lobby-1280x800")
     code = play_now(ayse, daphne_server)
     card_a = ayse.get_by_test_id("quick-wait")
     expect(card_a.get_by_test_id("quick-player")).to_have_count(1)

@@ -13,7 +13,8 @@ Rating window
     how long the table has waited since it was opened: ±150 at first, 50 wider every
     10 seconds, at most ±600 (so after 90 s a table takes nearly anyone). Among the
     tables in their windows the one whose furthest seated player is nearest wins; on a
-    tie, the table that has waited longest.
+    tie, the table that has waited longest. A table whose waiting players have all
+    closed its page (every seat away: no open connection) is passed over.
 
 One choice at a time per rule set
     Two presses at once must end at the same table, never at two half-empty ones. Every
@@ -124,6 +125,8 @@ def choose_table(
         people = [s for s in seats if s.user_id is not None]
         if not any(s.is_open for s in seats) or not people:
             continue
+        if all(s.away_since is not None for s in people):
+            continue  # everyone waiting there has closed the page: nobody to play with
         if exclude_user is not None and any(s.user_id == exclude_user.pk for s in people):
             continue
         window = window_for(at - table.created_at)

@@ -97,6 +97,17 @@ def test_every_seated_player_must_be_within_the_window():
     assert quick.do_quick_match(player("can", 1680), VARIANT).table.pk != table.pk
 
 
+def test_a_table_whose_players_have_all_left_is_passed_over():
+    ayse = player("ayse")
+    left = quick.do_quick_match(ayse, VARIANT)
+    services.do_set_presence(left.seat.pk, True, channel="a")
+    services.do_set_presence(left.seat.pk, False, channel="a")  # Ayşe closed the page
+    assert quick.do_quick_match(player("mehmet"), VARIANT).table.pk != left.table.pk
+    # back on the page: her table is offered again
+    services.do_set_presence(left.seat.pk, True, channel="b")
+    assert quick.do_quick_match(player("can"), VARIANT).table.pk == left.table.pk
+
+
 def test_rule_sets_do_not_mix():
     table = quick.do_quick_match(player("ayse"), VARIANT).table
     other = next(name for name in RULES if name != VARIANT)

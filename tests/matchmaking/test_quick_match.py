@@ -246,3 +246,13 @@ def test_the_lobby_has_play_now_for_every_registered_rule_set(client):
     for name in RULES:
         assert f'data-testid="play-now-{name}"' in page
     assert page.count('name="variant" value=') >= len(RULES)
+
+
+def test_the_lobby_leads_a_waiting_player_back_to_their_table(client):
+    ayse = player("ayse")
+    client.force_login(ayse)
+    assert 'data-testid="quick-back"' not in client.get(reverse("home")).content.decode()
+    table = quick.do_quick_match(ayse, VARIANT).table
+    page = client.get(reverse("home")).content.decode()
+    assert 'data-testid="quick-back"' in page
+    assert reverse("games:table", args=[table.code]) in page

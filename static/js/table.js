@@ -227,7 +227,19 @@
   }
   setInterval(tickClocks, 250);
 
-  document.addEventListener("htmx:wsAfterMessage", function () { setBusy(false); initRack(); renderStaging(); markWanting(); tickClocks(); });
+  /* A frame that replaces the rack (a tile drawn, the rack sorted, someone else's move
+     arriving with it) keeps the player's selection: the tiles still held stay selected.
+     A move sent uses its selection up before the answer comes (clearSelection). */
+  var keptSelection = [];
+  document.addEventListener("htmx:wsBeforeMessage", function () { keptSelection = selected(); });
+  function restoreSelection() {
+    keptSelection.forEach(function (id) {
+      var el = document.querySelector("#rack-grid .tile[data-id='" + id + "']");
+      if (el) el.classList.add("selected");
+    });
+    keptSelection = [];
+  }
+  document.addEventListener("htmx:wsAfterMessage", function () { setBusy(false); restoreSelection(); initRack(); renderStaging(); markWanting(); tickClocks(); });
   /* Reconnection in every case a player meets. The htmx ws extension retries
    * by itself only after close codes 1006, 1012 and 1013; after any other code
    * (a server restart's 1001, an idle timeout's 1000, an error's 1011) and when

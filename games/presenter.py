@@ -19,7 +19,7 @@ from games.engine.rules import rules_for
 from games.matchmaking.waiting import waiting_context
 from games.models import Seat, Table
 from games.realtime import snapshot
-from games.services import arrange_slots, now
+from games.services import arrange_slots
 from games.tilewords import tile_label, yellow_is_green
 
 TOOK_SHOWN = 4  # the last tiles each opponent took from the discards
@@ -193,7 +193,7 @@ def table_context(
     ctx["hint_action"] = hint_action(hint, view, table.variant) if hint and view else None
     ctx["announce"] = announce_text(view, players, me, table.variant, ctx.get("result_text"))
     # a waiting quick-match table's card: who waits, their ratings, "Fill with CPUs"
-    ctx["quick_wait"] = waiting_context(table, seats, seat, now())
+    ctx["quick_wait"] = waiting_context(table, seats, seat)
     return ctx
 
 

@@ -44,7 +44,7 @@ def waiting_card(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code, quick_match=True)
     seats = list(table.seats.select_related("user__profile"))
     seat = table_services.seat_of(seats, request.user, "")
-    quick = waiting_context(table, seats, seat, table_services.now())
+    quick = waiting_context(table, seats, seat)
     return render(
         request, "matchmaking/_waiting.html", {"table": table, "seat": seat, "quick": quick}
     )

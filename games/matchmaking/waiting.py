@@ -10,17 +10,20 @@ import math
 from datetime import datetime
 from typing import Any
 
+from games import services
 from games.matchmaking.services import fill_allowed_at, window_for
 from games.models import Seat, Table
 from games.ratings.api import current_rating
 
 
 def waiting_context(
-    table: Table, seats: list[Seat], seat: Seat | None, at: datetime
+    table: Table, seats: list[Seat], seat: Seat | None, at: datetime | None = None
 ) -> dict[str, Any] | None:
-    """The card's context for a quick-match table that is still waiting; None otherwise."""
+    """The card's context for a quick-match table that is still waiting; None otherwise.
+    ``at`` defaults to the table actions' clock (``games.services.now``)."""
     if not table.quick_match or table.status != Table.Status.WAITING:
         return None
+    at = at or services.now()
     waiting = [
         {
             "name": s.display_name(),

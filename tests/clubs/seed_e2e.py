@@ -1,6 +1,7 @@
 """Rows for the clubs browser test, written into the e2e server's database by
 ``manage.py shell`` (test_clubs_e2e.py): four accounts and three finished tournaments of
-the README's worked example, owned by an account the browser signed up."""
+the README's worked example, owned by an account the browser signed up, dated as many
+days before ``today`` as in the example (so the server ranks them alike on any day)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from django.contrib.auth import get_user_model
 from tests.clubs.conftest import finished_tournament, make_user
 
 
-def seed(owner_username: str) -> None:
+def seed(owner_username: str, today: str) -> None:
+    day = dt.date.fromisoformat(today)
     owner = get_user_model().objects.get(username=owner_username)
     ayla, bora, cem, deniz = (
         make_user(u, name)
@@ -22,6 +24,8 @@ def seed(owner_username: str) -> None:
             ("deniz", "Deniz Şahin"),
         ]
     )
-    finished_tournament(owner, "Spring cup", dt.date(2026, 5, 10), [ayla, bora, cem, deniz])
-    finished_tournament(owner, "Winter open", dt.date(2024, 12, 1), [bora, ayla, cem])
-    finished_tournament(owner, "November night", dt.date(2026, 11, 1), [cem, ayla, "Emre", bora])
+    finished_tournament(owner, "Spring cup", day - dt.timedelta(days=205), [ayla, bora, cem, deniz])
+    finished_tournament(owner, "Winter open", day - dt.timedelta(days=730), [bora, ayla, cem])
+    finished_tournament(
+        owner, "November night", day - dt.timedelta(days=30), [cem, ayla, "Emre", bora]
+    )

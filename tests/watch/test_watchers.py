@@ -109,3 +109,15 @@ def test_a_socket_that_ended_without_saying_so_stops_counting_at_the_next_heartb
     WatchConnection.objects.all().delete()
     watch_services.do_reconcile_watchers({"here!2": table.pk}, at=at)
     assert watch_services.watcher_count(table.pk) == 1
+
+
+@pytest.mark.django_db
+def test_the_sweepers_heartbeat_reconciles_the_watchers_too():
+    from games import sweeper
+
+    table = cpu_table()
+    at = timezone.now()
+    watch_services.do_watch(table.pk, "here!1", at=at)
+    watch_services.do_watch(table.pk, "here!2", at=at)
+    sweeper.sweep_once({}, {"here!2": table.pk})  # "here!1" ended without saying so
+    assert watch_services.watcher_count(table.pk) == 1

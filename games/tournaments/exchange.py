@@ -27,7 +27,7 @@ from games.jsonsafe import JSONRefused, loads_bounded
 
 from . import services
 from . import standings as standing_rules
-from .models import Entry, Round, TableResult, Tournament, TournamentTable
+from .models import Entry, KeepApart, Round, TableResult, Tournament, TournamentTable
 
 FORMAT = "okey-tournament/1"
 
@@ -139,7 +139,7 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
             )
         rounds.append({"number": rnd.number, "tables": tables})
     snap = services.settings_snapshot(t)
-    return {
+    out = {
         "format": FORMAT,
         "tournament": {k: v for k, v in snap.items() if k != "published"},
         "status": t.status,
@@ -156,6 +156,10 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
         ],
         "rounds": rounds,
     }
+    pairs = sorted(sorted((index[a], index[b])) for a, b in services.keep_apart_pairs(t))
+    if pairs:  # optional: a file without must-not-meet pairs stays as it was
+        out["keep_apart"] = [list(p) for p in pairs]
+    return out
 
 
 def dumps(t: Tournament) -> str:
@@ -251,6 +255,24 @@ def _players(players: Any, n_rounds: int) -> list[dict[str, Any]]:
     return out
 
 
+def _keep_apart(pairs: Any, n_players: int) -> list[tuple[int, int]]:
+    """The must-not-meet pairs, checked: (player index, player index), each pair once."""
+    if pairs is None:
+        return []
+    bad = _bad(_("keep_apart must be a list of pairs of two different players"))
+    if not isinstance(pairs, list) or len(pairs) > n_players * n_players:
+        raise bad
+    out: set[tuple[int, int]] = set()
+    for pair in pairs:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise bad
+        a, b = (_int(x, "keep_apart", 0, max(0, n_players - 1)) for x in pair)
+        if a == b:
+            raise bad
+        out.add((min(a, b), max(a, b)))
+    return sorted(out)
+
+
 def _rounds(rounds: Any, n_rounds: int, n_players: int, check: Tournament) -> list[list[dict]]:
     """The rounds, checked against the players and the rule set's results:
     per round, [{"seats": [player index or None], "scores": [...] or None, "source"}]."""
@@ -331,6 +353,7 @@ def import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
     values["arrival_s"] = _int(values.get("arrival_s", 120), "arrival_s", 0, 3600)
     n_rounds = _int(values.get("rounds"), "rounds", 1, services.MAX_ROUNDS)
     players = _players(data.get("players"), n_rounds)
+    apart = _keep_apart(data.get("keep_apart"), len(players))
     cleaned = services.clean_settings(values)
     check = Tournament(variant=cleaned.get("variant"), options=cleaned["options"])
     rounds = _rounds(data.get("rounds"), n_rounds, len(players), check)
@@ -356,6 +379,9 @@ def import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
                 )
             )
         entries = Entry.objects.bulk_create(entries)
+        KeepApart.objects.bulk_create(
+            [KeepApart(tournament=t, first=entries[a], second=entries[b]) for a, b in apart]
+        )
         made = Round.objects.bulk_create(
             [Round(tournament=t, number=n) for n in range(1, len(rounds) + 1)]
         )

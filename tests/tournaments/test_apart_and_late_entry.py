@@ -303,3 +303,35 @@ def test_standings_without_missed_rounds_are_unchanged():
     assert compute_standings(["a", "b"], results, **kw) == compute_standings(
         ["a", "b"], results, missed={}, **kw
     )
+
+
+# ------------------------------------------------------------------ the file
+
+
+def test_the_file_keeps_pairs_and_the_late_entry_round(organiser):
+    from games.tournaments import exchange
+
+    t = in_person(organiser, rounds=3, late_entry_until=2)
+    e = {x.name: x for x in register_names(t, organiser, NAMES)}
+    services.add_keep_apart(t.pk, organiser, e["Cem"].pk, e["Ayşe"].pk)
+    seat_and_play(t, organiser, 1)
+    t.refresh_from_db()
+    data = exchange.export_tournament(t)
+    assert data["keep_apart"] == [[0, 2]]  # player indexes, smaller first
+    assert data["tournament"]["late_entry_until"] == 2
+    copy = exchange.import_tournament(organiser, data)
+    assert exchange.export_tournament(copy) == data
+    assert copy.late_entry_until == 2
+    services.seat_next_round(copy.pk, organiser)
+    assert sat_together(copy, "Ayşe", "Cem") == 0
+    for bad in ([[0, 0]], [[0, 99]], [[0]], "0-2"):
+        with pytest.raises(exchange.ImportRefused):
+            exchange.import_tournament(organiser, {**data, "keep_apart": bad})
+
+
+def test_a_file_without_pairs_is_unchanged(organiser):
+    from games.tournaments import exchange
+
+    t = in_person(organiser)
+    register_names(t, organiser, NAMES[:4])
+    assert "keep_apart" not in exchange.export_tournament(t)

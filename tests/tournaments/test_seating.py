@@ -469,11 +469,15 @@ def together(rounds, a, b) -> int:
 def test_must_not_meet_pairs_never_share_a_table(n, rounds, least, method, rnd):
     players = ids(n)
     n_tables = len(table_shape(n, 4, least))
-    # a few pairs, and a family of up to as many players as there are tables
-    family = rnd.sample(players, min(n_tables, 3))
+    # a family of up to as many players as there are tables (all apart from each other)
+    # and a few couples among the others: always possible to seat
+    shuffled = rnd.sample(players, n)
+    k = min(n_tables, 3)
+    family, others = shuffled[:k], shuffled[k:]
     pairs = list(combinations(family, 2))
-    pairs += [tuple(rnd.sample(players, 2)) for _ in range(rnd.randrange(4))]
-    pairs = [p for p in pairs if p[0] != p[1]]
+    pairs += [
+        (others[2 * i], others[2 * i + 1]) for i in range(min(rnd.randrange(4), len(others) // 2))
+    ]
     past: list = []
     for r in range(1, rounds + 1):
         ranking = sorted(players, key=lambda p: rnd.random()) if method == "swiss" else None
@@ -604,3 +608,34 @@ def test_cpu_turns():
     assert cpu_turns([0, 0, 1, 1, 2], 2) == [FREE, FREE, OUT_TURN, OUT_TURN, OUT_TURN]
     assert cpu_turns([0, 1, 1, 2], 2) == [IN_TURN, FREE, FREE, OUT_TURN]
     assert cpu_turns([0, 1], 0) == [FREE, FREE]
+
+
+def can_part(players, sizes, pairs) -> bool:
+    """Brute force: some split of the players over tables of these sizes parts every pair."""
+    from itertools import product
+
+    for tables in product(range(len(sizes)), repeat=len(players)):
+        if any(tables.count(t) != size for t, size in enumerate(sizes)):
+            continue
+        where = dict(zip(players, tables, strict=True))
+        if all(where[a] != where[b] for a, b in pairs):
+            return True
+    return False
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(5, 9), st.integers(1, 3), st.randoms(use_true_random=False))
+def test_any_pairs_are_kept_apart_or_the_draw_says_it_cannot(n, rounds, rnd):
+    players = ids(n)
+    pairs = [tuple(rnd.sample(players, 2)) for _ in range(rnd.randrange(1, 8))]
+    sizes = [size for size, _ in table_shape(n, 4)]
+    past: list = []
+    for r in range(1, rounds + 1):
+        try:
+            tables = seat_round(players, past, seed="any", round_no=r, keep_apart=pairs)
+        except SeatingImpossible as err:
+            assert err.proven and not can_part(players, sizes, pairs)
+            return
+        for a, b in pairs:
+            assert together([as_round(tables)], a, b) == 0
+        past.append(as_round(tables))

@@ -12,7 +12,7 @@ import time_machine
 
 from games.clubs import services
 from games.clubs.models import Club, Membership, NameLink, Season, SeasonTournament
-from games.tournaments.models import Tournament
+from games.tournaments.models import Round, TableResult, Tournament, TournamentTable
 from tests.clubs.conftest import finished_tournament, make_user
 
 pytestmark = pytest.mark.django_db
@@ -248,8 +248,8 @@ def test_players_separated_only_by_the_draw_share_their_places(client, organiser
         organiser, "Cup", dt.date(2026, 3, 1), [a, b, c, d], scores=[9, 9, 5, 0]
     )
     services.attach_tournament(club.pk, organiser, season.pk, t.pk)
-    page = client.get(f"/clubs/{club.slug}/players/u{a.pk}/").content.decode()
-    assert ">1.5<" in page and ">833.3<" in page
+    assert history_cells(client, club, a) == ["1.5", "4", "833.3"]
+    assert history_cells(client, club, b) == ["1.5", "4", "833.3"]
     season_page = client.get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
     rows = season_page.split('data-testid="ranking-row"')[1:]
     ranks = [r.split('class="num">', 1)[1].split("<", 1)[0] for r in rows]
@@ -287,3 +287,31 @@ def test_the_club_page_shows_the_current_season_and_the_all_season_ranking(clien
     assert season_part.index("888.9") < season_part.index("555.6") < season_part.index("444.4")
     # all seasons: the worked example
     assert club_part.index("833.3") < club_part.index("523.8") < club_part.index("476.2")
+
+
+def test_a_tie_broken_by_the_tournaments_own_tie_break_stands(client, organiser, club):
+    """Equal placing points, but more game score: the tournament's game-total tie-break
+    separates them, so the club keeps its order (1000 and 666.7 points, not a shared
+    833.3)."""
+    season = services.create_season(
+        club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
+    )
+    a, b, c, d = (make_user(u, u.upper()) for u in "abcd")
+    t = finished_tournament(organiser, "Cup", dt.date(2026, 3, 1), [a, b, c, d])
+    entries = {e.user_id: str(e.pk) for e in t.entries.all()}
+    second = Round.objects.create(tournament=t, number=2)
+    table = TournamentTable.objects.create(
+        round=second, number=1, seats=[entries[u.pk] for u in (b, a, d, c)]
+    )
+    TableResult.objects.create(table=table, scores=[40, 20, 10, 0])
+    services.attach_tournament(club.pk, organiser, season.pk, t.pk)
+    assert history_cells(client, club, b) == ["1", "4", "1000.0"]
+    assert history_cells(client, club, a) == ["2", "4", "666.7"]
+
+
+def history_cells(client, club, user) -> list[str]:
+    """Rank, players and points of the player's one history row."""
+    page = client.get(f"/clubs/{club.slug}/players/u{user.pk}/").content.decode()
+    [row] = page.split('data-testid="history-row"')[1:]
+    cells = [c.rsplit(">", 1)[-1] for c in row.split("</tr>")[0].split("</td>")[:-1]]
+    return cells[3:6]

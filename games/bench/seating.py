@@ -9,7 +9,9 @@ Prints figures, asserts nothing:
   from random table results through ``compute_standings``): seconds per round,
   repeated pairs, spread of seat-0 starts;
 * 20/24/32/12 players with ``rounds_total``: repeated pairs and the slowest round;
-* 13 players with three-player tables: repeats and how the short tables rotate.
+* 13 players with three-player tables: repeats and how the short tables rotate;
+* 22 players × 6 rounds with CPU seats, a family of three and three couples who must not
+  meet: repeats, pairs seated together (must be 0), CPU tables per player.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import statistics
 import time
 from collections import Counter
 
-from games.tournaments.seating import repeat_pairs, seat_round, start_counts
+from games.tournaments.seating import cpu_table_counts, repeat_pairs, seat_round, start_counts
 from games.tournaments.standings import TableResult, compute_standings
 
 # The rule set whose standings rank the Swiss rounds (its higher totals win, as the random
@@ -105,6 +107,20 @@ def mid_sizes() -> None:
         )
 
 
+def constrained(n: int = 22, rounds: int = 6) -> None:
+    players = [f"p{i}" for i in range(n)]
+    pairs = [("p0", "p1"), ("p0", "p2"), ("p1", "p2"), ("p3", "p4"), ("p5", "p6"), ("p7", "p8")]
+    past, times = _schedule(players, rounds, "bench-apart", keep_apart=pairs)
+    together = sum(1 for rnd in past for t in rnd for a, b in pairs if a in t and b in t)
+    cpu = cpu_table_counts(past)
+    per = [cpu.get(p, 0) for p in players]
+    print(
+        f"{n} players x {rounds} rounds, CPU seats, {len(pairs)} must-not-meet pairs: "
+        f"repeated pairs {repeat_pairs(past)}; pairs seated together {together}; "
+        f"CPU tables per player {min(per)}-{max(per)}; slowest round {max(times):.2f} s"
+    )
+
+
 def run(seeds: int = 10) -> None:
     """Print every figure (``seeds``: how many 16-player schedules to try)."""
     sixteen(seeds)
@@ -112,6 +128,7 @@ def run(seeds: int = 10) -> None:
     big("swiss")
     mid_sizes()
     three_player_tables()
+    constrained()
 
 
 def main(argv: list[str] | None = None) -> None:

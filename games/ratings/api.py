@@ -142,17 +142,29 @@ def _rate(
     with transaction.atomic():
         if RatingChange.objects.filter(table=table).exists():
             return False
+        # A new player's row first (two tables finishing at once for the same new player:
+        # the second insert waits for the first and does nothing), then every row locked
+        # in user order (two finishing tables never wait for each other in a circle).
+        Rating.objects.bulk_create(
+            [
+                Rating(
+                    user_id=uid,
+                    variant=variant,
+                    mu=START_MU,
+                    sigma=START_SIGMA,
+                    games=0,
+                    updated_at=at,
+                )
+                for uid in user_ids
+            ],
+            ignore_conflicts=True,
+        )
         rows = {
             r.user_id: r
-            for r in Rating.objects.select_for_update().filter(
-                user_id__in=user_ids, variant=variant
-            )
+            for r in Rating.objects.select_for_update()
+            .filter(user_id__in=user_ids, variant=variant)
+            .order_by("user_id")
         }
-        for uid in user_ids:
-            if uid not in rows:
-                rows[uid] = Rating(
-                    user_id=uid, variant=variant, mu=START_MU, sigma=START_SIGMA, games=0
-                )
         before = [
             [MODEL.create_rating([rows[uid].mu, rows[uid].sigma]) for uid in team]
             for team, _place in match

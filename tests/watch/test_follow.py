@@ -35,6 +35,7 @@ async def test_after_the_hand_a_watcher_sees_the_followed_seats_finished_rack():
     watcher = await table_socket(table.code)
     first = await watcher.receive_from()
     assert 'data-testid="follow"' in first and 'data-testid="followed"' not in first
+    assert 'data-testid="review-hand"' not in first  # the replay is for the players
     await watcher.send_to(follow(2))
     (sent,) = await frames(watcher)
     shown = FOLLOWED.search(sent)

@@ -195,6 +195,16 @@ def scope_language(scope: dict[str, Any]) -> str:
     return language_for_scope(scope)
 
 
+async def read_watchers(table_id: int) -> int:
+    """The table's watcher count, read in the database thread."""
+    return await database_sync_to_async(watch_services.watcher_count)(table_id)
+
+
+# (event loop, table id) -> whether another watcher change came while this process
+# was reading that table's count (``TableConsumer.table_watchers``)
+_CHIP_READS: dict[tuple[int, int], bool] = {}
+
+
 def watchers_chip(count: int, lang: str) -> str:
     """The header's watcher count (``table.html#watchers``), swapped in by its id."""
     with translation.override(lang):
@@ -551,32 +561,41 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The table's watcher count changed: the first connection of this process to
         hear it reads the count once and sends every connection here the header chip
         (the count is read, not carried, so the last change's frame is right however
-        the processes' messages interleave)."""
+        the processes' messages interleave). Changes that arrive while a read is under
+        way are answered by one more read when it ends, not one each: a crowd arriving
+        at once costs two rounds of chips, not one per arrival."""
         if not self._accepted():
             return
         hub = realtime.hub(self.table_id)
         nonce = str(event.get("nonce") or "")
-        if self not in hub.members:
-            members = [self]
-        else:
-            if not nonce or nonce in hub.done:
-                return
-            hub.done.append(nonce)
-            members = list(hub.members)
+        if not nonce or nonce in hub.done:
+            return
+        hub.done.append(nonce)
+        key = (id(asyncio.get_running_loop()), self.table_id)
+        if key in _CHIP_READS:
+            _CHIP_READS[key] = True  # the read under way reads again once it is done
+            return
+        _CHIP_READS[key] = False
         # the socket that just connected has the count in its first frame
         origin = str(event.get("origin") or "")
-        members = [m for m in members if m.channel_name != origin]
-        if not members:
-            return
-        count = await database_sync_to_async(watch_services.watcher_count)(self.table_id)
-        chips: dict[str, str] = {}
-        for member in members:
-            lang = member._lang or "en"
-            if lang not in chips:
-                chips[lang] = watchers_chip(count, lang)
-            if member in hub.members or member is self:
-                with contextlib.suppress(Exception):  # a socket gone meanwhile
-                    await member.send(text_data=chips[lang])
+        try:
+            while True:
+                count = await read_watchers(key[1])
+                chips: dict[str, str] = {}
+                for member in list(hub.members):
+                    if member.channel_name == origin:
+                        continue
+                    lang = member._lang or "en"
+                    if lang not in chips:
+                        chips[lang] = watchers_chip(count, lang)
+                    if member in hub.members:
+                        with contextlib.suppress(Exception):  # a socket gone meanwhile
+                            await member.send(text_data=chips[lang])
+                if not _CHIP_READS.get(key):
+                    break
+                _CHIP_READS[key], origin = False, ""
+        finally:
+            _CHIP_READS.pop(key, None)
 
     def _seat_name(self) -> str:
         seat = Seat.objects.select_related("user__profile").filter(pk=self.seat_id).first()

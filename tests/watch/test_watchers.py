@@ -121,3 +121,45 @@ def test_the_sweepers_heartbeat_reconciles_the_watchers_too():
     watch_services.do_watch(table.pk, "here!2", at=at)
     sweeper.sweep_once({}, {"here!2": table.pk})  # "here!1" ended without saying so
     assert watch_services.watcher_count(table.pk) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_changes_during_a_count_read_cost_one_more_read_not_one_each(monkeypatch):
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games import consumers, realtime
+    from games.realtime import group_name
+
+    table, ayse = await adb(seated_table)()
+    seat = await table_socket(table.code, ayse)
+    await seat.receive_from()
+    watchers = [await table_socket(table.code) for _ in range(2)]
+    for comm in (seat, *watchers):
+        await frames(comm)
+    gate, reads = asyncio.Event(), []
+    real = consumers.read_watchers
+
+    async def slow(table_id: int) -> int:
+        reads.append(table_id)
+        await gate.wait()  # the database is slow: the other sockets hear the changes
+        return await real(table_id)
+
+    monkeypatch.setattr(consumers, "read_watchers", slow)
+    layer = get_channel_layer()
+    for i in range(6):  # six changes, heard by each of the three sockets
+        await layer.group_send(group_name(table.pk), {"type": "table.watchers", "nonce": f"n{i}"})
+    hub = realtime.hub(table.pk)
+    for _ in range(10_000):  # until every change was heard while the first read is under way
+        if "n5" in hub.done:
+            break
+        await asyncio.sleep(0)
+    assert reads and "n5" in hub.done and any(consumers._CHIP_READS.values())
+    gate.set()
+    sent = [counts(await frames(comm)) for comm in (seat, *watchers)]
+    assert len(reads) == 2  # the first read, and one more for everything heard during it
+    assert sent == [[2, 2]] * 3
+    for comm in (seat, *watchers):
+        await comm.disconnect()

@@ -78,7 +78,7 @@ START = 32  # per start above the fewest, for the table's least-started player
 SHORT = 120  # × (earlier short/CPU tables)², for a player put at one again
 SWISS = 1  # × (ranking distance)² between two players at a table
 SWISS_WINDOW = 4  # Swiss: swaps only between players at most this many tables apart
-HARD = 1_000_000  # a must-not-meet pair at one table, or a CPU-table seat out of turn
+HARD = 1_000_000_000  # a must-not-meet pair at one table, or a CPU-table seat out of turn
 EXACT_NODES = 200_000  # backtracking steps of the exact check before it gives up
 
 LOOKAHEAD_MAX = 2  # rounds planned at once (avoid_repeats)
@@ -887,6 +887,8 @@ def seat_round(
         chosen = make(1, turns)
         chosen.run([start], WORK_BUDGET)
         chosen.polish(everyone=rank is not None)
+        if _hard_faults(chosen):  # never: the start keeps them and costs only go down
+            chosen.load([start])
     return _finish(chosen, ids, starts, seats, rank, rng)
 
 
@@ -917,6 +919,8 @@ def _keep_round_one_apart(
         if found is None:
             return None
         s.run([found], WORK_BUDGET)
+        if _hard_faults(s):
+            s.load([found])
     pos = {p: i for i, p in enumerate(order)}
     return [sorted((ids[m] for m in ms), key=pos.__getitem__) for ms in s.members[0]]
 

@@ -639,3 +639,17 @@ def test_any_pairs_are_kept_apart_or_the_draw_says_it_cannot(n, rounds, rnd):
         for a, b in pairs:
             assert together([as_round(tables)], a, b) == 0
         past.append(as_round(tables))
+
+
+def test_pairs_come_before_the_cpu_table_turn():
+    # seven players (4 + 3 with a CPU seat): the three who had the CPU table in round 1
+    # must all sit at the table of four in round 2, unless two of them must not meet;
+    # then one of them takes the CPU table again, and the pair sits apart
+    players = ids(7)
+    round1 = [("p0", "p1", "p2", "p3"), ("p4", "p5", "p6", None)]
+    plain = seat_round(players, [round1], seed="turn", round_no=2)
+    full = next(t for t in plain if None not in t.seats)
+    assert {"p4", "p5", "p6"} <= set(full.seats)
+    tables = seat_round(players, [round1], seed="turn", round_no=2, keep_apart=[("p4", "p5")])
+    check_round(tables, players)
+    assert together([as_round(tables)], "p4", "p5") == 0

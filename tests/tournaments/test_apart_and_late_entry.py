@@ -262,7 +262,7 @@ def test_the_settings_form_saves_the_late_entry_round(client, organiser):
     assert t.late_entry_until is None
 
 
-def test_missed_rounds_count_as_last_place(organiser):
+def test_missed_rounds_count_as_last_place(client, organiser):
     # placing points with a negative last place: a missed round is worth it, not zero
     t = in_person(organiser, rounds=2, placing_points=[3, 1, 0, -2])
     register_names(t, organiser, NAMES[:4])
@@ -274,6 +274,9 @@ def test_missed_rounds_count_as_last_place(organiser):
     assert rows[late.pid].played == 0 and rows[late.pid].missed == 1
     page_rows = {r["name"]: r for r in standing_rows(t, {e.pid: e for e in t.entries.all()})}
     assert page_rows["Irmak"]["missed"] == 1
+    client.force_login(organiser)
+    page = client.get(url("detail", t.pk)).content.decode()
+    assert "+1 missed, scored last" in page
 
 
 @pytest.mark.parametrize(

@@ -32,9 +32,12 @@ class Profile(models.Model):
         help_text=_("Highlight melds and legal moves when you sit down at a table."),
     )
     public_records = models.BooleanField(
-        _("show me on the public record board"),
+        _("show me on the public boards (records and ratings)"),
         default=False,
-        help_text=_("Your name and best results may appear on the public record board."),
+        help_text=_(
+            "Your name, best solo results and ratings may appear on the public record board,"
+            " the ratings boards and your own player page."
+        ),
     )
 
     class Meta:

@@ -110,3 +110,14 @@ def test_a_player_without_games_shows_the_default(client):
     html = client.get(reverse("accounts:profile")).content.decode()
     assert 'data-testid="rating-chart"' not in html
     assert "No rated games yet" in html
+
+
+def test_the_profiles_opt_in_names_every_public_board_it_covers(client):
+    """The one opt-in governs the record board, the ratings boards and the player page:
+    its label and help say so."""
+    (ana,) = make_users("ana")
+    client.force_login(ana)
+    html = client.get(reverse("accounts:profile")).content.decode()
+    assert "show me on the public boards (records and ratings)" in html.lower()
+    assert "the ratings boards and your own player page" in html
+    assert "show me on the public record board" not in html.lower()

@@ -1,8 +1,11 @@
 """What every live benchmark sets up: a fresh database with guest tables, ``manage.py
-serve`` processes on free 127.0.0.1 ports, and the readings of their CPU time and memory.
+serve`` processes on free 127.0.0.1 ports, nginx in front of several of them (with the
+site's own configuration, okeysite/deploy/nginx.conf), and the readings of their CPU time
+and memory.
 
 Nothing but 127.0.0.1 is contacted; :func:`stop_server` always ends a server (and its
-profiler) that :func:`start_server` started.
+profiler) that :func:`start_server` started, :func:`stop_nginx` the nginx of
+:func:`start_nginx`.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,7 +203,151 @@ def stop_server(server: Server) -> None:
     server.log.close()
 
 
+# ------------------------------------------------------------------ nginx
+
+# The site's nginx configuration, included as it is (never copied) by the tests and by
+# ``loadbench --processes N``; it reads okey-servers.conf and okey-listen.conf from the
+# directory of nginx's main file (okeysite/deploy/nginx.conf explains them).
+NGINX_CONF = ROOT / "okeysite" / "deploy" / "nginx.conf"
+# What nginx logs of each request (a websocket's once it closes): which process answered.
+NGINX_LOG_FORMAT = "$uri $status $upstream_addr"
+NGINX_MAIN = """\
+daemon off;
+worker_processes 1;
+worker_rlimit_nofile 16384;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{ worker_connections 8192; }}
+http {{
+    log_format okey_upstream '{log_format}';
+    access_log {prefix}/access.log okey_upstream;
+    client_body_temp_path {prefix}/body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    include {site};
+}}
+"""
+
+
+def nginx_binary() -> str | None:
+    """Debian's nginx (``make test`` installs it), or None without one."""
+    return shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
+    )
+
+
+def write_nginx_files(prefix: Path, backends: list[int], port: int) -> Path:
+    """The main file around the site's configuration, and the two files it reads, for
+    ``backends`` (ports of ``manage.py serve`` on 127.0.0.1) behind 127.0.0.1:``port``;
+    logs and temporary files stay in ``prefix``. Returns the main file."""
+    (prefix / "okey-servers.conf").write_text(
+        "".join(f"server {HOST}:{p} max_fails=0;\n" for p in backends)
+    )
+    (prefix / "okey-listen.conf").write_text(f"listen {HOST}:{port};\n")
+    main = prefix / "nginx.conf"
+    main.write_text(NGINX_MAIN.format(prefix=prefix, log_format=NGINX_LOG_FORMAT, site=NGINX_CONF))
+    return main
+
+
+@dataclass
+class Nginx:
+    port: int
+    proc: subprocess.Popen
+    prefix: Path
+    backends: list[int]
+    cpu_start: float = 0.0
+    cpu_end: float = 0.0
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def pids(self) -> list[int]:
+        """The master and its workers."""
+        return [self.pid, *child_pids(self.pid)]
+
+    def cpu_seconds(self) -> float:
+        return sum(cpu_seconds(p) for p in self.pids())
+
+    def routed(self) -> list[tuple[str, int, int | None]]:
+        """(path, status, port of the process that answered) of every request nginx has
+        logged so far, in order; a websocket is logged when it closes. With a retry
+        (a process refused the connection) the port is the last one tried."""
+        out = []
+        try:
+            lines = (self.prefix / "access.log").read_text().splitlines()
+        except OSError:
+            return out
+        for line in lines:
+            uri, status, upstream = line.split(" ", 2)
+            last = upstream.rsplit(",", 1)[-1].strip()
+            port = int(last.rsplit(":", 1)[1]) if ":" in last else None
+            out.append((uri, int(status), port))
+        return out
+
+
+def start_nginx(backends: list[int], timeout: float = 30.0) -> Nginx:
+    """nginx on a free 127.0.0.1 port in front of ``backends``, with the site's
+    configuration (:data:`NGINX_CONF`); its files are in a directory of its own (the
+    workers, which drop root's rights, must reach their temporary files)."""
+    exe = nginx_binary()
+    if exe is None:
+        raise RuntimeError("nginx is missing: apt-get install -y nginx (make test does)")
+    prefix = Path(tempfile.mkdtemp(prefix="okey-nginx-"))
+    prefix.chmod(0o755)
+    port = free_port()
+    main = write_nginx_files(prefix, backends, port)
+    proc = subprocess.Popen(
+        [exe, "-p", str(prefix), "-c", str(main), "-e", str(prefix / "error.log")],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    nginx = Nginx(port=port, proc=proc, prefix=prefix, backends=list(backends))
+    end = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            log = tail(prefix / "error.log")
+            shutil.rmtree(prefix, ignore_errors=True)
+            raise RuntimeError(f"nginx exited early:\n{log}")
+        with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.5):
+            return nginx
+        if time.monotonic() > end:
+            stop_nginx(nginx)
+            raise RuntimeError(f"nginx did not listen on {port}")
+        time.sleep(0.05)
+
+
+def stop_nginx(nginx: Nginx) -> None:
+    """Fast shutdown (SIGTERM: the master ends its workers); SIGKILL to all of them if
+    that does not end it. Its directory goes too."""
+    workers = child_pids(nginx.pid)
+    if nginx.proc.poll() is None:
+        nginx.proc.terminate()
+        try:
+            nginx.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            nginx.proc.kill()
+            nginx.proc.wait(10)
+            for pid in workers:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+    shutil.rmtree(nginx.prefix, ignore_errors=True)
+
+
 # ------------------------------------------------------------------ readings
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc; none elsewhere)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(stat.parent.name))
+    return out
 
 
 def cpu_seconds(pid: int) -> float:

@@ -13,7 +13,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 I18N_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=tests
 
-.PHONY: help run test venv deps dev-deps gettext chromium servers compilemessages messages migrate \
+.PHONY: help run test venv deps dev-deps gettext chromium servers nginx compilemessages messages migrate \
 	collectstatic lint format clean
 
 help:
@@ -62,6 +62,14 @@ servers:
 	  echo "Installing postgresql and redis-server (apt-get)"; \
 	  $(APT) update -qq && $(APT) install -y -qq postgresql redis-server >/dev/null; }
 
+# nginx for the affinity tests (tests/games/test_affinity.py, test_multiprocess.py), which
+# start throw-away nginx processes with okeysite/deploy/nginx.conf; the package's own
+# service is not needed (and not started where the machine has no init).
+nginx:
+	@{ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || { \
+	  echo "Installing nginx (apt-get)"; \
+	  $(APT) update -qq && $(APT) install -y -qq nginx >/dev/null; }
+
 # --- Django ------------------------------------------------------------------------------
 
 compilemessages: gettext
@@ -85,7 +93,7 @@ run: deps compilemessages
 	@# daphne with the CPU/turn-clock sweeper on its own event loop (games/management/commands/serve.py)
 	@$(MANAGE) serve --host $(HOST) --port $(PORT)
 
-test: dev-deps gettext chromium servers compilemessages
+test: dev-deps gettext chromium servers nginx compilemessages
 	@echo "ruff check"
 	@$(BIN)/ruff check --quiet .
 	@echo "ruff format --check"

@@ -488,37 +488,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         of this process's connections to the table at once, in the same trip to
         the database thread: the broadcast that follows finds them sent (the
         hub's ``shown`` version) and only other processes render for it."""
-        self.dispatch_action(kind, fields, version)
+        table = self.dispatch_action(kind, fields, version)
         if kind not in ENGINE_ACTIONS and kind != "next_hand":
             return None
-        found = realtime.read_table(self.table_id, None)
+        found = (realtime.seats_read_with(table) if table is not None else None) or (
+            realtime.read_table(self.table_id, None)
+        )
         if found is None:
             return None
         return realtime.render_all(members, None, found), found[0].version
 
-    def dispatch_action(self, kind: str, fields: dict[str, Any], version: int | None) -> None:
+    def dispatch_action(
+        self, kind: str, fields: dict[str, Any], version: int | None
+    ) -> Table | None:
+        """Apply the frame's action; the table as it was changed (with the seats the
+        action read, ``realtime.seats_read_with``), or None for a seat's own action."""
         assert self.table_id is not None and self.position is not None
         if kind == "reorder":
             services.do_save_rack_order(self.seat_id, fields.get("order", []))
-            return
+            return None
         if kind == "sort":
             services.do_sort_rack(self.seat_id, fields.get("mode", "runs"))
-            return
+            return None
         if kind == "hint":
             self._hint = services.hint_for(self.table_id, self.position)
-            return
+            return None
         # ``check_action`` let through only known actions, with a version unless private
         assert version is not None and (kind == "next_hand" or kind in ENGINE_ACTIONS)
         if kind == "next_hand":
-            services.do_next_hand(self.table_id, version)
-            return
+            return services.do_next_hand(self.table_id, version)
         action = {
             "type": kind,
             **{k: v for k, v in fields.items() if k in ("tile", "meld", "melds", "as")},
         }
         if kind == "place":
             action = services.resolve_place(self.table_id, self.position, action)
-        services.do_submit_action(self.table_id, self.position, action, version)
+        return services.do_submit_action(self.table_id, self.position, action, version)
 
     async def say(self, phrase: Any) -> None:
         """A quick phrase of this seat to everyone at the table (seats and watchers, each

@@ -32,7 +32,7 @@ from django.template.loader import get_template
 from games.engine import game as engine_game
 from games.engine import replay
 from games.engine import state as engine_state
-from games.models import Hand, Seat, Table
+from games.models import Hand, HandAction, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,19 @@ def broadcast_on_commit(table: Table, *, presence: bool = False) -> None:
 
 
 def load_state(hand: Hand) -> engine_state.HandState:
-    return engine_state.HandState.from_json(hand.state)
+    """The hand's current engine state: its snapshot (``Hand.snapshot``) and the
+    actions stored after it, replayed (``engine.state.replay_from``). A finished hand's
+    snapshot is its final state. The table's common path reads the state from the
+    snapshot cache below instead and never replays."""
+    state = engine_state.HandState.from_json(hand.snapshot)
+    if hand.result is not None or hand.pk is None:
+        return state
+    later = list(
+        HandAction.objects.filter(hand_id=hand.pk, index__gte=len(state.actions))
+        .order_by("index")
+        .values_list("payload", flat=True)
+    )
+    return engine_state.replay_from(state, later) if later else state
 
 
 def hand_result(hand: Hand) -> engine_game.HandResult:
@@ -157,8 +169,8 @@ def hand_record(hand: Hand) -> dict[str, Any]:
     }
     # What the game told the hand when it was dealt (rummy: the totals so far,
     # so a shown indicator can end the game); fixed at the deal.
-    if hand.state.get("context"):
-        record["context"] = hand.state["context"]
+    if hand.snapshot.get("context"):
+        record["context"] = hand.snapshot["context"]
     return record
 
 
@@ -264,6 +276,14 @@ def read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | 
         while len(_READS) > 2048:
             _READS.popitem(last=False)
     return value
+
+
+def seats_read_with(table: Table) -> tuple[Table, list[Seat]] | None:
+    """The table and the seats an action read it with (``services._lock`` leaves them
+    in Django's prefetch cache), or None when it was read without them. The frames
+    rendered right after an action use these: the action's own read, no second one."""
+    seats = getattr(table, "_prefetched_objects_cache", {}).get("seats")
+    return (table, list(seats)) if seats else None
 
 
 class Hub:

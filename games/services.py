@@ -41,13 +41,23 @@ from games.engine.bots.hint import hint
 from games.engine.racksort import RACK_SLOTS, rack_sort
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
-from games.models import Hand, HandAction, ScoreLine, Seat, SeatConnection, Table
+from games.matchmaking.rules import fill_wait
+from games.models import (
+    SNAPSHOT_EVERY,
+    Hand,
+    HandAction,
+    ScoreLine,
+    Seat,
+    SeatConnection,
+    Table,
+)
 from games.ratings import api as ratings
 from games.ratings.rules import GUESTS_REFUSED, rated_refusal
 from games.realtime import attach_event_loop as attach_event_loop
 from games.realtime import broadcast as broadcast
-from games.realtime import broadcast_on_commit, game_for, load_state, remember_on_commit, snapshot
+from games.realtime import broadcast_on_commit, game_for, remember_on_commit, snapshot
 from games.realtime import group_send as group_send
+from games.realtime import load_state as load_state
 from games.realtime import rebuild_hand as rebuild_hand
 from games.review.models import HandCommentary, ImportedHand, ImportedRecord, ShareLink
 from games.signals import game_finished
@@ -81,6 +91,31 @@ class ActionRefused(Exception):
 
 def _stale() -> ActionRefused:
     return ActionRefused("stale_state", "the table has moved on; here is the fresh view")
+
+
+def _lock(table_id: int) -> Table:
+    """The table row, locked until the transaction ends, read in one query with its
+    seats (and their names). ``table.seats.all()`` answers from those seats for the
+    rest of the action (Django's prefetch cache), so scheduling the next turn reads
+    nothing more and the frames rendered right after the action reuse them
+    (``realtime.seats_read_with``). PostgreSQL locks the table's row only (``FOR
+    UPDATE OF``), as ``Table.objects.select_for_update()`` did; SQLite has one writer."""
+    seats = list(
+        Seat.objects.select_for_update(of=("table",))
+        .select_related("table", "user__profile")
+        .filter(table_id=table_id)
+    )
+    if not seats:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table
+    table._prefetched_objects_cache = {"seats": seats}
+    return table
+
+
+# What an accepted action changes of the table row (``Table.save(update_fields=...)``).
+_ACTION_FIELDS = ["version", "cpu_due_at", "turn_deadline", "updated_at"]
 
 
 # ------------------------------------------------------------------- creating
@@ -235,8 +270,13 @@ def arrange_seats(variant: str, options: dict[str, Any], seats: list[SeatSpec]) 
     return seats
 
 
-def do_join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Seat:
-    """Take the first free seat of a waiting table (the last one starts the game)."""
+def do_join_table(
+    table_id: int, *, user: Any = None, guest_key: str = "", quick_matched: bool = False
+) -> Seat:
+    """Take the first free seat of a waiting table (the last one starts the game).
+    A quick-match table's seats are given by quick match alone: it checks the rating
+    window, then joins with ``quick_matched`` (games/matchmaking/services.py); any other
+    way in (the table page's "Take a seat" URL) is refused with ``quick_match_only``."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         seats = list(table.seats.all())
@@ -245,6 +285,10 @@ def do_join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Se
             return mine
         if table.status != Table.Status.WAITING:
             raise ActionRefused("table_full", "this table has already started")
+        if table.quick_match and not quick_matched:
+            raise ActionRefused(
+                "quick_match_only", "a quick-match table is joined through quick match"
+            )
         if table.rated and not (user is not None and user.is_authenticated):
             raise ActionRefused("not_rated", str(GUESTS_REFUSED))
         free = [s for s in seats if s.is_open]
@@ -265,16 +309,53 @@ def do_join_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Se
         return seat
 
 
-def do_fill_with_cpus(table_id: int, *, user: Any = None, guest_key: str = "") -> Table:
-    """The host starts a waiting table at once: CPUs take the free seats."""
+def do_leave_table(table_id: int, *, user: Any = None, guest_key: str = "") -> Table:
+    """Give up one's seat at a waiting table (quick match's "Leave"): the seat is free
+    again and the others see it go; a table nobody waits at any more is abandoned. The
+    seat is stored anew (a new row in the same place), so a socket still open on the old
+    row sees the table as a watcher does and never the next occupant's rack."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seats = list(table.seats.all())
+        mine = seat_of(seats, user, guest_key)
+        if mine is None:
+            raise ActionRefused("not_waiting_here", "you are not waiting at this table")
+        if table.status != Table.Status.WAITING:
+            raise ActionRefused("game_started", "the game has started: the seat is played")
+        position = mine.position
+        others = [s for s in seats if s.position != position and not s.is_open]
+        mine.delete()  # its connection rows go with it
+        Seat.objects.create(table=table, position=position)
+        if not others:
+            table.status = Table.Status.ABANDONED
+        table.version += 1
+        table.save()
+        broadcast_on_commit(table)
+        return table
+
+
+def do_fill_with_cpus(
+    table_id: int, *, user: Any = None, guest_key: str = "", at: datetime | None = None
+) -> Table:
+    """The host starts a waiting table at once: CPUs take the free seats. At a
+    quick-match table any player waiting there may, once the table has waited its
+    minute (games/matchmaking/rules.py); before, ``too_early`` says how long is left."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         seats = list(table.seats.all())
         host = seat_of(seats, user, guest_key)
-        if host is None or host.position != 0:
+        if host is None or (host.position != 0 and not table.quick_match):
             raise ActionRefused("not_host", "only the table's host can do that")
         if table.status != Table.Status.WAITING:
             raise ActionRefused("table_full", "this table has already started")
+        left = fill_wait(table, at or now()) if table.quick_match else 0
+        if left:
+            raise ActionRefused(
+                "too_early",
+                messages.RefusalText.of(
+                    f"CPUs can take the free seats in {left} s", {"seconds": left}
+                ),
+            )
         for s in seats:
             if s.is_open:
                 s.is_cpu, s.cpu_level = True, "medium"
@@ -335,7 +416,7 @@ def start_hand(table: Table, *, at: datetime | None = None) -> Hand:
         seed=seed,
         seed_commitment=Hand.commit_to(seed),
         starter=starter,
-        state=state.to_json(),
+        snapshot=state.to_json(),
     )
     table.status = Table.Status.PLAYING
     table.version += 1
@@ -347,7 +428,7 @@ def start_hand(table: Table, *, at: datetime | None = None) -> Hand:
 def do_next_hand(table_id: int, version: int, *, at: datetime | None = None) -> Table:
     """Deal the next hand once the current one is over ("Next hand")."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+        table = _lock(table_id)
         if table.version != version:
             if _repeats_next_hand(table, version):
                 return table  # a double click on "Next hand": already done
@@ -405,10 +486,17 @@ def do_submit_action(
     by_cpu: bool = False,
     at: datetime | None = None,
 ) -> Table:
-    """Apply one engine action for a seat. Raises ActionRefused; changes nothing then."""
+    """Apply one engine action for a seat. Raises ActionRefused; changes nothing then.
+
+    The common path is five queries, BEGIN and COMMIT included: the table locked and
+    read with its seats (``_lock``), the action's row inserted, the table's changed
+    columns updated. The engine state comes from the snapshot cache
+    (``realtime.snapshot``) and is not written back: the hand's snapshot is rewritten
+    every ``SNAPSHOT_EVERY`` actions and when the hand ends (games/models.py). The
+    returned table carries the seats it was read with, for the frames that follow."""
     at = at or now()
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+        table = _lock(table_id)
         if version is not None and table.version != version:
             if _repeats_last_action(table, seat_position, action, version):
                 return table  # a double click: the same move was just accepted
@@ -418,38 +506,60 @@ def do_submit_action(
         hand, state, game = snapshot(table)
         if hand is None or state is None or hand.result is not None:
             raise ActionRefused("hand_over", "the hand is over")
-        hand = copy.copy(hand)  # the snapshot's hand stays as it was at this version
-        action = {**action, "seat": seat_position}
-        try:
-            if not by_cpu:  # the server's own actions (CPU, time-out) are never limited
-                engine_actions.check_free_action_limit(state, action)
-            new_state, _events = engine_actions.apply(state, action)
-        except Refusal as r:
-            # the message keeps the refusal's numbers for its translation
-            raise ActionRefused(r.code, messages.RefusalText.of(r.message, r.detail)) from r
-        HandAction.objects.create(
-            hand=hand,
-            index=len(state.actions),  # the engine state holds every accepted action
-            seat=seat_position,
-            payload=action,
-            by_cpu=by_cpu,
-        )
-        hand.state = new_state.to_json()
-        if new_state.over:
-            game = _finish_hand(table, hand, new_state, at)
-        hand.save(update_fields=["state", "result", "finished_at"])
-        table.version += 1
-        _schedule(
-            table,
-            new_state,
-            at,
-            same_turn=not new_state.over and new_state.turn_no == state.turn_no,
-            cpu_step=by_cpu,
-        )
-        table.save()
-        remember_on_commit(table, (hand, new_state, game))
-        broadcast_on_commit(table)
+        _apply(table, (hand, state, game), seat_position, action, by_cpu=by_cpu, at=at)
         return table
+
+
+def _apply(
+    table: Table,
+    current: tuple[Hand, engine_state.HandState, engine_game.Game],
+    seat_position: int,
+    action: dict[str, Any],
+    *,
+    by_cpu: bool,
+    at: datetime,
+) -> tuple[Hand, engine_state.HandState, engine_game.Game]:
+    """Apply, store and schedule one action on a locked table (``_lock``) whose hand
+    (``current``: hand, state, game, as ``realtime.snapshot`` gives them) is being
+    played; broadcast on commit. Returns the new (hand, state, game). A step of an
+    action: the caller holds the transaction."""
+    hand, state, game = current
+    hand = copy.copy(hand)  # the snapshot's hand stays as it was at this version
+    action = {**action, "seat": seat_position}
+    try:
+        if not by_cpu:  # the server's own actions (CPU, time-out) are never limited
+            engine_actions.check_free_action_limit(state, action)
+        new_state, _events = engine_actions.apply(state, action)
+    except Refusal as r:
+        # the message keeps the refusal's numbers for its translation
+        raise ActionRefused(r.code, messages.RefusalText.of(r.message, r.detail)) from r
+    HandAction.objects.create(
+        hand=hand,
+        index=len(state.actions),  # the engine state holds every accepted action
+        seat=seat_position,
+        payload=action,
+        by_cpu=by_cpu,
+    )
+    if new_state.over:
+        game = _finish_hand(table, hand, new_state, at)
+    if new_state.over or len(new_state.actions) % SNAPSHOT_EVERY == 0:
+        hand.snapshot = new_state.to_json()
+        hand.save(update_fields=["snapshot", "result", "finished_at"])
+    table.version += 1
+    _schedule(
+        table,
+        new_state,
+        at,
+        same_turn=not new_state.over and new_state.turn_no == state.turn_no,
+        cpu_step=by_cpu,
+    )
+    if new_state.over:
+        table.save()  # the hand's end may change the status (the game is over)
+    else:
+        table.save(update_fields=_ACTION_FIELDS)
+    remember_on_commit(table, (hand, new_state, game))
+    broadcast_on_commit(table)
+    return hand, new_state, game
 
 
 def _finish_hand(
@@ -521,7 +631,7 @@ def _schedule(
     if state.over:
         _schedule_next_hand(table, at)
         return
-    seat = table.seats.get(position=state.turn)
+    seat = _seat_at(table, state.turn)
     if seat.is_cpu:
         table.cpu_due_at = at + cpu_delay()
         return
@@ -530,6 +640,11 @@ def _schedule(
     clock = int(table.options.get("clock") or 0)
     if clock:
         table.turn_deadline = at + timedelta(seconds=clock)
+
+
+def _seat_at(table: Table, position: int) -> Seat:
+    """The table's seat at ``position``, from the seats the action read (``_lock``)."""
+    return next(s for s in table.seats.all() if s.position == position)
 
 
 def _everyone_away(table: Table) -> tuple[bool, datetime | None]:
@@ -555,32 +670,33 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
     """Play one due CPU move (a CPU seat, or an away player's seat after the
     grace period) or an expired turn clock. Idempotent: the table row is
     locked and the due time re-checked, so several sweepers (processes) never
-    play a move twice; returns False, changing nothing, when nothing is due."""
+    play a move twice; returns False, changing nothing, when nothing is due.
+    The move is applied in the same transaction and from the same read as the
+    checks (``_apply``): as lean as a player's ``do_submit_action``."""
     at = at or now()
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+        table = _lock(table_id)
         cpu_due = table.cpu_due_at is not None and table.cpu_due_at <= at
         clock_due = table.turn_deadline is not None and table.turn_deadline <= at
         if table.status != Table.Status.PLAYING or not (cpu_due or clock_due):
             return False
-        hand = table.current_hand
+        hand, state, game = snapshot(table)
         if hand is not None and hand.result is not None and cpu_due and _everyone_away(table)[0]:
             start_hand(table, at=at)  # nobody is left to press "Next hand"
             broadcast_on_commit(table)
             return True
-        if hand is None or hand.result is not None:
+        if hand is None or state is None or hand.result is not None:
             table.cpu_due_at = table.turn_deadline = None
-            table.save()
+            table.save(update_fields=["cpu_due_at", "turn_deadline", "updated_at"])
             return False
-        state = load_state(hand)
-        seat = table.seats.get(position=state.turn)
+        seat = _seat_at(table, state.turn)
         if cpu_due and not clock_due and not seat.is_cpu and seat.away_since is None:
             # the player came back before the grace period ended; the clock runs on
             deadline = table.turn_deadline
             _schedule(table, state, at)
             if deadline is not None:
                 table.turn_deadline = deadline
-            table.save()
+            table.save(update_fields=["cpu_due_at", "turn_deadline", "updated_at"])
             return False
         if clock_due and not cpu_due and table.cpu_due_at is not None:
             last = hand.actions.order_by("-index").first()
@@ -589,32 +705,36 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
                     False  # the seat's CPU is playing out the timed-out turn: its next step waits
                 )
         action = cpu.choose(state, state.turn, seat.cpu_level, timeout=clock_due and not cpu_due)
+        current = (hand, state, game)
         if action.get("type") == "timeout":
             # [D8] the opening turn's time-out discards the rightmost tile: the one
             # rightmost on the player's own rack, so record that order first.
-            version = _arrange_as_seen(table, seat, state, at)
-        else:
-            version = table.version
-        do_submit_action(table.pk, state.turn, action, version, by_cpu=True, at=at)
+            current = _arrange_as_seen(table, seat, current, at)
+        _apply(table, current, state.turn, action, by_cpu=True, at=at)
     return True
 
 
-def _arrange_as_seen(table: Table, seat: Seat, state: Any, at: datetime) -> int:
+def _arrange_as_seen(
+    table: Table,
+    seat: Seat,
+    current: tuple[Hand, engine_state.HandState, engine_game.Game],
+    at: datetime,
+) -> tuple[Hand, engine_state.HandState, engine_game.Game]:
     """Apply the engine's ``arrange`` with the order the player sees (their
-    slots, left to right, top row first); return the table version after it."""
+    slots, left to right, top row first); return the hand, state and game after it."""
+    state = current[1]
     rack = list(state.racks[seat.position])
     seen = [t for t in arrange_slots(rack, seat.rack_order or []) if t is not None]
     if seen == rack:
-        return table.version
-    t = do_submit_action(
-        table.pk,
+        return current
+    return _apply(
+        table,
+        current,
         seat.position,
         {"type": "arrange", "tiles": seen},
-        table.version,
         by_cpu=True,  # the server arranges for the time-out
         at=at,
     )
-    return t.version
 
 
 def due_tables(at: datetime | None = None) -> list[int]:
@@ -675,8 +795,8 @@ def do_save_rack_order(seat_id: int, order: Any) -> None:
             "bad_action", f"a rack order is a list of {RACK_SLOTS} tile ids or gaps"
         )
     seat = Seat.objects.select_related("table").get(pk=seat_id)
-    hand = seat.table.current_hand
-    held = set(load_state(hand).racks[seat.position]) if hand is not None else set()
+    _hand, state, _game = snapshot(seat.table)
+    held = set(state.racks[seat.position]) if state is not None else set()
     ids = [t for t in order if t is not None]
     if len(set(ids)) != len(ids) or not set(ids) <= held:
         raise ActionRefused("tile_not_in_rack", "that order holds tiles that are not yours")
@@ -687,11 +807,8 @@ def do_sort_rack(seat_id: int, mode: str) -> None:
     """Arrange a seat's rack by runs, groups or pairs (the seat's own view only:
     no version, no broadcast; the consumer sends that seat its frame)."""
     seat = Seat.objects.select_related("table").get(pk=seat_id)
-    hand = seat.table.current_hand
-    if hand is None:
-        return
-    state = load_state(hand)
-    if state.over:
+    _hand, state, _game = snapshot(seat.table)
+    if state is None or state.over:
         return
     seat.rack_order = rack_sort(state, seat.position, mode)
     seat.save(update_fields=["rack_order"])
@@ -700,11 +817,9 @@ def do_sort_rack(seat_id: int, mode: str) -> None:
 def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[str, Any]:
     """A tile dropped on a table meld: swap the okey out when the tile is the
     one it stands for, otherwise add the tile to the meld."""
-    table = Table.objects.get(pk=table_id)
-    hand = table.current_hand
-    if hand is None:
+    hand, state, _game = snapshot(Table.objects.get(pk=table_id))
+    if hand is None or state is None:
         raise ActionRefused("hand_over", "no hand is being played")
-    state = load_state(hand)
     tile, meld = action.get("tile"), action.get("meld")
     legal = legal_actions(state, position)
     for a in legal:
@@ -720,11 +835,9 @@ def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[
 
 def hint_for(table_id: int, position: int) -> dict[str, Any]:
     """ "Show me" for a seat whose turn it is (the hard CPU's choice and why)."""
-    table = Table.objects.get(pk=table_id)
-    hand = table.current_hand
-    if hand is None or hand.result is not None:
+    hand, state, _game = snapshot(Table.objects.get(pk=table_id))
+    if hand is None or state is None or hand.result is not None:
         raise ActionRefused("hand_over", "the hand is over")
-    state = load_state(hand)
     if state.turn != position:
         raise ActionRefused("not_your_turn", "it is not your turn")
     return hint(state, position)
@@ -794,10 +907,9 @@ def _count_presence(seat: Seat, table: Table, count: int, at: datetime) -> None:
     now_away = seat.away_since is not None
     if was_away == now_away or table.status != Table.Status.PLAYING:
         return
-    hand = table.current_hand
-    if hand is None:
+    hand, state, _game = snapshot(table)
+    if hand is None or state is None:
         return
-    state = load_state(hand)
     if hand.result is not None:  # between hands: is anyone left to deal the next?
         _schedule(table, state, at)
         table.save()

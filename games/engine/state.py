@@ -558,6 +558,21 @@ def replay(record: dict | str | bytes) -> HandState:
     return state
 
 
+def replay_from(state: HandState, actions: list[dict] | tuple[dict, ...]) -> HandState:
+    """Continue a hand from one of its own states (a snapshot) with the actions
+    accepted after it, in order: the state a full ``replay`` of the seed and all
+    the actions gives. A refused action raises the ``Refusal`` with
+    ``detail["index"]`` set to its index in the whole hand."""
+    start = len(state.actions)
+    for i, action in enumerate(actions):
+        try:
+            state, _ = apply(state, action)
+        except Refusal as exc:
+            exc.detail["index"] = start + i
+            raise
+    return state
+
+
 __all__ = [
     "DRAW",
     "FORMAT",
@@ -567,6 +582,7 @@ __all__ = [
     "new_hand",
     "record_from_json",
     "replay",
+    "replay_from",
     "state_from_json",
     "state_to_json",
 ]

@@ -1,10 +1,14 @@
-"""Past one machine: PostgreSQL + Redis, two server processes.
+"""Past one machine: PostgreSQL + Redis, two server processes, nginx in front.
 
-Two `manage.py serve` processes share one PostgreSQL database and one Redis
-channel layer. Two players of one table connect to different processes and see
-each other's moves at once; both processes sweep, and every CPU move is played
-exactly once. The fixtures start throw-away PostgreSQL and Redis servers from
-Debian's packages (`make test` installs them).
+Two `manage.py serve` processes share one PostgreSQL database and one Redis channel
+layer, behind nginx with the site's own configuration (okeysite/deploy/nginx.conf,
+included unchanged by games.bench.servers.start_nginx). The players go through nginx:
+both seats of a table are held by one process (their SeatConnection rows name it, and
+it is the process nginx's log says the table's path goes to), pages alternate between
+the processes, and a seat with a second socket straight to the other process still
+plays (the channel layer carries the moves both ways). Both processes sweep, and every
+CPU move is played exactly once. The fixtures start throw-away PostgreSQL, Redis and
+nginx servers from Debian's packages (`make test` installs them).
 """
 
 from __future__ import annotations
@@ -21,11 +25,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from games.bench import servers as bench
 from tests.conftest import ROOT, free_port
 
 VERSION = re.compile(r'id="act-version" name="version" value="(\d+)"')
@@ -134,6 +141,13 @@ for h in Hand.objects.all():
     assert services.rebuild_hand(h).to_json() == h.state
 print("CHECK", HandAction.objects.filter(by_cpu=True).count(), HandAction.objects.count())
 """
+# Which process holds each open socket of a table's seats (services.PROCESS, per process).
+HOLDERS = """
+import json
+from games.models import SeatConnection
+rows = SeatConnection.objects.filter(seat__table__code={code!r})
+print("HOLDERS", json.dumps(sorted([r.seat.position, r.process] for r in rows)))
+"""
 
 
 def _manage(env, *args):
@@ -186,12 +200,16 @@ class Player:
         await self.read()
 
     async def read(self, timeout: float = 5.0) -> str:
+        """One frame; a frame carries only the fragments that changed, so the status and
+        the rack are the last ones sent."""
         html = await asyncio.wait_for(self.ws.recv(), timeout)
         self.version = int(VERSION.search(html).group(1))
         m = STATUS.search(html)
-        self.status = m.group(1) if m else ""
+        if m:
+            self.status = m.group(1)
         r = RACK.search(html)
-        self.rack = [int(x) for x in TILE.findall(r.group(0))] if r else []
+        if r:
+            self.rack = [int(x) for x in TILE.findall(r.group(0))]
         return html
 
     async def until(self, version: int, timeout: float = 5.0) -> float:
@@ -213,61 +231,145 @@ class Player:
         await self.ws.send(json.dumps({**frame, "version": self.version}))
 
 
-@pytest.mark.slow
-def test_two_processes_share_a_table(postgres, redis):
+def _wait_for(condition, what: str, timeout: float = 10.0):
+    """Poll until ``condition()`` returns something true; that value."""
+    end = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def site(postgres, redis):
+    """Two `manage.py serve` processes on one database and one Redis, nginx in front."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         DATABASE_URL=postgres,
         REDIS_URL=redis,
         OKEY_CPU_DELAY_MS="50",
         ALLOWED_HOSTS="127.0.0.1,localhost",
+        TRUSTED_PROXIES="1",
         DJANGO_SETTINGS_MODULE="okeysite.settings",
     )
     _manage(env, "migrate", "--noinput", "-v", "0")
-    _, code, key_a, key_b = _manage(env, "shell", "-c", SETUP).split()[-4:]
-    p1, p2 = free_port(), free_port()
-    servers = [_serve(env, p1), _serve(env, p2)]
+    ports = [free_port(), free_port()]
+    procs = [_serve(env, p) for p in ports]
+    nginx = None
     try:
-        _wait_http(p1)
-        _wait_http(p2)
-
-        async def play() -> list[float]:
-            a, b = Player(p1, key_a, code), Player(p2, key_b, code)
-            await a.connect()
-            await b.connect()
-            lags = []
-            for _turn in range(6):
-                # seat 0 (on process 1): discard (drawing first after its first turn)
-                if "draw" in a.status:
-                    await a.send(action="draw")
-                    await a.until(a.version + 1)
-                await a.send(action="discard", tile=a.rack[0])
-                target = a.version + 1
-                lags.append(await b.until(target))  # seen at once on process 2
-                # seat 1 (on process 2): draw and discard; process 1 sees it
-                await b.send(action="draw")
-                await b.until(b.version + 1)
-                await b.send(action="discard", tile=b.rack[0])
-                lags.append(await a.until(b.version + 1))
-                # the two CPUs play, swept by either process, each move once
-                if not await a.until_my_turn(timeout=60):
-                    break  # the hand ended
-            await a.ws.close()
-            await b.ws.close()
-            return lags
-
-        # its own thread: an earlier Playwright test may leave an event loop in this one
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            lags = pool.submit(asyncio.run, play()).result()
+        for p in ports:
+            _wait_http(p)
+        nginx = bench.start_nginx(ports)
+        yield env, ports, nginx
     finally:
-        for s in servers:
+        if nginx is not None:
+            bench.stop_nginx(nginx)
+        for s in procs:
             s.terminate()
-        for s in servers:
+        for s in procs:
             try:
                 s.wait(10)
             except subprocess.TimeoutExpired:
                 s.kill()
                 s.wait(10)
+
+
+@pytest.mark.slow
+def test_pages_alternate_between_the_processes(site):
+    _env, ports, nginx = site
+    for _ in range(4):
+        with urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}/", timeout=10) as r:
+            assert r.status == 200
+    pages = _wait_for(
+        lambda: (
+            (found := [port for uri, _s, port in nginx.routed() if uri == "/"])
+            and len(found) == 4
+            and found
+        ),
+        "nginx's log of the four pages",
+    )
+    assert Counter(pages) == {ports[0]: 2, ports[1]: 2}
+
+
+@pytest.mark.slow
+def test_two_processes_share_a_table(site):
+    """Seat 0 and seat 1 go through nginx and land on the table's process; seat 0 also
+    has a socket straight to the other process and plays half its moves from there. Every
+    socket sees every move at once, and the two CPU seats, swept by both processes, move
+    once each per turn."""
+    env, ports, nginx = site
+    _, code, key_a, key_b = _manage(env, "shell", "-c", SETUP).split()[-4:]
+    path = f"/ws/t/{code}/"
+    with pytest.raises(urllib.error.HTTPError):  # a socket's path, asked as a page: 404
+        urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{path}", timeout=10)
+    (home,) = _wait_for(
+        lambda: [port for uri, _s, port in nginx.routed() if uri == path],
+        "nginx's log of the table's path",
+    )
+    (other,) = set(ports) - {home}
+
+    def holders() -> dict[int, list[str]]:
+        out = _manage(env, "shell", "-c", HOLDERS.format(code=code)).split("HOLDERS", 1)[1]
+        by_seat: dict[int, list[str]] = {}
+        for seat, process in json.loads(out):
+            by_seat.setdefault(seat, []).append(process)
+        return by_seat
+
+    async def play() -> tuple[list[float], dict, dict]:
+        a, b = Player(nginx.port, key_a, code), Player(nginx.port, key_b, code)
+        await a.connect()
+        await b.connect()
+        via_nginx = await asyncio.to_thread(holders)
+        a2 = Player(other, key_a, code)  # seat 0's second socket, on the other process
+        await a2.connect()
+        split = await asyncio.to_thread(holders)
+        lags = []
+        for turn in range(6):
+            # seat 0: discard (drawing first after its first turn), from either socket
+            mover, mirror = (a2, a) if turn % 2 == 0 else (a, a2)
+            await mover.until(max(a.version, a2.version))
+            if "draw" in mover.status:
+                await mover.send(action="draw")
+                await mover.until(mover.version + 1)
+            await mover.send(action="discard", tile=mover.rack[0])
+            target = mover.version + 1
+            lags.append(await b.until(target))  # the other seat, on the table's process
+            lags.append(await mirror.until(target))  # seat 0's other socket
+            # seat 1 (through nginx): draw and discard; both sockets of seat 0 see it
+            await b.send(action="draw")
+            await b.until(b.version + 1)
+            await b.send(action="discard", tile=b.rack[0])
+            lags.append(await a.until(b.version + 1))
+            lags.append(await a2.until(b.version + 1))
+            # the two CPUs play, swept by either process, each move once
+            if not await a.until_my_turn(timeout=60):
+                break  # the hand ended
+        for p in (a, a2, b):
+            await p.ws.close()
+        return lags, via_nginx, split
+
+    # its own thread: an earlier Playwright test may leave an event loop in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        lags, via_nginx, split = pool.submit(asyncio.run, play()).result()
+
+    # through nginx, both seats are held by one process ...
+    assert sorted(via_nginx) == [0, 1] and len(via_nginx[0]) == len(via_nginx[1]) == 1
+    (table_process,) = set(via_nginx[0]) | set(via_nginx[1])
+    # ... and seat 0's direct socket to the other port by the other one
+    assert table_process in split[0] and len(set(split[0])) == 2
+    assert split[1] == [table_process]
+    # nginx sent both sockets to the table's process (logged as they closed)
+    sockets = _wait_for(
+        lambda: (
+            (found := [port for uri, st, port in nginx.routed() if uri == path and st == 101])
+            and len(found) == 2
+            and found
+        ),
+        "nginx's log of the two sockets",
+    )
+    assert sockets == [home, home]
     assert max(lags) < 1.0, lags
     cpu_moves, total = map(int, _manage(env, "shell", "-c", CHECK).split()[-2:])
     assert cpu_moves >= 4 and total >= 8  # at least one full round, every move once

@@ -78,6 +78,13 @@ REFUSALS = {
     "not_host": gettext_lazy("Only the table's host can do that."),
     "no_place": gettext_lazy("That tile fits no meld on the table."),
     "too_many_free_actions": gettext_lazy("Too many flips in a row: wait for the next move."),
+    # quick match (games/matchmaking/services.py)
+    "quick_match_only": gettext_lazy(
+        "Seats at a quick-match table go to players close in rating: press “Play now” to be"
+        " matched."
+    ),
+    "too_early": gettext_lazy("CPUs can take the free seats once the table has waited a minute."),
+    "game_started": gettext_lazy("The game has started: there is no wait to leave."),
 }
 
 REASONS = {
@@ -143,6 +150,9 @@ REFUSAL_NUMBERS = {
     ),
     "too_few_pairs": gettext_lazy(
         "A pairs opening needs at least %(need)s pairs; you have %(have)s."
+    ),
+    "too_early": gettext_lazy(
+        "CPUs can take the free seats once the table has waited a minute: in %(seconds)s s."
     ),
 }
 

@@ -1,5 +1,6 @@
 """Quick match's refusals in words (the reader's language); the table's own codes are
-worded by ``games.messages``."""
+worded by ``games.messages`` (the table actions' quick-match codes too: ``quick_match_only``,
+``too_early`` with the seconds left, ``game_started``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ REFUSALS = {
     "account_needed": gettext_lazy(
         "Quick match plays rated games, which need an account: log in or sign up to play."
     ),
-    "too_early": gettext_lazy("CPUs can take the free seats once the table has waited a minute."),
     "not_quick_match": gettext_lazy("This is not a quick-match table."),
     "not_waiting_here": gettext_lazy("You are not waiting at this table."),
     "no_rule_set": gettext_lazy("There is no such rule set."),

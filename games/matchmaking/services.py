@@ -36,7 +36,23 @@ Pressing again
 Fill with CPUs
     After ``FILL_AFTER`` (60 s) of waiting since the table was opened, any player seated
     at it may fill the free seats with CPUs (``do_quick_fill``): the game starts at once
-    and is casual (a table with a CPU seat changes no rating).
+    and is casual (a table with a CPU seat changes no rating). The table action itself
+    (``services.do_fill_with_cpus``) holds the minute, so the table page's ordinary
+    "Start now" URL cannot fill a quick-match table sooner (``too_early``, with the
+    seconds left).
+
+Only through quick match
+    A quick-match table is joined through ``do_quick_match`` alone, which checks the
+    rating window: ``services.do_join_table`` refuses the table page's "Take a seat" URL
+    there (``quick_match_only``); the waiting card offers "Play now" instead, which seats
+    the visitor at that table when they are within its window and elsewhere when not.
+
+Leaving the wait
+    A waiting player may leave (``do_leave_wait``, the card's "Leave"): the seat is free
+    again and the others' cards follow live; a table nobody waits at any more is
+    abandoned (``services.do_leave_table``). Once the game has started there is no wait
+    to leave: the seat is played to the end (its CPU stands in while its owner is away,
+    games/ratings/rules.py).
 """
 
 from __future__ import annotations
@@ -52,6 +68,8 @@ from games import services
 from games.engine import options as engine_options
 from games.engine.rules import RULES
 from games.matchmaking.models import QuickMatchQueue
+from games.matchmaking.rules import FILL_AFTER as FILL_AFTER  # the times live in rules.py
+from games.matchmaking.rules import fill_allowed_at as fill_allowed_at
 from games.models import Seat, Table
 from games.ratings.api import current_rating
 
@@ -59,7 +77,6 @@ WINDOW_START = 150  # ± shown rating points when a table has just been opened
 WINDOW_STEP = 50  # wider by this much ...
 WINDOW_EVERY = timedelta(seconds=10)  # ... every this long the table has waited
 WINDOW_MAX = 600
-FILL_AFTER = timedelta(seconds=60)  # a waiting table may be filled with CPUs after this
 
 
 @dataclass(frozen=True)
@@ -75,11 +92,6 @@ def window_for(wait: timedelta) -> int:
     """The ± rating window of a table that has waited ``wait`` since it was opened."""
     steps = max(0, int(wait / WINDOW_EVERY))
     return min(WINDOW_MAX, WINDOW_START + WINDOW_STEP * steps)
-
-
-def fill_allowed_at(table: Table) -> datetime:
-    """When a waiting quick-match table may be filled with CPUs."""
-    return table.created_at + FILL_AFTER
 
 
 def waiting_seat(user: Any) -> Seat | None:
@@ -158,7 +170,7 @@ def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> Qu
         rating = current_rating(user, variant).number
         table = choose_table(variant, rating, at)
         if table is not None:
-            seat = services.do_join_table(table.pk, user=user)
+            seat = services.do_join_table(table.pk, user=user, quick_matched=True)
             table.refresh_from_db()
             return QuickMatch(table, seat, "joined")
         options = engine_options.validate_options(variant, {})
@@ -178,26 +190,27 @@ def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> Qu
         return QuickMatch(table, seat, "opened")
 
 
+def _quick_table(table_id: int, user: Any) -> Table:
+    """The quick-match table ``user`` waits at (read only: the action locks it)."""
+    _refuse_guest(user)
+    table = Table.objects.get(pk=table_id)
+    if not table.quick_match:
+        raise services.ActionRefused("not_quick_match", "this is not a quick-match table")
+    if services.seat_of(list(table.seats.all()), user, "") is None:
+        raise services.ActionRefused("not_waiting_here", "you are not waiting at this table")
+    return table
+
+
 def do_quick_fill(table_id: int, *, user: Any, at: datetime | None = None) -> Table:
     """ "Fill with CPUs" at a waiting quick-match table, by any player seated there, once
     it has waited ``FILL_AFTER``: CPUs take the free seats, the game starts and is casual
-    (``services.do_fill_with_cpus`` makes a filled table unrated)."""
-    _refuse_guest(user)
-    at = at or services.now()
-    with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
-        seats = list(table.seats.all())
-        if not table.quick_match:
-            raise services.ActionRefused("not_quick_match", "this is not a quick-match table")
-        if services.seat_of(seats, user, "") is None:
-            raise services.ActionRefused("not_waiting_here", "you are not waiting at this table")
-        if table.status != Table.Status.WAITING:
-            raise services.ActionRefused("table_full", "this table has already started")
-        if at < fill_allowed_at(table):
-            raise services.ActionRefused(
-                "too_early", "the table may be filled with CPUs after a minute of waiting"
-            )
-        # the table's host (seat 0, who opened it) is who fills a table (services);
-        # at a quick-match table every waiting player may ask for it
-        host = next(s for s in seats if s.position == 0)
-        return services.do_fill_with_cpus(table.pk, user=host.user or user)
+    (``services.do_fill_with_cpus`` holds the minute and makes a filled table unrated)."""
+    table = _quick_table(table_id, user)
+    return services.do_fill_with_cpus(table.pk, user=user, at=at or services.now())
+
+
+def do_leave_wait(table_id: int, *, user: Any) -> Table:
+    """ "Leave" on the waiting card: the player's seat is free again; the table is
+    abandoned when nobody waits there any more (``services.do_leave_table``)."""
+    table = _quick_table(table_id, user)
+    return services.do_leave_table(table.pk, user=user)

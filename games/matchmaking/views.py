@@ -6,6 +6,7 @@ from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services as table_services
@@ -48,6 +49,19 @@ def waiting_card(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request, "matchmaking/_waiting.html", {"table": table, "seat": seat, "quick": quick}
     )
+
+
+@require_POST
+def leave(request: HttpRequest, code: str) -> HttpResponse:
+    """ "Leave" on the waiting card: back to the lobby, the seat free for someone else."""
+    table = get_object_or_404(Table, code=code, quick_match=True)
+    try:
+        services.do_leave_wait(table.pk, user=request.user)
+    except table_services.ActionRefused as e:
+        flash.error(request, refusal(e.code, e.message))
+        return redirect("games:table", code=code)
+    flash.success(request, _("You have left the quick match."))
+    return redirect(reverse("home") + "#quick-match")
 
 
 @require_POST

@@ -1,17 +1,18 @@
 """What the waiting card of a quick-match table shows (``templates/matchmaking/_waiting.html``):
 who is waiting, with their ratings, how many seats are free, how wide the rating window
-is now, and when "Fill with CPUs" is offered. Reads only; ``games.presenter`` adds it
-to the table page's context and the card's own view renders it again after each live
-frame (the card's htmx trigger), so it follows the table as people join."""
+is now, when "Fill with CPUs" is offered, and "Leave" for a player waiting there. Reads
+only; ``games.presenter`` adds it to the table page's context and the card's own view
+renders it again after each live frame (the card's htmx trigger), so it follows the
+table as people join and leave."""
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 from typing import Any
 
 from games import services
-from games.matchmaking.services import fill_allowed_at, window_for
+from games.matchmaking.rules import fill_wait
+from games.matchmaking.services import window_for
 from games.models import Seat, Table
 from games.ratings.api import current_rating
 
@@ -34,8 +35,7 @@ def waiting_context(
         if s.user_id is not None and not s.is_cpu
     ]
     free = sum(1 for s in seats if s.is_open)
-    fill_at = fill_allowed_at(table)
-    left = max(0, math.ceil((fill_at - at).total_seconds()))
+    left = fill_wait(table, at)
     return {
         "waiting": waiting,
         "free": free,

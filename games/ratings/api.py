@@ -32,6 +32,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -207,6 +208,54 @@ def rebuild() -> int:
     return done
 
 
+@dataclass(frozen=True)
+class GameChange:
+    """What one finished rated game did to one player's shown rating (the outcome
+    dialog's "1500 → 1523 (+23)")."""
+
+    user_id: int
+    position: int  # the player's seat at the table
+    place: int  # the game placing (1 = first; ties share)
+    before: int  # shown rating before the game
+    after: int  # shown rating after it
+    provisional: bool  # still provisional after this game (its games counted)
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+def table_changes(table: Table) -> list[GameChange]:
+    """The rating change of every player of a finished rated table, by placing then seat;
+    empty for a casual or unfinished table. Read from the ``RatingChange`` rows, written
+    in the transaction that finished the game: whoever sees the finished table sees them.
+    A player is provisional after the game while their rated games of the rule set, this
+    one included, are fewer than ``PROVISIONAL_GAMES``."""
+    if not table.rated or table.status != Table.Status.FINISHED:
+        return []
+    seat_of = {s.user_id: s.position for s in table.seats.all() if s.user_id is not None}
+    out = []
+    for c in RatingChange.objects.filter(table=table):
+        if c.user_id not in seat_of:
+            continue
+        games = (
+            RatingChange.objects.filter(user_id=c.user_id, variant=c.variant)
+            .filter(Q(created_at__lt=c.created_at) | Q(created_at=c.created_at, id__lte=c.id))
+            .count()
+        )
+        out.append(
+            GameChange(
+                user_id=c.user_id,
+                position=seat_of[c.user_id],
+                place=c.place,
+                before=round(SCALE * c.mu_before),
+                after=round(SCALE * c.mu_after),
+                provisional=games < PROVISIONAL_GAMES,
+            )
+        )
+    return sorted(out, key=lambda g: (g.place, g.position))
+
+
 def history(user: Any, variant: str) -> list[RatingChange]:
     """The player's rating changes in one rule set, oldest first."""
     return list(
@@ -219,10 +268,12 @@ def history(user: Any, variant: str) -> list[RatingChange]:
 __all__ = [
     "DEFAULT",
     "PROVISIONAL_GAMES",
+    "GameChange",
     "Shown",
     "apply_finished_game",
     "current_rating",
     "ratings_of",
     "rebuild",
     "shown",
+    "table_changes",
 ]

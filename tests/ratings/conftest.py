@@ -53,10 +53,13 @@ def play_rated_game(users: list, variant: str = "fifty-one", **options) -> Table
     return play_to_end(table)
 
 
-def play_to_end(table: Table, away: frozenset[int] = frozenset()) -> Table:
+def play_to_end(
+    table: Table, away: frozenset[int] = frozenset(), *, stop_after_hand: bool = False
+) -> Table:
     """Play every hand of the table's game to its end: a person's turn is chosen by the
     medium CPU and submitted for them, the CPU seats (and the ``away`` people's seats,
-    whose CPU stands in) are swept."""
+    whose CPU stands in) are swept. ``stop_after_hand``: stop at the end of the first
+    hand instead (the game still running)."""
     cpus = set(table.seats.filter(is_cpu=True).values_list("position", flat=True)) | away
     for _ in range(20000):
         table.refresh_from_db()
@@ -65,6 +68,8 @@ def play_to_end(table: Table, away: frozenset[int] = frozenset()) -> Table:
         hand = table.current_hand
         at = BASE + timedelta(seconds=next(_clock))
         if hand.result is not None:
+            if stop_after_hand:
+                return table
             services.next_hand(table.pk, table.version, at=at)
             continue
         state = services.load_state(hand)

@@ -5,9 +5,11 @@
 1. a fresh database (a SQLite file in a temp dir, or ``DATABASE_URL``), migrated;
 2. N four-seat tables of one rule set whose seats are guests (one Django session per
    player), so the first hand is dealt before anyone connects and no CPU plays;
-3. one or two ``manage.py serve`` processes (daphne + sweeper) on free loopback
-   ports (two need ``REDIS_URL`` and PostgreSQL; a table's seats alternate
-   between the processes);
+3. one or more ``manage.py serve`` processes (daphne + sweeper) on free loopback
+   ports; several need ``REDIS_URL`` and PostgreSQL, and stand behind nginx with the
+   site's own configuration (okeysite/deploy/nginx.conf: every socket of a table goes
+   to one process, by a consistent hash of its code), which the players connect to,
+   so the benchmark measures the production layout, nginx included;
 4. 4·N websocket players (``games.bench.players``), whose pages are in ``language``:
    on its turn each draws, then discards; a hand ends when the pile runs out (or a
    close); with ``hands > 1`` seat 0 sends ``next_hand``.
@@ -26,6 +28,7 @@ import platform
 import shutil
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -71,16 +74,17 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
     from django.conf import settings
     from django.db import connections
 
-    if cfg.processes not in (1, 2):
-        raise ValueError("--processes must be 1 or 2")
+    if cfg.processes < 1:
+        raise ValueError("--processes must be at least 1")
     engine = connections["default"].settings_dict["ENGINE"]
-    if cfg.processes == 2 and (not cfg.redis_url or "postgresql" not in engine):
-        raise ValueError("--processes 2 needs REDIS_URL and a PostgreSQL DATABASE_URL")
+    if cfg.processes > 1 and (not cfg.redis_url or "postgresql" not in engine):
+        raise ValueError("--processes N > 1 needs REDIS_URL and a PostgreSQL DATABASE_URL")
 
     settings.OKEY_SEED_PREFIX = cfg.seed_prefix  # reproducible deals
     load_before = servers.load_average()
     tmp = Path(tempfile.mkdtemp(prefix="okey-loadbench-"))
     procs: list[servers.Server] = []
+    proxy: servers.Nginx | None = None  # in front of several processes
     specs: list[servers.TableSpec] = []
     try:
         if cfg.database_url:
@@ -99,8 +103,13 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
         for s in procs:
             servers.wait_listening(s)
         log("servers: " + ", ".join(f"pid {s.pid} on :{s.port}" for s in procs))
+        if len(procs) > 1:
+            proxy = servers.start_nginx([s.port for s in procs])
+            log(f"nginx: pid {proxy.pid} on :{proxy.port}")
 
         def measure_from_here() -> None:  # all sockets open: play starts
+            if proxy is not None:
+                proxy.cpu_start = proxy.cpu_seconds()
             for i, s in enumerate(procs):
                 s.cpu_start = servers.cpu_seconds(s.pid)
                 if cfg.profile:
@@ -108,14 +117,19 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
                     out = cfg.profile if len(procs) == 1 else f"{base}.{i}{ext}"
                     servers.start_profiler(s, out)
 
-        ports = [s.port for s in procs]
+        ports = [proxy.port] if proxy is not None else [s.port for s in procs]
         result = asyncio.run(play(cfg.play_config(), specs, ports, log, measure_from_here))
+        if proxy is not None:
+            proxy.cpu_end = proxy.cpu_seconds()
+            result["proxy"] = proxy_figures(proxy, specs, result["elapsed_s"] or 1.0)
         for s in procs:
             s.cpu_end = servers.cpu_seconds(s.pid)
             if s.proc.poll() is not None:
                 result["errors"] += 1
                 result.setdefault("server_exits", []).append(servers.tail(s.log_path))
     finally:
+        if proxy is not None:
+            servers.stop_nginx(proxy)
         for s in procs:
             servers.stop_server(s)
         if cfg.database_url and specs:
@@ -151,6 +165,35 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
     return result
 
 
+def proxy_figures(
+    proxy: servers.Nginx, specs: list[servers.TableSpec], elapsed: float
+) -> dict[str, Any]:
+    """nginx's CPU, and where it sent the players' sockets (its log has each once closed:
+    ``play`` closes them all): how many each process held, and how many tables had
+    sockets on more than one process (0 with the hash routing)."""
+    paths = {f"/ws/t/{s.code}/" for s in specs}
+    wanted = servers.SEATS * len(specs)
+    end = time.monotonic() + 5
+    while True:  # nginx logs a socket just after it closes
+        routed = [(uri, port) for uri, status, port in proxy.routed() if uri in paths]
+        if len(routed) >= wanted or time.monotonic() > end:
+            break
+        time.sleep(0.05)
+    by_table: dict[str, set[int | None]] = {}
+    for uri, port in routed:
+        by_table.setdefault(uri, set()).add(port)
+    cpu = proxy.cpu_end - proxy.cpu_start
+    return {
+        "pid": proxy.pid,
+        "cpu_s": round(cpu, 2),
+        "cpu_share": round(cpu / elapsed, 2),
+        "sockets_by_port": {
+            str(port): n for port, n in sorted(Counter(p for _u, p in routed).items(), key=str)
+        },
+        "tables_split": sum(len(ports) > 1 for ports in by_table.values()),
+    }
+
+
 def format_summary(r: dict[str, Any]) -> str:
     c, lat = r["config"], r["latency_ms"]
     lines = [
@@ -183,6 +226,13 @@ def format_summary(r: dict[str, Any]) -> str:
         lines.append(
             f"  server pid {s['pid']}: peak RSS {s['peak_rss_mb']} MB, CPU {s['cpu_s']} s "
             f"({s['cpu_share']:.0%} of one core)"
+        )
+    if "proxy" in r:
+        x = r["proxy"]
+        held = ", ".join(f":{port} {n}" for port, n in x["sockets_by_port"].items())
+        lines.append(
+            f"  nginx pid {x['pid']}: CPU {x['cpu_s']} s ({x['cpu_share']:.0%} of one core);"
+            f" sockets by process {held}; tables split over processes {x['tables_split']}"
         )
     for e in r.get("connect_errors", []):
         lines.append(f"  connect error: {e}")

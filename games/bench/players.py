@@ -413,7 +413,8 @@ async def play(
     players: list[Player] = []
     for run in runs:
         for seat in range(SEATS):
-            port = ports[seat % len(ports)]  # two processes: seats alternate
+            # one port: the server, or nginx in front of several (one process per table)
+            port = ports[seat % len(ports)]
             url = f"ws://{HOST}:{port}/ws/t/{run.spec.code}/"
             players.append(Player(run, seat, url, f"http://{HOST}:{port}", cfg, go))
 

@@ -373,3 +373,31 @@ def test_two_processes_share_a_table(site):
     assert max(lags) < 1.0, lags
     cpu_moves, total = map(int, _manage(env, "shell", "-c", CHECK).split()[-2:])
     assert cpu_moves >= 4 and total >= 8  # at least one full round, every move once
+
+
+@pytest.mark.slow
+def test_the_load_benchmark_plays_through_nginx(postgres, redis):
+    """``loadbench --processes 2`` puts nginx (the site's configuration) in front of its two
+    processes and connects every player to it: every table's four sockets are held by one
+    process, every action is accepted, and nginx's CPU is measured with the servers'."""
+    import psycopg
+
+    with psycopg.connect(postgres, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS loadbench")
+        conn.execute("CREATE DATABASE loadbench")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
+        DATABASE_URL=postgres.rsplit("/", 1)[0] + "/loadbench",
+        REDIS_URL=redis.rsplit("/", 1)[0] + "/1",
+        DJANGO_SETTINGS_MODULE="okeysite.settings",
+    )
+    tables = 6
+    args = ("--tables", str(tables), "--processes", "2", "--think", "0", "--seconds", "90")
+    r = json.loads(_manage(env, "loadbench", *args, "--json"))
+    assert r["finished"] and r["tables_done"] == tables and r["errors"] == 0, r
+    assert len(r["servers"]) == 2 and r["proxy"]["cpu_s"] >= 0
+    held = r["proxy"]["sockets_by_port"]
+    assert set(held) <= {str(s["port"]) for s in r["servers"]}
+    assert sum(held.values()) == 4 * tables
+    assert all(n % 4 == 0 for n in held.values())  # whole tables on each process
+    assert r["proxy"]["tables_split"] == 0

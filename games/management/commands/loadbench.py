@@ -31,7 +31,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--tables", type=int, default=100)
-        parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=1,
+            metavar="N",
+            help="server processes; more than one: behind nginx (needs PostgreSQL and Redis)",
+        )
         parser.add_argument("--hands", type=int, default=1, help="hands per table")
         parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long")
         parser.add_argument(

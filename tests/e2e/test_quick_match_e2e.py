@@ -1,9 +1,10 @@
 """Quick match in two browsers: two players press "Play now" for one rule set, end at
-the same table and each sees the other waiting (the first one's card follows live);
-after a minute one of them fills the free seats with CPUs and both see the game start.
+the same table and each sees the other waiting (the first one's card follows live); one
+leaves the wait and the other's card follows, then comes back; after a minute one of
+them fills the free seats with CPUs and both see the game start.
 
-Set ``QUICK_SHOTS=/some/dir`` to save screenshots of the waiting card at 390x844 and
-1366x768."""
+Set ``QUICK_SHOTS=/some/dir`` to save screenshots of the waiting card (with "Leave") at
+390x844 and 1366x768."""
 
 from __future__ import annotations
 
@@ -82,7 +83,19 @@ def test_two_players_meet_by_quick_match_and_fill_with_cpus(
     for width, height in ((390, 844), (1366, 768)):
         ayse.set_viewport_size({"width": width, "height": height})
         expect(card_a).to_be_in_viewport()
+        expect(card_a.get_by_test_id("quick-leave")).to_be_in_viewport()
         shot(ayse, f"quick-wait-{width}x{height}")
+
+    # Mehmet leaves the wait: back in the lobby, and Ayşe's card follows live
+    card_m.get_by_test_id("quick-leave").click()
+    expect(mehmet).to_have_url(re.compile(r"/#quick-match$"))
+    expect(mehmet.locator(".messages")).to_contain_text("You have left the quick match.")
+    expect(card_a.get_by_test_id("quick-player")).to_have_count(1)
+    expect(card_a.get_by_test_id("quick-status")).to_have_text("Waiting for 3 more players.")
+    # pressing "Play now" again seats him at the same table (within its window)
+    assert play_now(mehmet, daphne_server) == code
+    card_m = mehmet.get_by_test_id("quick-wait")
+    expect(card_a.get_by_test_id("quick-player")).to_have_count(2)
 
     subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", AGE.format(code=code)],

@@ -210,7 +210,8 @@ def stop_server(server: Server) -> None:
 # directory of nginx's main file (okeysite/deploy/nginx.conf explains them).
 NGINX_CONF = ROOT / "okeysite" / "deploy" / "nginx.conf"
 # What nginx logs of each request (a websocket's once it closes): which process answered.
-NGINX_LOG_FORMAT = "$uri $status $upstream_addr"
+# Fields split at "|", which neither a status nor an address list ("a:1, b:2") holds.
+NGINX_LOG_FORMAT = "$status|$upstream_addr|$uri"
 NGINX_MAIN = """\
 daemon off;
 worker_processes 1;
@@ -241,7 +242,10 @@ def nginx_binary() -> str | None:
 def write_nginx_files(prefix: Path, backends: list[int], port: int) -> Path:
     """The main file around the site's configuration, and the two files it reads, for
     ``backends`` (ports of ``manage.py serve`` on 127.0.0.1) behind 127.0.0.1:``port``;
-    logs and temporary files stay in ``prefix``. Returns the main file."""
+    logs and temporary files stay in ``prefix``. Returns the main file.
+
+    ``max_fails=0``: a test's or benchmark's process is never taken out of the ring for a
+    while after one failed connection, so a table's route is the hash's alone."""
     (prefix / "okey-servers.conf").write_text(
         "".join(f"server {HOST}:{p} max_fails=0;\n" for p in backends)
     )
@@ -281,7 +285,7 @@ class Nginx:
         except OSError:
             return out
         for line in lines:
-            uri, status, upstream = line.split(" ", 2)
+            status, upstream, uri = line.split("|", 2)
             last = upstream.rsplit(",", 1)[-1].strip()
             port = int(last.rsplit(":", 1)[1]) if ":" in last else None
             out.append((uri, int(status), port))

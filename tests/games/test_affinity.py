@@ -16,6 +16,7 @@ import random
 import re
 import string
 import threading
+import time
 import urllib.request
 from collections import Counter
 from collections.abc import Iterator
@@ -198,3 +199,22 @@ def test_sockets_are_upgraded_and_the_client_address_is_appended(nginx, settings
         "/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=headers["X-Forwarded-For"]
     )
     assert client_ip(request) == "127.0.0.1"  # nginx's view of the client, not 6.6.6.6
+
+
+def test_nginx_logs_which_process_answered(backends):
+    """What the multi-process test and loadbench read to see where nginx sent a socket:
+    its log names, for each path, the process that answered (a space in the path
+    included)."""
+    n = servers.start_nginx([b.port for b in backends[:2]])
+    try:
+        name_of = {b.port: b.name for b in backends}
+        paths = ["/ws/t/abc123/", "/t/a%20b/", "/ws/lobby/", "/"]
+        answers = [(path, answered_by(n, path)) for path in paths]
+        end = time.monotonic() + 10
+        while len(n.routed()) < len(paths):  # a line is written as each request ends
+            assert time.monotonic() < end, n.routed()
+            time.sleep(0.05)
+        logged = [(uri, name_of[port]) for uri, status, port in n.routed() if status == 200]
+    finally:
+        servers.stop_nginx(n)
+    assert logged == [(path.replace("%20", " "), name) for path, name in answers]

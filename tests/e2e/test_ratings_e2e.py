@@ -1,15 +1,24 @@
 """Rated or casual in the browser: the new-table form's Rated box opens a rated table of
 people (the table says so), a guest cannot take its seat, a CPU seat makes it casual with a
 message; the Ratings menu link, the board and the profile's ratings card at phone and
-desktop sizes, with no console message (the chart is an SVG with no inline style)."""
+desktop sizes, with no console message (the chart is an SVG with no inline style); the
+outcome dialog of a finished rated game shows each player's rating change.
+
+Set ``RATING_SHOTS=/some/dir`` to save screenshots of that dialog at 390x844 and
+1366x768."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import ROOT
 from tests.e2e.test_table_e2e import sign_up
 
 pytestmark = pytest.mark.e2e
@@ -67,4 +76,55 @@ def test_ratings_pages_fit_and_log_nothing(browser: Browser, daphne_server: str,
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= size[0]
     assert not [s for s in said if "autocomplete" not in s]
+    ctx.close()
+
+
+# A rated fifty-one game of four accounts played to its end on the server's own database
+# (tests/ratings/conftest.py: each person's moves chosen by the medium CPU).
+RATED_GAME = """
+from tests.ratings.conftest import make_users, play_rated_game
+users = make_users("ro_ana", "ro_ben", "ro_cem", "ro_dia")
+for u in users:
+    u.set_password("green-felt-2024!")
+    u.save()
+print("CODE", play_rated_game(users).code)
+"""
+
+
+def test_the_outcome_of_a_rated_game_shows_the_rating_changes(
+    browser: Browser, daphne_server: str, e2e_env: dict[str, str]
+):
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", RATED_GAME],
+        cwd=ROOT,
+        env=e2e_env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    code = re.search(r"CODE (\S+)", done.stdout).group(1)
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{daphne_server}/accounts/login/")
+    page.get_by_label("Username").fill("ro_ben")
+    page.get_by_label("Password").fill("green-felt-2024!")
+    page.locator("main").get_by_role("button", name="Log in").click()
+    expect(page.get_by_test_id("nav-user")).to_have_text("ro_ben")
+    for width, height in ((390, 844), (1366, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{daphne_server}/t/{code}/")  # the dialog opens by itself
+        ratings = page.get_by_test_id("outcome").get_by_test_id("outcome-ratings")
+        expect(ratings).to_be_visible()
+        rows = ratings.locator("li")
+        expect(rows).to_have_count(4)
+        for i in range(4):
+            expect(rows.nth(i)).to_contain_text(re.compile(r"1500 → \d+ \([+-]?\d+\)"))
+        expect(ratings.locator(".rating-provisional")).to_have_count(4)  # first games
+        expect(ratings.locator("li.me")).to_contain_text("ro_ben")
+        ratings.scroll_into_view_if_needed()
+        expect(ratings).to_be_in_viewport()
+        where = os.environ.get("RATING_SHOTS")
+        if where:
+            page.screenshot(path=str(Path(where) / f"outcome-ratings-{width}x{height}.png"))
     ctx.close()

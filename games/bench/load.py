@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from . import servers
+from . import probe, servers
 from .players import DEFAULT_VARIANT, PlayConfig, play
 
 
@@ -127,6 +127,7 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
             if s.proc.poll() is not None:
                 result["errors"] += 1
                 result.setdefault("server_exits", []).append(servers.tail(s.log_path))
+        result["queries_per_action"] = probe.probe_queries(cfg.variant)
     finally:
         if proxy is not None:
             servers.stop_nginx(proxy)
@@ -222,6 +223,7 @@ def format_summary(r: dict[str, Any]) -> str:
         f"  server CPU per accepted action {r['server_cpu_ms_per_action']} ms"
         " (action + one frame rendered per seat)"
     )
+    lines.extend(probe.summary_lines(r))
     for s in r["servers"]:
         lines.append(
             f"  server pid {s['pid']}: peak RSS {s['peak_rss_mb']} MB, CPU {s['cpu_s']} s "

@@ -54,7 +54,13 @@
   (``cpu_turns``): whoever sits at a CPU table has had no more of them than anyone who does
   not, so nobody gets a second while someone has had none (a late entry has had none). A
   hard rule as well; only where must-not-meet pairs leave no seating that keeps both does
-  the turn give way (the ``SHORT`` cost still spreads those seats).
+  the turn give way, for as few players as the search finds (each seat out of turn costs
+  ``TURN``; the ``SHORT`` cost still spreads those seats). Among players level with the
+  fewest the turn is a choice, and a choice can be a dead end: with one table of four, a
+  pair who both had one CPU table more than everyone else would both have to sit at it.
+  So when this round's seating leaves the next one (same players) no seating that keeps
+  both, the exact check picks the CPU-table places of the players in a pair so that the
+  next round can (``_exact(…, ahead=…)``), and the search seats the round again with those.
 
 Player ids are opaque strings; ``past_rounds`` is a list of rounds, each a list of tables,
 each a seat tuple (``None`` = CPU). Players no longer playing are ignored.
@@ -79,6 +85,7 @@ SHORT = 120  # × (earlier short/CPU tables)², for a player put at one again
 SWISS = 1  # × (ranking distance)² between two players at a table
 SWISS_WINDOW = 4  # Swiss: swaps only between players at most this many tables apart
 HARD = 1_000_000_000  # a must-not-meet pair at one table, or a CPU-table seat out of turn
+TURN = 1_000_000  # a CPU-table seat out of turn where the pairs leave no seating keeping all
 EXACT_NODES = 200_000  # backtracking steps of the exact check before it gives up
 
 LOOKAHEAD_MAX = 2  # rounds planned at once (avoid_repeats)
@@ -248,11 +255,15 @@ class _Search:
         apart: list[list[bool]] | None = None,
         turn: list[int] | None = None,
         cpu_table: list[bool] | None = None,
+        turn_weight: int = HARD,
     ) -> None:
         self.n, self.sizes, self.L = n, sizes, n_rounds
         # hard rules, as a cost of HARD each: ``apart[u][x]`` (a must-not-meet pair, every
         # planned round); ``turn[p]`` (round 0): IN_TURN must sit at a CPU table, OUT_TURN
-        # must not, FREE either; ``cpu_table[t]``: table t has a CPU seat
+        # must not, FREE either; ``cpu_table[t]``: table t has a CPU seat. A seat out of
+        # turn costs ``turn_weight``: HARD, or TURN once the turns must give way (fewest
+        # seats out of turn, the pairs still HARD)
+        self.turn_weight = turn_weight
         self.apart = apart or [[False] * n for _ in range(n)]
         self.turn = turn or [FREE] * n
         self.cpu_table = cpu_table or [False] * len(sizes)
@@ -332,7 +343,7 @@ class _Search:
         c = START * (min(self.starts[m] for m in ms) - self.gmin)
         if self.short_table[t]:
             c += SHORT * sum(self.shorts_sq[m] for m in ms)
-        return c + HARD * sum(1 for m in ms if self.out_of_turn(m, t))
+        return c + self.turn_weight * sum(1 for m in ms if self.out_of_turn(m, t))
 
     def extra_swapped(self, ms: list[int], t: int, out_m: int, in_m: int) -> int:
         """``table_extra`` of table t with ``out_m`` replaced by ``in_m`` (fast path)."""
@@ -346,7 +357,7 @@ class _Search:
             sq = self.shorts_sq
             c += SHORT * (sum(sq[m] for m in ms) - sq[out_m] + sq[in_m])
         bad = sum(1 for m in ms if m != out_m and self.out_of_turn(m, t))
-        return c + HARD * (bad + self.out_of_turn(in_m, t))
+        return c + self.turn_weight * (bad + self.out_of_turn(in_m, t))
 
     def total(self) -> int:
         c = 0
@@ -450,7 +461,7 @@ class _Search:
                         if rank is not None and best_t >= 0 and not tables[t]:
                             break  # Swiss: fill tables in ranking order
                         c = sum(base[p][x] for x in tables[t])
-                        c += HARD * self.out_of_turn(p, t)
+                        c += self.turn_weight * self.out_of_turn(p, t)
                         if best_t < 0 or c < best_c:
                             best_t, best_c, ties = t, c, 1
                         elif c == best_c:
@@ -635,35 +646,72 @@ def _exact(
     turn: list[int],
     apart: list[list[bool]],
     nodes: int = EXACT_NODES,
+    ahead: list[int] | None = None,
 ) -> tuple[str, list[list[int]] | None]:
     """Decide by backtracking whether the players (indices) fit the tables with no
     must-not-meet pair together and every CPU-table turn kept: ``("found", tables)``,
     ``("impossible", None)`` (proven), or ``("unknown", None)`` after ``nodes`` steps.
 
+    ``ahead`` (each player's CPU tables so far): the seating must also leave the next
+    round (the same players at the same tables) a seating that keeps both, so the turns
+    of this round are not handed out in a way that forces a pair together next time.
+
     Only the players in a pair are placed by search; the others only need room of their
     kind (CPU table or not), which is counted at the end. Empty tables of the same size
     and kind are interchangeable, so only the first of them is tried."""
+    return _decide(sizes, cpu_table, turn, apart, [nodes], ahead)
+
+
+def _decide(
+    sizes: list[int],
+    cpu_table: list[bool],
+    turn: list[int],
+    apart: list[list[bool]],
+    budget: list[int],
+    ahead: list[int] | None,
+) -> tuple[str, list[list[int]] | None]:
+    """``_exact`` with its step budget shared with the look-ahead's checks (``budget[0]``)."""
     n = len(turn)
     paired = [p for p in range(n) if any(apart[p])]
     paired.sort(key=lambda p: (-sum(apart[p]), p))
     others = [p for p in range(n) if not any(apart[p])]
     tables: list[list[int]] = [[] for _ in sizes]
-    steps = 0
+    cpu_places = sum(size for size, cpu in zip(sizes, cpu_table, strict=True) if cpu)
 
-    def room_for_others() -> bool:
+    def free_room() -> tuple[int, int]:
         free_cpu = sum(sizes[t] - len(ms) for t, ms in enumerate(tables) if cpu_table[t])
         free_full = sum(sizes[t] - len(ms) for t, ms in enumerate(tables) if not cpu_table[t])
-        need_cpu = sum(1 for p in others if turn[p] == IN_TURN)
-        need_full = sum(1 for p in others if turn[p] == OUT_TURN)
-        return need_cpu <= free_cpu and need_full <= free_full
+        return free_cpu, free_full
+
+    need_cpu = sum(1 for p in others if turn[p] == IN_TURN)
+    need_full = sum(1 for p in others if turn[p] == OUT_TURN)
+
+    def next_round_fits() -> bool | None:
+        """The next round's turns (after this one's) leave a seating that keeps both."""
+        assert ahead is not None
+        counts = list(ahead)
+        for t, ms in enumerate(tables):
+            for p in ms:
+                counts[p] += cpu_table[t]
+        # the others who may go either way are alike: which of them fill the CPU seats
+        # left over does not change what the next round can do
+        left = free_room()[0] - need_cpu
+        for p in others:
+            if turn[p] == IN_TURN or (turn[p] == FREE and left > 0):
+                counts[p] += 1
+                left -= turn[p] == FREE
+        status = _decide(sizes, cpu_table, cpu_turns(counts, cpu_places), apart, budget, None)[0]
+        return None if status == "unknown" else status == "found"
 
     def place(i: int) -> bool | None:
-        nonlocal steps
-        steps += 1
-        if steps > nodes:
+        budget[0] -= 1
+        if budget[0] < 0:
             return None
         if i == len(paired):
-            return room_for_others()
+            free_cpu, free_full = free_room()
+            if need_cpu > free_cpu or need_full > free_full:
+                return False
+            return True if ahead is None else next_round_fits()
         p = paired[i]
         tried_empty: set[tuple[int, bool]] = set()
         unknown = False
@@ -704,13 +752,19 @@ def _exact(
     return "found", tables
 
 
+def _pair_faults(search: _Search) -> int:
+    """Round 0's must-not-meet pairs seated together."""
+    return sum(1 for ms in search.members[0] for u, x in combinations(ms, 2) if search.apart[u][x])
+
+
+def _turn_faults(search: _Search) -> int:
+    """Round 0's players seated out of their CPU-table turn."""
+    return sum(1 for t, ms in enumerate(search.members[0]) for m in ms if search.out_of_turn(m, t))
+
+
 def _hard_faults(search: _Search) -> int:
     """Round 0's broken hard rules: pairs seated together, CPU-table turns not kept."""
-    faults = 0
-    for t, ms in enumerate(search.members[0]):
-        faults += sum(1 for u, x in combinations(ms, 2) if search.apart[u][x])
-        faults += sum(1 for m in ms if search.out_of_turn(m, t))
-    return faults
+    return _pair_faults(search) + _turn_faults(search)
 
 
 def seat_round(
@@ -769,7 +823,8 @@ def seat_round(
     cpu_table = [n_seats > size for size, n_seats in shape]
     cpu_places = sum(size for size, cpu in zip(sizes, cpu_table, strict=True) if cpu)
     turn_counts = cpu_table_counts(past)
-    turn = cpu_turns([turn_counts.get(p, 0) for p in ids], cpu_places)
+    had_cpu = [turn_counts.get(p, 0) for p in ids]
+    turn = cpu_turns(had_cpu, cpu_places)
 
     def impossible(proven: bool) -> SeatingImpossible:
         return SeatingImpossible(pairs, len(sizes), proven)
@@ -827,14 +882,16 @@ def seat_round(
             n_plan = min(n_plan, rounds_total - len(past))
         n_plan = max(1, min(n_plan, LOOKAHEAD_MAX))
 
-    def make(n_rounds: int, turns: list[int], ranked: list[int] | None = rank) -> _Search:
+    def make(
+        n_rounds: int, turns: list[int], ranked: list[int] | None = rank, weight: int = HARD
+    ) -> _Search:
         return _Search(
             n, sizes, n_rounds, pastc, last, starts, shorts, short_table, ranked, rng,
-            apart=apart, turn=turns, cpu_table=cpu_table,
+            apart=apart, turn=turns, cpu_table=cpu_table, turn_weight=weight,
         )  # fmt: skip
 
-    def search(n_rounds: int) -> _Search:
-        s = make(n_rounds, turn)
+    def search(n_rounds: int, turns: list[int]) -> _Search:
+        s = make(n_rounds, turns)
         best: list | None = None
         best_cost = None
         spent = 0
@@ -862,33 +919,62 @@ def seat_round(
             chosen.load([[[index[p] for p in t] for t in plane]])
             return _finish(chosen, ids, starts, seats, None, rng)
 
-    chosen = search(n_plan)
-    if n_plan > 1 and any(
-        chosen.past[a][x] for ms in chosen.members[0] for a, x in combinations(ms, 2)
-    ):
-        single = search(1)
-        if single.round0_cost() < chosen.round0_cost():
-            chosen = single
-    if chosen.L > 1:
-        chosen.L = 1
-        chosen.tab, chosen.members = chosen.tab[:1], chosen.members[:1]
-    chosen.polish(everyone=rank is not None)
-    if _hard_faults(chosen):
+    def seat(turns: list[int]) -> _Search:
+        chosen = search(n_plan, turns)
+        if n_plan > 1 and any(
+            chosen.past[a][x] for ms in chosen.members[0] for a, x in combinations(ms, 2)
+        ):
+            single = search(1, turns)
+            if single.round0_cost() < chosen.round0_cost():
+                chosen = single
+        if chosen.L > 1:
+            chosen.L = 1
+            chosen.tab, chosen.members = chosen.tab[:1], chosen.members[:1]
+        chosen.polish(everyone=rank is not None)
+        if not _hard_faults(chosen):
+            return chosen
         # The search left a hard rule broken: decide exactly, and search again from a
-        # seating that keeps them. The pairs come first: if they leave no seating in which
-        # the CPU-table turns are kept too, the turns give way (SHORT still spreads them).
-        turns = turn
+        # seating that keeps them. The pairs come first: only if they leave no seating in
+        # which the CPU-table turns are kept too do the turns give way, as few seats out of
+        # turn as the search finds (each costs TURN; SHORT still spreads them).
         status, start = _exact(sizes, cpu_table, turns, apart)
-        if start is None and any(t != FREE for t in turn):
-            turns = [FREE] * n
-            status, start = _exact(sizes, cpu_table, turns, apart)
+        weight = HARD
+        if start is None and status == "impossible" and any(t != FREE for t in turns):
+            status, start = _exact(sizes, cpu_table, [FREE] * n, apart)
+            weight = TURN
         if start is None:
             raise impossible(status == "impossible")
-        chosen = make(1, turns)
+        chosen = make(1, turns, weight=weight)
         chosen.run([start], WORK_BUDGET)
         chosen.polish(everyone=rank is not None)
-        if _hard_faults(chosen):  # never: the start keeps them and costs only go down
-            chosen.load([start])
+        if _pair_faults(chosen) or (weight == HARD and _turn_faults(chosen)):
+            chosen.load([start])  # never: the start keeps them and costs only go down
+        return chosen
+
+    def dead_end(chosen: _Search) -> bool:
+        """After this seating, the next round (same players) has no seating that keeps
+        both the pairs and the CPU-table turns."""
+        after = list(had_cpu)
+        for t, ms in enumerate(chosen.members[0]):
+            for m in ms:
+                after[m] += cpu_table[t]
+        return _exact(sizes, cpu_table, cpu_turns(after, cpu_places), apart)[0] == "impossible"
+
+    chosen = seat(turn)
+    another = rounds_total is None or len(past) + 1 < rounds_total
+    if pairs and 0 < cpu_places < n and another and dead_end(chosen):
+        # The turns leave a choice (players level with the fewest) and this one forces a
+        # pair together at the next round's turns: hand the seats out so that the next
+        # round can keep both, if that can be done, by fixing the turn of the players in
+        # a pair (the others on the level are alike for the next round).
+        status, start = _exact(sizes, cpu_table, turn, apart, ahead=had_cpu)
+        if start is not None:
+            planned = list(turn)
+            for t, ms in enumerate(start):
+                for m in ms:
+                    if any(apart[m]):
+                        planned[m] = IN_TURN if cpu_table[t] else OUT_TURN
+            chosen = seat(planned)
     return _finish(chosen, ids, starts, seats, rank, rng)
 
 

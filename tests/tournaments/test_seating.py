@@ -653,3 +653,90 @@ def test_pairs_come_before_the_cpu_table_turn():
     tables = seat_round(players, [round1], seed="turn", round_no=2, keep_apart=[("p4", "p5")])
     check_round(tables, players)
     assert together([as_round(tables)], "p4", "p5") == 0
+
+
+def test_the_cpu_table_turns_are_handed_out_so_the_pair_can_stay_apart_next_round():
+    # Ten players (4 + 3 + 3, six CPU-table places a round), p0 and p1 must not meet.
+    # After round 1 six players have had a CPU table, so round 2 gives the four others
+    # theirs and two of the six a second one; if those two were p0 and p1, round 3 would
+    # have to seat both at the one table of four (everyone else had one CPU table fewer)
+    # or give one of them a third: round 2 hands the second ones to others.
+    players = ids(10)
+    pairs = [("p0", "p1")]
+    past: list = []
+    for r in range(1, 4):
+        counts = cpu_table_counts(past)
+        tables = seat_round(players, past, seed="00000", round_no=r, keep_apart=pairs)
+        check_round(tables, players)
+        assert cpu_turn_kept(tables, counts, players), r
+        assert together([as_round(tables)], "p0", "p1") == 0
+        again = seat_round(players[::-1], past, seed="00000", round_no=r, keep_apart=pairs)
+        assert again == tables  # the published seed still gives the same seating
+        past.append(as_round(tables))
+
+
+def test_where_the_turns_must_give_way_one_seat_out_of_turn_is_enough():
+    # p0 and p1 must not meet and both had two CPU tables, everyone else one: keeping the
+    # turn would put both at the one table of four, so one of them takes a third CPU
+    # table; only one (the other sits at the table of four), not both
+    players = ids(10)
+    past = [
+        [("p3", "p7", "p4", "p5"), ("p1", "p2", "p6", None), ("p8", "p9", "p0", None)],
+        [("p6", "p9", "p8", "p2"), ("p0", "p3", "p7", None), ("p5", "p1", "p4", None)],
+    ]
+    counts = cpu_table_counts(past)
+    assert counts["p0"] == counts["p1"] == 2 and {counts[p] for p in players[2:]} == {1}
+    tables = seat_round(players, past, seed="give-way", round_no=3, keep_apart=[("p0", "p1")])
+    check_round(tables, players)
+    assert together([as_round(tables)], "p0", "p1") == 0
+    at_cpu = {p for t in tables if None in t.seats for p in t.seats if p is not None}
+    assert len(at_cpu & {"p0", "p1"}) == 1
+
+
+def can_keep_turns_apart(players, shape, pairs, counts) -> bool:
+    """Brute force: some seating at tables of this shape parts every pair and keeps the
+    CPU-table turns (nobody at a CPU table has had more than someone who is not)."""
+    from itertools import product
+
+    sizes = [size for size, _ in shape]
+    for where_t in product(range(len(sizes)), repeat=len(players)):
+        if any(where_t.count(t) != size for t, size in enumerate(sizes)):
+            continue
+        where = dict(zip(players, where_t, strict=True))
+        if any(where[a] == where[b] for a, b in pairs):
+            continue
+        tables = [
+            SeatedTable(t + 1, (*[p for p in players if where[p] == t], *[None] * (seats - size)))
+            for t, (size, seats) in enumerate(shape)
+        ]
+        if cpu_turn_kept(tables, counts, players):
+            return True
+    return False
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from([6, 7, 10]),
+    st.integers(2, 5),
+    st.text(min_size=1, max_size=4),
+    st.randoms(use_true_random=False),
+)
+def test_the_cpu_table_turns_give_way_only_when_no_seating_keeps_both(n, rounds, seed, rnd):
+    # whenever a round breaks the CPU-table turn, no seating of that round keeps every
+    # must-not-meet pair apart and the turn too (brute force over all seatings)
+    players = ids(n)
+    pairs = [tuple(rnd.sample(players, 2)) for _ in range(rnd.randrange(1, 4))]
+    shape = table_shape(n, 4)
+    past: list = []
+    for r in range(1, rounds + 1):
+        counts = cpu_table_counts(past)
+        try:
+            tables = seat_round(players, past, seed=seed, round_no=r, keep_apart=pairs)
+        except SeatingImpossible:
+            assert not can_part(players, [size for size, _ in shape], pairs)
+            return
+        for a, b in pairs:
+            assert together([as_round(tables)], a, b) == 0
+        if r > 1 and not cpu_turn_kept(tables, counts, players):
+            assert not can_keep_turns_apart(players, shape, pairs, counts)
+        past.append(as_round(tables))

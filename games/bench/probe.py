@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import servers
+
 
 def probe_queries(variant: str, actions: int = 40) -> dict[str, float]:
     """One table of four guests, up to ``actions`` draws and discards; the mean
@@ -54,7 +56,7 @@ def probe_queries(variant: str, actions: int = 40) -> dict[str, float]:
             realtime.render_all(members, None, realtime.seats_read_with(table))
         in_frames += len(q.captured_queries)
         done += 1
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)
+    servers.retire_tables([servers.TableSpec(table.pk, table.code, [])])
     return {
         "action": round(in_action / max(done, 1), 2),
         "frames": round(in_frames / max(done, 1), 2),

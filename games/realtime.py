@@ -464,10 +464,19 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
     return keys
 
 
-# Rendered leaves that several seats of one table can share (same table, language
-# and key give the same HTML): "info" is the same for every seat, "center" and
-# "title" for every seat whose turn it is not. Keys hold the table's pk.
-SHARED_LEAVES = frozenset({"title", "info", "center", "controls"})
+# Rendered leaves that several connections of one table can share (same table,
+# language and key give the same HTML, whoever looks): each is rendered once per
+# table, language and key, and every seat and watcher whose key is that one gets
+# the same text. "info" is the same for every seat, "center" and "title" for every
+# seat whose turn it is not; an opponent's panel, the scores, the standings and the
+# announcement are the same for every watcher (and a seat's panel for the watchers
+# and seats who see it at the same place). The rack, the message and the outcome
+# (a seated player's has "Next hand", a watcher's the seat followed) are rendered
+# per connection. Keys hold the table's pk.
+SHARED_LEAVES = frozenset(
+    {"title", "info", "center", "controls", "scores", "mine", "standings"}
+    | {"invite", "announce", "opp-0", "opp-1", "opp-2", "opp-3"}
+)
 _LEAVES: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _LEAF_LIMIT = 4096
 

@@ -523,7 +523,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         }
         if kind == "place":
             action = services.resolve_place(self.table_id, self.position, action)
-        return services.do_submit_action(self.table_id, self.position, action, version)
+        return services.do_submit_action(
+            self.table_id, self.position, action, version, seat_id=self.seat_id
+        )
 
     async def say(self, phrase: Any) -> None:
         """A quick phrase of this seat to everyone at the table (seats and watchers, each

@@ -485,8 +485,13 @@ def do_submit_action(
     *,
     by_cpu: bool = False,
     at: datetime | None = None,
+    seat_id: int | None = None,
 ) -> Table:
     """Apply one engine action for a seat. Raises ActionRefused; changes nothing then.
+
+    ``seat_id`` is the seat row the player's socket was opened for: a socket left open on
+    a seat its owner gave up (the row is gone, another person may sit there now) is
+    refused as a spectator's.
 
     The common path is five queries, BEGIN and COMMIT included: the table locked and
     read with its seats (``_lock``), the action's row inserted, the table's changed
@@ -497,6 +502,10 @@ def do_submit_action(
     at = at or now()
     with transaction.atomic():
         table = _lock(table_id)
+        if seat_id is not None and not any(
+            s.pk == seat_id and s.position == seat_position for s in table.seats.all()
+        ):
+            raise ActionRefused("not_seated", "this seat is no longer yours")
         if version is not None and table.version != version:
             if _repeats_last_action(table, seat_position, action, version):
                 return table  # a double click: the same move was just accepted
@@ -877,7 +886,9 @@ def do_set_presence(
         return
     at = at or now()
     with transaction.atomic():
-        seat = Seat.objects.select_for_update().select_related("table").get(pk=seat_id)
+        seat = Seat.objects.select_for_update().select_related("table").filter(pk=seat_id).first()
+        if seat is None:
+            return  # the seat was given up (a quick-match wait left): nothing to count
         table = Table.objects.select_for_update().get(pk=seat.table_id)
         rows = SeatConnection.objects.filter(seat_id=seat_id)
         if connected:

@@ -107,3 +107,27 @@ def test_two_people_sit_opposite(variant, options):
     )
     kinds = [("cpu" if s.is_cpu else "person") for s in table.seats.all()]
     assert kinds == ["person", "cpu", "person", "cpu"]
+
+
+def test_a_socket_left_on_a_seat_given_up_cannot_play_for_the_next_person():
+    """A seat given up (a quick-match wait left) is a new row when someone else sits there:
+    a move sent from a tab still open on the old seat is a spectator's, and changes nothing;
+    the seat's present owner plays."""
+    from games.models import Seat
+
+    table = cpu_table()
+    old = table.seats.get(position=0)
+    old_pk = old.pk
+    old.delete()  # the seat given up ...
+    new = Seat.objects.create(table=table, position=0, guest_key="guest-2")  # ... and taken
+    state = services.load_state(table.current_hand)
+    move = {"type": "discard", "tile": state.racks[0][0]}
+    before = (table.version, HandAction.objects.count())
+    with pytest.raises(services.ActionRefused) as e:
+        services.do_submit_action(table.pk, 0, move, table.version, seat_id=old_pk)
+    assert e.value.code == "not_seated"
+    table.refresh_from_db()
+    assert (table.version, HandAction.objects.count()) == before
+    services.do_submit_action(table.pk, 0, move, table.version, seat_id=new.pk)
+    assert HandAction.objects.filter(hand__table=table).count() == 1
+    services.do_set_presence(old_pk, False)  # the old tab closing counts nothing, quietly

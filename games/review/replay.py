@@ -15,24 +15,13 @@ from django.utils.translation import gettext as _
 from games.engine import apply, new_hand
 from games.engine.tiles import notation
 from games.messages import reason_label
+from games.realtime import hand_record
 from games.tilewords import tile_words
 
 
 def record_for_hand(hand) -> dict[str, Any]:
     """The engine record of a stored hand, with its game context (rummy totals)."""
-    table = hand.table
-    rec: dict[str, Any] = {
-        "format": 1,
-        "variant": table.variant,
-        "options": table.options,
-        "seed": hand.seed,
-        "starter": hand.starter,
-        "actions": [a.payload for a in hand.actions.order_by("index")],
-    }
-    context = (hand.state or {}).get("context")
-    if context:
-        rec["context"] = context
-    return rec
+    return hand_record(hand)
 
 
 def start_state(record: dict):

@@ -133,3 +133,14 @@ def test_an_organiser_builds_a_club_season_and_its_ranking(
     page.get_by_test_id("season-ranking").get_by_role("link", name="Ayla Kaya").click()
     expect(page.get_by_test_id("history-row")).to_have_count(3)
     shoot(page, "player")
+    # On a phone the nine-column history is one card per tournament, each figure beside
+    # its column's name: nothing to scroll sideways, even inside the table.
+    page.set_viewport_size({"width": 390, "height": 844})
+    history = page.get_by_test_id("history")
+    assert history.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+    contribution = page.get_by_test_id("history-row").first.locator("td").nth(8)
+    assert (
+        contribution.evaluate("td => getComputedStyle(td, '::before').content") == '"Contribution"'
+    )
+    page.set_viewport_size({"width": 1366, "height": 768})
+    assert history.locator("thead").is_visible()

@@ -46,7 +46,7 @@ from ..table import (
 )
 from ..tiles import FALSE_KIND, kind_of, parse_kind
 
-LEVELS = ("random", "easy", "medium", "hard")
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 _SKIP = {"flip", "arrange", "timeout"}
 
 
@@ -150,6 +150,7 @@ class Context:
         self.took = [[self._played(w) for w in row] for row in view.get("took") or []]
         self.route: str | None = None  # hard, whole-rack: "pairs" or "melds" (see plan_route)
         self.avoid_feeding = True
+        self.expert = False  # the expert level's own discard ranking (bots/expert.py)
 
     # ---------------------------------------------------------------- tiles
     def _played(self, word: str) -> int:
@@ -311,6 +312,10 @@ def decide(
     took (the hint compares both choices to explain a discard)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (choose from {LEVELS})")
+    if level == "expert":
+        from .expert import choose  # the expert builds on this module
+
+        return choose(view, legal, rng)
     if rng is None:
         rng = seed_rng(view, level)
     ctx = Context(view, legal)
@@ -325,6 +330,13 @@ def decide(
     if level == "hard":
         ctx.route = plan_route(ctx)
     ctx.avoid_feeding = True if avoid_feeding is None else avoid_feeding
+    return play(ctx, level, rng)
+
+
+def play(ctx: Context, level: str, rng: random.Random) -> dict:
+    """The plan of ``level`` for a prepared context (the expert reuses hard's)."""
+    acts = ctx.legal
+    types = {a["type"] for a in acts}
     if ctx.whole:
         return _whole_rack(ctx, acts, types, level, rng)
     return _lay_down(ctx, acts, types, level, rng)
@@ -569,6 +581,10 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
             cand = clean
     if len(cand) == 1:
         return cand[0]
+    if ctx.expert and ctx.whole:
+        from .expert import expert_whole_discard
+
+        return expert_whole_discard(ctx, cand)
     if level == "hard" and ctx.whole:
         return _whole_discard(ctx, cand, [])
     if level == "hard" and ctx.route == "pairs" and not ctx.whole:

@@ -1,0 +1,382 @@
+"""The ``expert`` CPU level and its evaluation API (games/engine/API.md, "Expert").
+
+``evaluate(view, legal)`` scores every decision-relevant legal action of the seat
+whose view it is, from that view alone (the other racks and the pile order are
+never read: ``tests/engine/test_expert.py`` permutes every hidden tile and checks
+the answer does not change). ``decide(view, legal, "expert")`` plays
+``evaluate(...)[0].action``.
+
+How it chooses (the hard level's plan, ``core``, with these changes):
+
+* **Tiles it cannot see.** Each kind exists twice; the seat sees its rack, the
+  discards, the table melds, the indicator (``Context.unseen``). A tile the next
+  player evidently collects (the public ``took`` log, ``core.collected``) is
+  less likely to come back to the pile; every unseen tile is otherwise equally
+  likely to be drawn.
+* **Tile efficiency.** A discard keeps the rack with the fewest loose tiles on the
+  route it plays (``core.plan_route``: melds or pairs); among those, the one that
+  keeps the most *useful* unseen tiles: the copies of every kind that would lower
+  the loose-tile count if drawn (a tile that closes counts double). That is the
+  "keeps 9 useful tiles instead of 6" of the hint.
+* **Danger.** A tile the next player collects is not fed to them unless every
+  equally efficient discard does (whole-rack); in lay-down rule sets the hard
+  level's feed-risk cost (what the next player took and threw, an unopened next
+  player in rule sets where openings are worth most) is subtracted.
+* **Scoring.** Values are estimates in the rule set's own points, seen from the
+  seat (higher is better whatever ``Rules.higher_wins`` says): a finish is worth
+  what the rule set pays for it, each loose tile costs about what a tile left in
+  the rack costs at the hand's end (``tile_points``).
+* **Openings.** The engine's ``legal_actions`` lists "a useful set" of openings,
+  built around the arrangement with the fewest loose tiles; when none of them
+  reaches the opening minimum the expert looks itself for the melds with the
+  highest total (``best_opening``) and opens with them when they reach it
+  (RULES.md §5, seventeen: a rack that opens for 18 against 17 opens on its
+  first turn).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..legal import _melds_with
+from ..melds import classify
+from ..rulebase import Rules
+from ..tiles import notation
+from . import core
+from .core import _INC, Context, collected, pack, plan_route, route_left
+
+BUDGET_MS = 40.0  # the default time budget of one decision (the search stops early)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One decision-relevant action and what the expert thinks of it.
+
+    ``action``: one of the legal actions exactly as given (or, for an opening the
+    listed set misses, an ``open`` the engine accepts: see ``best_opening``);
+    ``value``: the estimated worth of playing it, in the rule set's points, from the
+    seat's side (higher is better); ``reason``: a stable code worded by
+    ``games.messages.hint_text``; ``detail``: the facts the sentence needs (JSON)."""
+
+    action: dict
+    value: float
+    reason: str
+    detail: dict = field(default_factory=dict)
+
+
+def value_unit(rules: Rules) -> str:
+    """ "points" where the highest total wins, "penalty points" where the lowest does."""
+    return "points" if rules.higher_wins else "penalty points"
+
+
+def tile_points(rules: Rules) -> float:
+    """What one loose tile costs the seat, roughly, in the rule set's points.
+
+    Whole-rack rule sets pay a finish (about 2 points, a seven-tile gap from a
+    typical rack); lay-down ones charge the tiles left in the rack (seventeen: 10
+    a tile; the number-valued rule sets about 7, an average number)."""
+    if rules.whole_rack:
+        return 2.0 / 7.0
+    return 10.0 if rules.values == "seventeen" else 7.0
+
+
+def finish_points(rules: Rules) -> float:
+    """What finishing is worth, roughly, in the rule set's points."""
+    return 2.0 if rules.whole_rack else 14 * tile_points(rules)
+
+
+# ------------------------------------------------------------------ openings
+
+
+class _Okeys:
+    """What ``legal._melds_with`` reads of a state: the okey's kind."""
+
+    def __init__(self, okey_kind: int):
+        self.okey_kind = okey_kind
+
+
+def best_opening(ctx: Context, node_limit: int = 4000) -> tuple[int, list[Any]]:
+    """Lay-down: the runs and groups of the rack with the highest opening total
+    (keeping one tile to discard), as (total, shapes). A bounded search: each step
+    either leaves the first remaining tile in the rack or puts it in a meld."""
+    rules = ctx.rules
+    shim = _Okeys(ctx.okey)
+    best: list[Any] = [0, []]
+    nodes = [0]
+    memo: dict[tuple[int, ...], int] = {}
+
+    def rec(rest: tuple[int, ...], total: int, melds: list[Any]) -> None:
+        nodes[0] += 1
+        if rest and total > best[0]:
+            best[0], best[1] = total, list(melds)
+        if not rest or nodes[0] > node_limit:
+            return
+        key = tuple(sorted(rest))
+        if memo.get(key, -1) >= total:
+            return
+        memo[key] = total
+        t = rest[0]
+        if ctx.is_okey(t):
+            rec(rest[1:] + (t,), total, melds) if any(not ctx.is_okey(x) for x in rest) else None
+            return
+        for sh in _melds_with(shim, t, rest, rules):
+            if len(sh.tiles) >= len(rest):
+                continue
+            nr = tuple(x for x in rest if x not in sh.tiles)
+            rec(nr, total + rules.meld_value(sh.kind, sh.plays), [*melds, sh])
+        rec(rest[1:], total, melds)
+
+    rack = tuple(sorted(ctx.rack, key=lambda t: (ctx.is_okey(t), ctx.kind(t))))
+    rec(rack, 0, [])
+    return best[0], best[1]
+
+
+def _opening_action(ctx: Context, shapes: list[Any]) -> dict:
+    act: dict[str, Any] = {
+        "type": "open",
+        "seat": ctx.seat,
+        "melds": [list(s.tiles) for s in shapes],
+    }
+    assign = {
+        str(t): k for s in shapes for t, k in zip(s.tiles, s.plays, strict=True) if ctx.is_okey(t)
+    }
+    if assign:
+        act["assign"] = assign
+    return act
+
+
+def _open_total(ctx: Context, action: dict) -> int:
+    total = 0
+    assign = {int(k): v for k, v in (action.get("assign") or {}).items()}
+    for m in action.get("melds") or []:
+        sub = {t: assign[t] for t in m if t in assign}
+        sh = classify(m, ctx.okey, ace_high=ctx.ace_high, assign=sub or None)
+        if sh is not None:
+            total += ctx.rules.meld_value(sh.kind, sh.plays)
+    return total
+
+
+def _missed_opening(ctx: Context) -> Option | None:
+    """An opening the listed actions miss (see the module's docstring), or None."""
+    v = ctx.view
+    if ctx.whole or ctx.opened[ctx.seat] is not None or v.get("phase") != "play":
+        return None
+    if ctx.taken is not None or any(a["type"] == "open" for a in ctx.legal):
+        return None
+    if not any(a["type"] == "discard" for a in ctx.legal):
+        return None
+    need = (v.get("opening_min") or {}).get("melds") or 0
+    total, shapes = best_opening(ctx)
+    if not shapes or total < need:
+        return None
+    act = _opening_action(ctx, shapes)
+    gain = tile_points(ctx.rules) * sum(len(m) for m in act["melds"]) + finish_points(ctx.rules)
+    return Option(act, round(gain, 3), "open_now", {"total": total, "need": need})
+
+
+# ------------------------------------------------------------------ discards
+
+
+def useful_tiles(ctx: Context, keep_V: int) -> tuple[int, float, int]:
+    """(loose tiles, weighted useful unseen tiles, plain useful count) of the packed
+    rack ``keep_V`` after a discard: the unseen copies of every kind that would
+    lower its loose-tile count if drawn, a closing one counting double, a kind the
+    next player collects counting half (it is less likely to be let go)."""
+    unseen = ctx.unseen()
+    inc = _INC[ctx.okey]
+    base = _left(ctx, keep_V)
+    wants = collected(ctx, ctx.next_seat) if ctx.whole else {}
+    weighted = 0.0
+    plain = 0
+    for k in range(53):
+        u = unseen[k]
+        if u <= 0:
+            continue
+        kind = ctx.okey if k == 52 else k
+        # a real okey (slot 52) is tile 2 × the okey's kind; the okey's kind itself is
+        # played by the false jokers (tile 104)
+        tid = 2 * ctx.okey if k == 52 else (104 if k == ctx.okey else 2 * k)
+        b = inc[tid]
+        if (keep_V // b) & 3 >= 2:
+            continue
+        after = _left(ctx, keep_V + b)
+        if after >= base:
+            continue
+        w = 1.0 + (1.0 if ctx.whole and after <= 1 else 0.0)
+        if wants.get(kind, 0.0) >= core.FEED_MIN:
+            w *= 0.5
+        weighted += u * w
+        plain += u
+    return base, weighted, plain
+
+
+def _left(ctx: Context, V: int) -> int:
+    if ctx.whole and ctx.route is not None:
+        return route_left(ctx, V)
+    mode = (None if ctx.whole else ctx.values) or "sum"
+    return core.left_packed(V, mode, ctx.ace_high, ctx.whole)
+
+
+def rank_discards(ctx: Context, cand: list[int]) -> list[tuple[float, int, dict]]:
+    """Every candidate discard (one per kind) with its value and facts, best first."""
+    inc = _INC[ctx.okey]
+    V = pack(ctx.rack, ctx.okey)
+    by_kind: dict[int, int] = {}
+    for t in cand:
+        by_kind.setdefault(-2 if ctx.is_okey(t) else ctx.kind(t), t)
+    T = tile_points(ctx.rules)
+    wants = collected(ctx, ctx.next_seat) if ctx.whole else {}
+    pool = max(1, sum(ctx.unseen()))
+    out = []
+    for t in by_kind.values():
+        left, weighted, plain = useful_tiles(ctx, V - inc[t])
+        danger = 0.0
+        feeds = ctx.whole and wants.get(ctx.kind(t), 0.0) >= core.FEED_MIN
+        if feeds:
+            danger = 0.6
+        elif not ctx.whole:
+            danger = 0.05 * core._feed_risk(ctx, t)
+        if ctx.is_okey(t):
+            danger += 3.0  # an okey is worth keeping while anything else can go
+        if not ctx.whole and ctx.penalty(t):
+            danger += 3.0
+        if not ctx.whole and ctx.rules.cpu_sheds_high_tiles and ctx.opened[ctx.seat] is not None:
+            danger -= 0.02 * core._num(ctx, t)  # the tiles left in the rack cost their number
+        value = -T * (left - min(0.9, 6.0 * weighted / pool) + danger)
+        detail = {"tile": notation(t), "leftover": left, "useful": plain, "feeds": feeds}
+        out.append((value, t, detail))
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return out
+
+
+def expert_whole_discard(ctx: Context, cand: list[int]) -> int:
+    """Whole-rack discard (``core.choose_discard`` calls it for the expert)."""
+    return rank_discards(ctx, cand)[0][1]
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -> list[Option]:
+    """Every decision-relevant legal action of the view's seat, valued, best first.
+
+    Equivalent actions are grouped (a discard of either copy of a kind is listed
+    once). ``budget_ms`` bounds the opening search (default ``BUDGET_MS``)."""
+    ctx = Context(view, legal)
+    acts = ctx.legal
+    if not acts:
+        raise ValueError("no legal action for this seat")
+    ctx.expert = True
+    ctx.route = plan_route(ctx)
+    rng = core.seed_rng(view, "expert")
+    T = tile_points(ctx.rules)
+    F = finish_points(ctx.rules)
+    options: list[Option] = []
+    types = {a["type"] for a in acts}
+
+    missed = _missed_opening(ctx)
+    if missed is not None:
+        pick = missed.action
+    elif "show" in types:
+        pick = next(a for a in acts if a["type"] == "show")
+    else:
+        pick = core.play(ctx, "hard", rng)
+
+    discards = [a for a in acts if a["type"] == "discard"]
+    ranked = rank_discards(ctx, [a["tile"] for a in discards]) if discards else []
+    for value, t, detail in ranked:
+        act = next(a for a in discards if a["tile"] == t)
+        reason = "keeps_useful"
+        if detail["feeds"]:
+            reason = "discard_loose"
+        options.append(Option(act, round(value, 3), reason, detail))
+    if ranked and ctx.whole and pick["type"] == "discard":
+        # the expert's own ranking decides the whole-rack discard
+        pick = options[0].action
+    if len(ranked) > 1:
+        best = options[0]
+        rest = [o for o in options[1:] if o.detail["leftover"] == best.detail["leftover"]]
+        if ctx.whole:
+            plainly = next((o for o in options[1:] if not o.detail["feeds"]), None)
+            if best.detail["feeds"] is False and any(o.detail["feeds"] for o in options[1:2]):
+                pass
+            if (
+                plainly is not None
+                and options[1].detail["feeds"]
+                and options[1].detail["useful"] >= best.detail["useful"]
+            ):
+                detail = {**best.detail, "avoid": options[1].detail["tile"]}
+                options[0] = Option(best.action, best.value, "discard_safe", detail)
+        if rest and options[0].reason == "keeps_useful":
+            detail = {**options[0].detail, "instead": rest[0].detail["useful"]}
+            if detail["useful"] > detail["instead"]:
+                options[0] = Option(options[0].action, options[0].value, "keeps_useful", detail)
+            else:
+                options[0] = Option(options[0].action, options[0].value, "discard_loose",
+                                    options[0].detail)  # fmt: skip
+        elif options[0].reason == "keeps_useful":
+            options[0] = Option(options[0].action, options[0].value, "discard_loose",
+                                options[0].detail)  # fmt: skip
+    elif ranked:
+        o = options[0]
+        options[0] = Option(o.action, o.value, "discard_loose", o.detail)
+
+    base = ranked[0][0] if ranked else 0.0
+    for a in acts:
+        k = a["type"]
+        if k == "discard":
+            continue
+        detail: dict[str, Any] = {}
+        if k == "close":
+            reason = "okey_close" if ctx.is_okey(a["tile"]) else "finish"
+            value = F * (2 if reason == "okey_close" else 1)
+            detail = {"tile": notation(a["tile"]), "points": value}
+        elif k == "show":
+            reason, value, detail = "show", F * 0.5, {"tile": notation(a["tile"])}
+        elif k == "open":
+            reason = "open_now"
+            need = (view.get("opening_min") or {}).get("melds" if _is_melds(a) else "pairs") or 0
+            detail = {"total": _open_total(ctx, a), "need": need}
+            value = T * sum(len(m) for m in a["melds"]) + F * 0.5
+        elif k == "lay":
+            reason, value = "lay", T * sum(len(m) for m in a["melds"])
+        elif k in ("add", "swap"):
+            reason, value = k, T * (1.0 if k == "add" else 2.0)
+            detail = {"tile": notation(a["tile"])}
+        elif k == "take":
+            reason, value = "take_fits", T
+            if ctx.takeable is not None:
+                detail = {"tile": notation(ctx.takeable)}
+        elif k == "draw":
+            reason, value = "draw", 0.0
+        elif k == "undo":
+            reason, value = "undo", -T
+        else:
+            continue
+        options.append(Option(a, round(base + value, 3), reason, detail))
+
+    if missed is not None:
+        options.append(missed)
+    # the chosen action first: its value is at least the others' (it is what the
+    # expert's plan plays: finishing, opening and laying before discarding)
+    chosen = next((o for o in options if o.action == pick), None)
+    if chosen is None:
+        chosen = Option(pick, round(base, 3), pick["type"], {})
+    others = sorted((o for o in options if o is not chosen), key=lambda o: -o.value)
+    top = max([chosen.value, *(o.value for o in others)])
+    chosen = Option(chosen.action, top, chosen.reason, chosen.detail)
+    return [chosen, *others]
+
+
+def _is_melds(a: dict) -> bool:
+    return any(len(m) > 2 for m in a.get("melds") or [])
+
+
+def choose(view: dict, legal: list[dict], rng: random.Random | None = None) -> dict:
+    """The expert's action (``core.decide(..., "expert")``)."""
+    return evaluate(view, legal)[0].action
+
+
+__all__ = ["Option", "evaluate", "value_unit", "tile_points", "best_opening", "choose"]

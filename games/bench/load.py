@@ -34,8 +34,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from . import probe, servers
-from .players import DEFAULT_VARIANT, PlayConfig, play
+from . import pages, probe, servers
+from . import soak as soak_mod
+from .players import DEFAULT_VARIANT, PlayConfig, Stats, play
+
+# A soak deals hand after hand for as long as it runs: a classic game of the scripted
+# players never ends (they neither close nor show, so each hand ends when the pile runs
+# out, RULES.md §1 [D4], a drawn hand in which nobody loses points, §2), so a table
+# plays about one hand every 200 s at the human pace.
+SOAK_HANDS = 1_000_000
 
 
 @dataclass
@@ -53,6 +60,10 @@ class BenchConfig:
     profile: str = ""  # py-spy output file (speedscope/flamegraph/raw by extension)
     connect_concurrency: int = 10  # handshakes in flight at once (a ramp, not a storm)
     seed: int = 1
+    soak: bool = False  # a long run: hands go on (see SOAK_HANDS), RSS judged at the end
+    sample_s: float = 60.0  # the servers' RSS is sampled this often
+    soak_baseline_s: float = soak_mod.SOAK_BASELINE_S  # the soak's RSS is compared with this
+    with_pages: bool = False  # two phases: the tables alone, then with the page client
 
     @property
     def seed_prefix(self) -> str:
@@ -60,7 +71,7 @@ class BenchConfig:
 
     def play_config(self) -> PlayConfig:
         return PlayConfig(
-            hands=self.hands,
+            hands=max(self.hands, SOAK_HANDS) if self.soak else self.hands,
             seconds=self.seconds,
             think_ms=self.think_ms,
             language=self.language,
@@ -86,6 +97,8 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
     procs: list[servers.Server] = []
     proxy: servers.Nginx | None = None  # in front of several processes
     specs: list[servers.TableSpec] = []
+    alone_specs: list[servers.TableSpec] = []  # --with-pages: the first phase's tables
+    sampler: soak_mod.RssSampler | None = None
     try:
         if cfg.database_url:
             db_url, db_name = cfg.database_url, engine.rsplit(".", 1)[-1]
@@ -94,6 +107,10 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
         t = time.perf_counter()
         servers.migrate()
         specs = servers.create_tables(cfg.tables, cfg.variant)
+        site: pages.PageSite | None = None
+        if cfg.with_pages:
+            alone_specs = servers.create_tables(cfg.tables, cfg.variant)
+            site = pages.make_site(cfg.variant, cfg.seed)
         connections["default"].close()
         log(f"{db_name}: migrated, {cfg.tables} tables in {time.perf_counter() - t:.1f} s")
         env = servers.server_env(
@@ -106,6 +123,16 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
         if len(procs) > 1:
             proxy = servers.start_nginx([s.port for s in procs])
             log(f"nginx: pid {proxy.pid} on :{proxy.port}")
+        ports = [proxy.port] if proxy is not None else [s.port for s in procs]
+        stats = Stats()
+        sampler = soak_mod.RssSampler(
+            [s.pid for s in procs],
+            cfg.sample_s,
+            log,
+            lambda: f"({len(stats.latencies)} actions accepted)",
+        )
+        stop_pages = asyncio.Event()
+        page_task: list[asyncio.Task] = []
 
         def measure_from_here() -> None:  # all sockets open: play starts
             if proxy is not None:
@@ -116,9 +143,29 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
                     base, ext = os.path.splitext(cfg.profile)
                     out = cfg.profile if len(procs) == 1 else f"{base}.{i}{ext}"
                     servers.start_profiler(s, out)
+            sampler.start()
+            if site is not None:  # the page client runs while the measured tables play
+                page_task.append(
+                    asyncio.ensure_future(pages.loop_pages(ports[0], site, stop_pages))
+                )
 
-        ports = [proxy.port] if proxy is not None else [s.port for s in procs]
-        result = asyncio.run(play(cfg.play_config(), specs, ports, log, measure_from_here))
+        async def phases() -> dict[str, Any]:
+            alone = None
+            if cfg.with_pages:
+                log(f"phase 1: {cfg.tables} tables alone")
+                alone = await play(cfg.play_config(), alone_specs, ports, log)
+                await asyncio.to_thread(_retire, alone_specs)
+                log(f"phase 2: {cfg.tables} other tables, one client looping over the pages")
+            out = await play(cfg.play_config(), specs, ports, log, measure_from_here, stats)
+            if page_task:
+                stop_pages.set()
+                out["pages"] = await page_task[0]
+            if alone is not None:
+                out["alone"] = alone
+            return out
+
+        result = asyncio.run(phases())
+        sampler.stop()
         if proxy is not None:
             proxy.cpu_end = proxy.cpu_seconds()
             result["proxy"] = proxy_figures(proxy, specs, result["elapsed_s"] or 1.0)
@@ -127,17 +174,32 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
             if s.proc.poll() is not None:
                 result["errors"] += 1
                 result.setdefault("server_exits", []).append(servers.tail(s.log_path))
+        # every player has closed its socket: the presence rows must go (the servers run on)
+        result["presence"] = soak_mod.presence_left([x.table_id for x in specs + alone_specs])
         result["queries_per_action"] = probe.probe_queries(cfg.variant)
     finally:
+        if sampler is not None:
+            sampler.stop()
         if proxy is not None:
             servers.stop_nginx(proxy)
         for s in procs:
             servers.stop_server(s)
-        if cfg.database_url and specs:
+        if cfg.database_url and (specs or alone_specs):
             with contextlib.suppress(Exception):
-                servers.retire_tables(specs)
+                servers.retire_tables(specs + alone_specs)
         connections["default"].close()
+        result_tracebacks = soak_mod.tracebacks([s.log_path for s in procs])
         shutil.rmtree(tmp, ignore_errors=True)
+    result["server_tracebacks"] = result_tracebacks
+    result["rss_samples"] = sampler.samples if sampler is not None else []
+    if cfg.soak:
+        result["soak"] = soak_verdict(result, cfg.soak_baseline_s)
+    if "pages" in result:
+        alone_p99 = result["alone"]["latency_ms"]["p99"]
+        result["pages_p99_ratio"] = (
+            round(result["latency_ms"]["p99"] / alone_p99, 2) if alone_p99 else None
+        )
+        result["page_errors"] = pages.page_errors(result["pages"])
     elapsed = result["elapsed_s"] or 1.0
     result["servers"] = [
         {
@@ -164,6 +226,33 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
     }
     result["date"] = servers.utc_now()
     return result
+
+
+def _retire(specs: list[servers.TableSpec]) -> None:
+    """The first phase's tables: its players are gone, and nobody may play for them."""
+    from django.db import connections
+
+    servers.retire_tables(specs)
+    connections["default"].close()
+
+
+def soak_verdict(result: dict[str, Any], baseline_s: float) -> dict[str, Any]:
+    """The soak's criteria: no errors (refusals, failed sockets, server exits or
+    tracebacks), no presence row left once every socket closed, each server's RSS at the
+    end within 10% of its RSS after ``baseline_s``; hands went on being dealt."""
+    rss = soak_mod.rss_change(result["rss_samples"], baseline_s)
+    errors = result["errors"] + result["server_tracebacks"]
+    leaked = result["presence"]["leaked"]
+    rss_ok = rss["pct"] is not None and all(
+        p is not None and abs(p) <= 100 * soak_mod.SOAK_RSS_LIMIT for p in rss["pct"]
+    )
+    return {
+        "errors": errors,
+        "leaked_presence": leaked,
+        "rss": rss,
+        "hands_completed": result["hands_completed"],
+        "passed": errors == 0 and leaked == 0 and rss_ok and result["hands_completed"] > 0,
+    }
 
 
 def proxy_figures(
@@ -238,4 +327,59 @@ def format_summary(r: dict[str, Any]) -> str:
         )
     for e in r.get("connect_errors", []):
         lines.append(f"  connect error: {e}")
+    pr = r.get("presence")
+    if pr is not None:
+        lines.append(
+            f"  presence rows once every socket closed: {sum(pr['at_close'].values())} at once,"
+            f" {pr['leaked']} left after settling {pr['left']}; server tracebacks"
+            f" {r.get('server_tracebacks', 0)}"
+        )
+    lines.extend(pages_lines(r))
+    lines.extend(soak_lines(r))
     return "\n".join(lines)
+
+
+def pages_lines(r: dict[str, Any]) -> list[str]:
+    if "pages" not in r:
+        return []
+    a, b = r["alone"]["latency_ms"], r["latency_ms"]
+    lines = [
+        f"  tables alone (phase 1, {r['alone']['actions']} actions): p50 {a['p50']}  p95"
+        f" {a['p95']}  p99 {a['p99']}  max {a['max']}  (errors {r['alone']['errors']})",
+        f"  tables with the page client (phase 2, above): p50 {b['p50']}  p95 {b['p95']}  p99"
+        f" {b['p99']}  max {b['max']};  p99 ratio {r['pages_p99_ratio']} (target <= 1.5)",
+    ]
+    for name, p in r["pages"].items():
+        lat = p["latency_ms"]
+        codes = " ".join(f"{k}:{v}" for k, v in sorted(p["statuses"].items()))
+        lines.append(
+            f"    page {name:<10} {lat['count']:>5} requests [{codes}]  p50 {lat['p50']} ms"
+            f"  p95 {lat['p95']}  max {lat['max']}"
+        )
+    return lines
+
+
+def soak_lines(r: dict[str, Any]) -> list[str]:
+    k = r.get("soak")
+    if k is None:
+        return []
+    rss = k["rss"]
+    if rss["pct"] is None:
+        change = f"(the run was shorter than {rss['baseline_s']:g} s: no RSS comparison)"
+    else:
+        change = "; ".join(
+            f"{b} MB at {rss['baseline_s'] / 60:.1f} min -> {e} MB at {rss['end_s'] / 60:.1f}"
+            f" min ({p:+.1f}%)"
+            for b, e, p in zip(rss["at_baseline_mb"], rss["at_end_mb"], rss["pct"], strict=True)
+        )
+    samples = " ".join(
+        f"{x['t_s'] / 60:.1f}:{'+'.join(str(m) for m in x['rss_mb'])}" for x in r["rss_samples"]
+    )
+    return [
+        f"  soak: errors {k['errors']}, leaked presence {k['leaked_presence']}, hands"
+        f" completed {k['hands_completed']}; RSS {change}",
+        f"  soak RSS samples (min:MB) {samples}",
+        f"  soak {'PASSED' if k['passed'] else 'FAILED'} (no errors, no leaked presence, RSS"
+        f" within {soak_mod.SOAK_RSS_LIMIT:.0%} of its level after"
+        f" {rss['baseline_s'] / 60:.0f} min)",
+    ]

@@ -404,10 +404,12 @@ async def play(
     ports: list[int],
     log: Callable[[str], None],
     on_start: Callable[[], None] = lambda: None,
+    stats: Stats | None = None,
 ) -> dict[str, Any]:
     """Connect four players per table (ten handshakes at a time), play until every table
-    is done or ``cfg.seconds`` have passed, and return the figures."""
-    stats = Stats()
+    is done or ``cfg.seconds`` have passed, and return the figures. ``stats``, when
+    given, is filled as play goes (a soak's progress reads it)."""
+    stats = Stats() if stats is None else stats
     go = asyncio.Event()
     runs = [TableRun(s, stats, cfg.hands) for s in specs]
     players: list[Player] = []

@@ -5,6 +5,8 @@ Examples::
     .venv/bin/python manage.py loadbench --tables 10
     .venv/bin/python manage.py loadbench --tables 100 --seconds 120 --json
     .venv/bin/python manage.py loadbench --tables 10 --variant seventeen --language tr
+    .venv/bin/python manage.py loadbench --tables 100 --soak 30
+    .venv/bin/python manage.py loadbench --tables 100 --seconds 60 --with-pages
     DATABASE_URL=postgres://... REDIS_URL=redis://... \\
         .venv/bin/python manage.py loadbench --tables 100 --processes 2
 
@@ -68,6 +70,37 @@ class Command(BaseCommand):
             help="record the server with py-spy during play (.svg flamegraph, .json speedscope,"
             " .txt raw collapsed stacks)",
         )
+        parser.add_argument(
+            "--soak",
+            type=float,
+            default=0,
+            metavar="MINUTES",
+            help="a soak of this many minutes: hands go on being dealt, the servers' RSS is"
+            " sampled every minute, and errors, leaked presence rows and the RSS at the end"
+            " against after five minutes are judged (sets --seconds)",
+        )
+        parser.add_argument(
+            "--with-pages",
+            action="store_true",
+            help="two phases of --seconds on the same servers: the tables alone, then other"
+            " tables while one client loops over the heaviest pages (a long hand's review,"
+            " a 256-player 30-round tournament's standings and matrix, the lobby, the live"
+            " tables); prints both and the ratio of their p99",
+        )
+        parser.add_argument(
+            "--sample",
+            type=float,
+            default=60.0,
+            metavar="S",
+            help="sample the servers' RSS every S seconds (default 60)",
+        )
+        parser.add_argument(
+            "--soak-baseline",
+            type=float,
+            default=300.0,
+            metavar="S",
+            help="the soak compares the RSS at the end with the RSS after S seconds (300)",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -82,7 +115,7 @@ class Command(BaseCommand):
             tables=opts["tables"],
             processes=opts["processes"],
             hands=max(1, opts["hands"]),
-            seconds=opts["seconds"],
+            seconds=opts["soak"] * 60 if opts["soak"] > 0 else opts["seconds"],
             variant=opts["variant"],
             language=opts["language"],
             think_ms=opts["think"],
@@ -91,6 +124,10 @@ class Command(BaseCommand):
             debug=opts["debug"],
             profile=os.path.abspath(opts["profile"]) if opts["profile"] else "",
             seed=opts["seed"],
+            soak=opts["soak"] > 0,
+            sample_s=opts["sample"],
+            soak_baseline_s=opts["soak_baseline"],
+            with_pages=opts["with_pages"],
         )
 
         def log(msg: str) -> None:

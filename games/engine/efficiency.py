@@ -1,0 +1,576 @@
+"""Tile efficiency: deficiency and ukeire (RULES.md §1 melds, §4-§6 openings).
+
+Public API (API.md, "Tile efficiency"):
+
+* ``deficiency(tiles, okey_kind, rules, *, opened=False, limit=None, options=None) -> int``
+* ``ukeire(tiles, okey_kind, rules, unseen, *, opened=False, limit=None, options=None)
+  -> tuple[int, dict[int, int]]``
+
+Definitions
+-----------
+
+A *replacement* takes one tile out of the rack and puts any tile in. The tile put in is
+counted as the best tile for the place (the way shanten calculators count: the two-copies
+limit of the tile set is not applied to the tiles that would come in). The rack's okeys
+(``kind == okey_kind``) are wild and are never replaced; a false joker is a plain tile of
+the okey's kind (RULES.md §1).
+
+* Whole-rack rule sets (``rules.whole_rack``: classic, rummy): a 14-tile rack's deficiency
+  is the fewest replacements that make it a winning rack (runs and groups, or seven pairs;
+  ``ace_high`` from the rules object). A 15-tile rack's is the fewest replacements after
+  which some discard leaves a winning 14 (the minimum over its discards). Other sizes are
+  refused (ValueError).
+* Lay-down rule sets before opening (``opened=False``): the fewest replacements after which
+  the rack holds an opening of at most ``len(tiles) - 1`` tiles (one tile is kept back for
+  the discard): runs and groups whose total (``rules.values``) reaches the rule set's
+  opening minimum (``rules.opening_min``, read for the table's ``limit`` and ``options``), or
+  pairs, at least ``rules.pairs_opening_min_pairs`` of them (at least one) with a total
+  (seventeen: each pair its number) reaching the pairs minimum.
+* Lay-down rule sets after opening (``opened=True``): the fewest replacements after which
+  every tile but one (the final discard) is in runs and groups of the rack's own (melds on
+  the table are not looked at). A rack of one tile needs nothing; a rack of 2 or 3 tiles,
+  whose 1 or 2 tiles to lay cannot make a meld of their own, counts those tiles.
+
+``ukeire`` gives the deficiency and, for every kind whose drawing lowers it, how many
+copies of it the seat cannot see (``unseen``: kind -> copies; the okey kind means a real
+okey, ``FALSE_KIND`` a false joker). Drawing a tile makes an n-tile rack n + 1 tiles. For
+a whole-rack 15-tile rack (it must discard first) the kinds are those of the discard with
+the lowest deficiency and then the most unseen copies that lower it (ties: the lowest tile
+id), the deficiency being the 15-tile figure.
+
+Method (runs and groups)
+------------------------
+
+Write D for the rack's real tiles left out of the final melds and C for the melds' empty
+slots (filled by the rack's okeys and by the tiles put in). For a target of T tiles in
+melds out of an n-tile rack with j okeys and n - j real tiles, a cover (a set of melds
+holding n - j - D of the real tiles with C empty slots) reaches the target when its
+T - (n - j - D) - C extra slots can be filled: none, three or more (fresh melds of their
+own), or one or two that its melds absorb (a run grows, a group of three becomes four).
+The deficiency is then max(0, D - (n - T)).
+
+Groups cross colours, so they are enumerated number by number (the real tiles a number
+gives to groups: 1 or 2 groups of 2-4 distinct colours; a group of one real tile and two
+empty slots is never needed, a run does the same with more room to grow), and what each
+colour keeps goes to the *colour table*: for a colour's count vector (2 bits a number),
+per number of tiles left out d, the fewest empty slots c its runs need and which of c + 1
+and c + 2 are also reachable (a 3-bit mask; c + 3 and more always are). The four colours
+and the groups combine by a small knapsack on D with the masks convolved. The colour
+tables are computed by a memoised exact recursion (lowest position first: leave one copy
+out, or start a run there, with up to two empty slots below it and real or empty slots
+above, at most ``_RUN_EMPTY`` empty slots a run) and kept for the life of the process.
+
+Openings add values: an exact memoised search over the rack's real tiles (lowest tile
+first: not in the opening, or the lowest real tile of one of its melds), giving the best
+total for a number of empty slots and a number of tiles; empty slots left over may make
+fresh melds of their own at their best value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from itertools import product
+from types import SimpleNamespace
+from typing import Any
+
+from .evaluate import _INC, _M26, _OK_SHIFT, _RUN_VAL, _group_value
+from .melds import PAIRS_OPENING
+from .tiles import FALSE_KIND
+
+_RUN_EMPTY = 5  # the most empty slots one run of a colour table holds
+_MASK_BITS = (1 << 48) - 1
+
+# sums of reachable offsets: _CONV3[a][b] = mask of i + j (<= 2) for bits i of a, j of b
+_CONV3 = [
+    [
+        sum(1 << t for t in range(3) if any(a >> i & 1 and b >> (t - i) & 1 for i in range(t + 1)))
+        for b in range(8)
+    ]
+    for a in range(8)
+]
+
+
+# ------------------------------------------------------------------ colour tables
+
+
+def _colour_rec(ace_high: bool):
+    top = 14 if ace_high else 13
+
+    @cache
+    def rec(v: int) -> dict[int, int]:
+        """d -> bitmask of the empty-slot counts c reachable by runs covering all but d
+        copies of the 14-position vector v."""
+        if v == 0:
+            return {0: 1}
+        low = (v & -v).bit_length() - 1
+        p = low // 2 + 1
+        bit0 = 1 << (2 * (p - 1))
+        res: dict[int, int] = {}
+        for d, m in rec(v - bit0).items():
+            res[d + 1] = res.get(d + 1, 0) | m
+        for s in range(max(1, p - 2), p + 1):
+            stack = [(p + 1, p - s, bit0)]
+            while stack:
+                q, k, removed = stack.pop()
+                length = q - s
+                if length >= 3:
+                    for d, m in rec(v - removed).items():
+                        res[d] = res.get(d, 0) | ((m << k) & _MASK_BITS)
+                if q > top or length >= 13:
+                    continue
+                b = 2 * (q - 1)
+                if v >> b & 3:
+                    stack.append((q + 1, k, removed + (1 << b)))
+                if k < _RUN_EMPTY:
+                    stack.append((q + 1, k + 1, removed))
+        return res
+
+    return rec
+
+
+_REC = {True: _colour_rec(True), False: _colour_rec(False)}
+_TABLES: dict[bool, dict[int, tuple[tuple[int, int, int], ...]]] = {True: {}, False: {}}
+
+
+def colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
+    """The colour table entry of a 13-number count vector (2 bits a number): a tuple of
+    (d, g, m) for the numbers d of tiles left out that are worth it (g = c - d falls as d
+    grows), c the fewest empty slots, m the mask of the offsets 0-2 reachable above c."""
+    table = _TABLES[ace_high]
+    entry = table.get(vec)
+    if entry is not None:
+        return entry
+    rec = _REC[ace_high]
+    masks = dict(rec(vec))
+    c1 = vec & 3
+    if ace_high and c1:
+        for x in range(1, c1 + 1):  # x of the 1s play high, after 13
+            for d, m in rec(vec - x + (x << 26)).items():
+                masks[d] = masks.get(d, 0) | m
+    out = []
+    best_g = None
+    for d in sorted(masks):
+        m = masks[d]
+        c = (m & -m).bit_length() - 1
+        g = c - d
+        m3 = (m >> c) & 7
+        if best_g is None or g < best_g:
+            out.append((d, g, m3))
+            best_g = g
+        elif g == best_g and m3 | out[-1][2] != out[-1][2]:
+            out.append((d, g, m3))
+    entry = tuple(out)
+    table[vec] = entry
+    return entry
+
+
+# ------------------------------------------------------------------ group options
+
+
+def _group_options(cnt: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """(packed use: colour c's tiles at bit 2c, empty slots, 3-bit growth mask) for every
+    way the tiles of one number (cnt[c] copies of colour c) give two or more real tiles to
+    each of one or two groups."""
+    present = [c for c in range(4) if cnt[c]]
+    subsets = [
+        tuple(c for c in present if mask >> c & 1)
+        for mask in range(16)
+        if bin(mask).count("1") >= 2 and all(cnt[c] for c in range(4) if mask >> c & 1)
+    ]
+
+    def one(sub: tuple[int, ...]) -> tuple[int, int]:
+        r = len(sub)
+        c = max(0, 3 - r)
+        return c, (0b011 if r + c == 3 else 0b001)
+
+    seen: dict[int, set[tuple[int, int]]] = {}
+    for sub in subsets:
+        c, m = one(sub)
+        use = sum(1 << (2 * x) for x in sub)
+        seen.setdefault(use, set()).add((c, m))
+    for i, a in enumerate(subsets):
+        for b in subsets[i:]:
+            use4 = [0, 0, 0, 0]
+            for x in a + b:
+                use4[x] += 1
+            if any(use4[x] > cnt[x] for x in range(4)):
+                continue
+            ca, ma = one(a)
+            cb, mb = one(b)
+            use = sum(use4[x] << (2 * x) for x in range(4))
+            seen.setdefault(use, set()).add((ca + cb, _CONV3[ma][mb]))
+    out = []
+    for use, cms in seen.items():
+        # keep the fewest empty slots; merge masks of equal counts
+        by_c: dict[int, int] = {}
+        for c, m in cms:
+            by_c[c] = by_c.get(c, 0) | m
+        for c, m in by_c.items():
+            out.append((use, c, m))
+    out.sort(key=lambda e: e[1])
+    return out
+
+
+_GROUP_OPTS = {c4: _group_options(c4) for c4 in product(range(3), repeat=4)}
+
+
+# ------------------------------------------------------------------ melds deficiency
+
+
+def _vectors(tiles: Sequence[int], okey_kind: int) -> tuple[list[int], int]:
+    if len(set(tiles)) != len(tiles):
+        raise ValueError("a rack cannot hold the same tile id twice")
+    inc = _INC[okey_kind]
+    V = sum(map(inc.__getitem__, tiles))
+    return [V >> (28 * c) & _M26 for c in range(4)], V >> _OK_SHIFT
+
+
+def _melds_D(vecs: list[int], s: int, ace_high: bool) -> int | None:
+    """The fewest real tiles left out (D) by a cover whose extra slots s - G can be filled
+    (see the module doc), or None when no cover can (s < 0 with nothing to leave out)."""
+    per_number = []
+    for n in range(13):
+        b = 2 * n
+        cnt = (vecs[0] >> b & 3, vecs[1] >> b & 3, vecs[2] >> b & 3, vecs[3] >> b & 3)
+        opts = _GROUP_OPTS[cnt]
+        if opts:
+            per_number.append((b, opts))
+    best = [1 << 30]
+
+    def leaf(v: list[int], G: int, M: int) -> None:
+        tabs = [colour_table(v[c], ace_high) for c in range(4)]
+        bd = best[0]
+        for e0 in tabs[0]:
+            for e1 in tabs[1]:
+                d01 = e0[0] + e1[0]
+                if d01 >= bd:
+                    break
+                g01 = G + e0[1] + e1[1]
+                m01 = _CONV3[_CONV3[M][e0[2]]][e1[2]]
+                for e2 in tabs[2]:
+                    d012 = d01 + e2[0]
+                    if d012 >= bd:
+                        break
+                    g012 = g01 + e2[1]
+                    m012 = _CONV3[m01][e2[2]]
+                    for e3 in tabs[3]:
+                        D = d012 + e3[0]
+                        if bd <= D:
+                            break
+                        x = s - g012 - e3[1]
+                        if x >= 3 or (x >= 0 and _CONV3[m012][e3[2]] >> x & 1):
+                            bd = D
+                            break
+        best[0] = bd
+
+    def rec(i: int, v: list[int], G: int, M: int) -> None:
+        if i == len(per_number):
+            leaf(v, G, M)
+            return
+        b, opts = per_number[i]
+        rec(i + 1, v, G, M)
+        for use, c, m in opts:
+            w = [v[x] - ((use >> (2 * x) & 3) << b) for x in range(4)]
+            rec(i + 1, w, G + c, _CONV3[M][m])
+
+    rec(0, list(vecs), 0, 1)
+    return best[0] if best[0] < (1 << 30) else None
+
+
+def _melds_deficiency(vecs: list[int], j: int, T: int, ace_high: bool) -> int | None:
+    n_real = sum(_count(v) for v in vecs)
+    n = n_real + j
+    D = _melds_D(vecs, T - n_real, ace_high)
+    if D is None:
+        return None
+    return max(0, D - (n - T))
+
+
+def _count(v: int) -> int:
+    return (v & 0x5555555).bit_count() + 2 * (v >> 1 & 0x5555555).bit_count()
+
+
+def _pairs_deficiency(vecs: list[int], j: int, n_pairs: int) -> int:
+    doubles = sum((v >> 1 & 0x5555555).bit_count() for v in vecs)
+    singles = sum((v & ~(v >> 1) & 0x5555555).bit_count() for v in vecs)
+    p = min(doubles, n_pairs)
+    k = 2 * p + min(singles + (doubles - p), n_pairs - p)
+    return max(0, 2 * n_pairs - j - k)
+
+
+# ------------------------------------------------------------------ openings
+
+_NEG = -(1 << 30)
+
+
+@cache
+def _fresh_value(mode: str, k: int) -> int:
+    """The best total of melds made of k tiles that are all put in (k = 0: 0)."""
+    if k == 0:
+        return 0
+    if k < 3:
+        return _NEG
+    best = _NEG
+    for size in range(3, min(k, 13) + 1):
+        rest = _fresh_value(mode, k - size)
+        if rest == _NEG:
+            continue
+        vals = [_RUN_VAL[mode][(s, s + size - 1)] for s in range(1, 14 - size + 1)]
+        if size in (3, 4):
+            vals.append(_group_value(mode, 13, (size,)))
+        best = max(best, max(vals) + rest)
+    return best
+
+
+def _opening_search(vecs: tuple[int, ...], mode: str, ace_high: bool):
+    """best(w, f): the highest total of runs and groups holding some of the real tiles of
+    ``vecs`` with at most w empty slots and at most f tiles in all (None: no meld)."""
+    top = 14 if ace_high else 13
+
+    @cache
+    def rec(v: tuple[int, ...], w: int, f: int) -> int:
+        # the lowest real tile left: colour c, number n
+        c = next((x for x in range(4) if v[x]), None)
+        if c is None:
+            return _fresh_value(mode, 0)
+        vec = v[c]
+        low = (vec & -vec).bit_length() - 1
+        n = low // 2 + 1
+        bit = 1 << low
+        skip = list(v)
+        skip[c] = vec - bit
+        best = rec(tuple(skip), w, f)
+        # groups at number n: this tile, real tiles of higher colours, empty slots
+        others = [x for x in range(c + 1, 4) if v[x] >> low & 3]
+        for mask in range(1 << len(others)):
+            reals = [others[i] for i in range(len(others)) if mask >> i & 1]
+            r = 1 + len(reals)
+            for size in (3, 4):
+                k = size - r
+                if k < 0 or k > w or size > f:
+                    continue
+                rest = list(v)
+                rest[c] = vec - bit
+                for x in reals:
+                    rest[x] -= bit
+                sub = rec(tuple(rest), w - k, f - size)
+                if sub != _NEG:
+                    best = max(best, sub + _group_value(mode, n, (size,)))
+        # runs holding this tile as their lowest real tile (the colour's lower numbers
+        # are gone, so the slots below it are empty)
+        for s in range(max(1, n - w), n + 1):
+            stack = [(n + 1, n - s, vec - bit)]
+            while stack:
+                q, k, cv = stack.pop()
+                length = q - s
+                if 3 <= length <= f:
+                    rest = list(v)
+                    rest[c] = cv
+                    sub = rec(tuple(rest), w - k, f - length)
+                    if sub != _NEG:
+                        best = max(best, sub + _RUN_VAL[mode][(s, q - 1)])
+                if q > top or length >= 13 or length >= f:
+                    continue
+                if q <= 13 and cv >> (2 * (q - 1)) & 3:
+                    stack.append((q + 1, k, cv - (1 << (2 * (q - 1)))))
+                if k < w:
+                    stack.append((q + 1, k + 1, cv))
+        if n == 1 and ace_high:  # the 1 played high: a run q + 1 .. 14, filled downwards
+            stack = [(13, 0, vec - bit)]
+            while stack:
+                q, k, cv = stack.pop()
+                length = 14 - q
+                if 3 <= length <= f:
+                    rest = list(v)
+                    rest[c] = cv
+                    sub = rec(tuple(rest), w - k, f - length)
+                    if sub != _NEG:
+                        best = max(best, sub + _RUN_VAL[mode][(q + 1, 14)])
+                if length >= 13 or length >= f:
+                    continue
+                if cv >> (2 * (q - 1)) & 3:
+                    stack.append((q - 1, k, cv - (1 << (2 * (q - 1)))))
+                if k < w:
+                    stack.append((q - 1, k + 1, cv))
+        return best
+
+    def best(w: int, f: int) -> int:
+        # empty slots left over may make fresh melds of their own
+        out = _NEG
+        for extra in range(0, min(w, f) + 1):
+            fv = _fresh_value(mode, extra)
+            if fv == _NEG:
+                continue
+            sub = rec(vecs, w - extra, f - extra)
+            if sub != _NEG:
+                out = max(out, sub + fv)
+        return out
+
+    return best
+
+
+def _open_pairs_wilds(vecs: list[int], n_pairs: int, need: int, mode: str) -> int | None:
+    """The fewest empty slots of an opening of at least n_pairs pairs totalling at least
+    ``need`` (seventeen: each pair its number; sum: twice it) within the room given."""
+    doubles, singles = [], []
+    for _c, v in enumerate(vecs):
+        for n in range(13):
+            x = v >> (2 * n) & 3
+            if x == 2:
+                doubles.append(n + 1)
+            elif x == 1:
+                singles.append(n + 1)
+    doubles.sort(reverse=True)
+    singles.sort(reverse=True)
+    per = 1 if mode == "seventeen" else 2
+    best = None
+    for a in range(min(len(doubles), n_pairs) + 1):
+        for b in range(min(len(singles), n_pairs - a) + 1):
+            fresh = n_pairs - a - b
+            total = per * (sum(doubles[:a]) + sum(singles[:b]) + 13 * fresh)
+            if total >= need:
+                w = b + 2 * fresh
+                if best is None or w < best:
+                    best = w
+    return best
+
+
+def _opening_min(rules: Any, kind: str, limit: int | None, options: Mapping | None) -> int:
+    state = SimpleNamespace(limit=limit, options=dict(options or {}))
+    return rules.opening_min(state, kind)
+
+
+def _opening_deficiency(
+    vecs: list[int], j: int, n: int, rules: Any, limit: int | None, options: Mapping | None
+) -> int:
+    room = n - 1
+    mode = rules.values or "sum"
+    best = n  # every tile replaced cannot be worse than this bound
+    need = _opening_min(rules, "melds", limit, options)
+    search = _opening_search(tuple(vecs), mode, rules.ace_high)
+    for w in range(0, room + 1):
+        if max(0, w - j) >= best:
+            break
+        if search(w, room) >= max(need, 1):
+            best = max(0, w - j)
+            break
+    n_pairs = max(1, rules.pairs_opening_min_pairs)
+    pneed = _opening_min(rules, PAIRS_OPENING, limit, options)
+    for p in range(n_pairs, room // 2 + 1):
+        w = _open_pairs_wilds(vecs, p, pneed, mode)
+        if w is not None:
+            best = min(best, max(0, w - j))
+    return best
+
+
+# ------------------------------------------------------------------ public API
+
+
+def _deficiency_vec(
+    vecs: list[int],
+    j: int,
+    n: int,
+    rules: Any,
+    opened: bool,
+    limit: int | None,
+    options: Mapping | None,
+) -> int:
+    if rules.whole_rack:
+        if n not in (14, 15):
+            raise ValueError("a whole-rack deficiency needs 14 or 15 tiles")
+        melds = _melds_deficiency(vecs, j, 14, rules.ace_high)
+        pairs = _pairs_deficiency(vecs, j, 7)
+        return pairs if melds is None else min(melds, pairs)
+    if not opened:
+        return _opening_deficiency(vecs, j, n, rules, limit, options)
+    if n <= 1:
+        return 0
+    if n <= 3:
+        return n - 1
+    d = _melds_deficiency(vecs, j, n - 1, rules.ace_high)
+    return n - 1 if d is None else d
+
+
+def deficiency(
+    tiles: Sequence[int],
+    okey_kind: int,
+    rules: Any,
+    *,
+    opened: bool = False,
+    limit: int | None = None,
+    options: Mapping | None = None,
+) -> int:
+    """The fewest tiles to replace to reach a winning rack (whole-rack rule sets), an
+    opening (lay-down, ``opened=False``; ``limit`` is the table's opening limit so far,
+    ``options`` the table's options) or a lay-down of every tile but a final discard
+    (``opened=True``). See the module doc for the exact definitions."""
+    vecs, j = _vectors(tiles, okey_kind)
+    return _deficiency_vec(vecs, j, len(tiles), rules, opened, limit, options)
+
+
+def _add_kind(vecs: list[int], j: int, kind: int, okey_kind: int) -> tuple[list[int], int]:
+    if kind == okey_kind:
+        return vecs, j + 1
+    if kind == FALSE_KIND:
+        kind = okey_kind
+    out = list(vecs)
+    out[kind // 13] += 1 << (2 * (kind % 13))
+    return out, j
+
+
+def _fits(vecs: list[int], kind: int, okey_kind: int) -> bool:
+    if kind in (okey_kind, FALSE_KIND):
+        return True
+    return (vecs[kind // 13] >> (2 * (kind % 13)) & 3) < 2
+
+
+def ukeire(
+    tiles: Sequence[int],
+    okey_kind: int,
+    rules: Any,
+    unseen: Mapping[int, int],
+    *,
+    opened: bool = False,
+    limit: int | None = None,
+    options: Mapping | None = None,
+) -> tuple[int, dict[int, int]]:
+    """(deficiency, {kind: unseen copies}) for the kinds whose drawing lowers the
+    deficiency (module doc)."""
+    if rules.whole_rack and len(tiles) == 15:
+        d = deficiency(tiles, okey_kind, rules)
+        best: tuple[int, int, int, dict[int, int]] | None = None
+        for t in sorted(tiles):
+            rest = [x for x in tiles if x != t]
+            d14, acc = ukeire(rest, okey_kind, rules, unseen)
+            key = (d14, -sum(acc.values()), t, acc)
+            if best is None or key[:3] < best[:3]:
+                best = key
+        assert best is not None
+        return d, best[3]
+    vecs, j = _vectors(tiles, okey_kind)
+    n = len(tiles)
+    d = _deficiency_vec(vecs, j, n, rules, opened, limit, options)
+    out: dict[int, int] = {}
+    if d == 0:
+        return d, out
+    for kind in range(FALSE_KIND + 1):
+        copies = unseen.get(kind, 0)
+        if copies <= 0 or not _fits(vecs, kind, okey_kind):
+            continue
+        v2, j2 = _add_kind(vecs, j, kind, okey_kind)
+        d2 = _deficiency_vec(v2, j2, n + 1, rules, opened, limit, options)
+        if d2 < d:
+            out[kind] = copies
+    return d, out
+
+
+def clear_caches() -> None:
+    """Forget every colour table and search memo (the bench's cold figures)."""
+    for t in _TABLES.values():
+        t.clear()
+    for r in _REC.values():
+        r.cache_clear()
+
+
+__all__ = ["clear_caches", "colour_table", "deficiency", "ukeire"]

@@ -30,6 +30,7 @@ run at that instant (the clock keeps ticking from there; ``time.monotonic`` is u
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -108,6 +109,25 @@ def _e2e_allow_async_unsafe(request, monkeypatch):
     ORM anyway (Django would refuse with SynchronousOnlyOperation)."""
     if request.node.get_closest_marker("e2e"):
         monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(autouse=True)
+def _hide_playwright_loop(request):
+    """Playwright's sync API runs its event loop in a greenlet, so for as long as the
+    session's browser lives that loop counts as *running* on the main thread. A test that
+    comes after a browser test in the same process (with pytest-xdist any test may) would
+    then be refused by ``asyncio.run``, pytest-asyncio ("Runner.run() cannot be called
+    from a running event loop") and ``async_to_sync``. Outside the browser tests, hide
+    that loop for the test (set-up, call, tear-down) and put it back afterwards."""
+    if "playwright" in request.fixturenames:
+        yield
+        return
+    foreign = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(foreign)
 
 
 # Static files -----------------------------------------------------------------------

@@ -1,0 +1,97 @@
+"""The suite's own set-up (tests/conftest.py): tests keep working whatever ran before
+them in the same process, as they must with pytest-xdist, which hands any test to any
+worker in any order."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+INNER_CONFTEST = '''
+import asyncio
+
+import pytest
+
+from tests.conftest import _hide_playwright_loop  # noqa: F401 (the fixture under test)
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """Stands in for pytest-playwright's: its sync API leaves its loop running on the
+    main thread for the whole session."""
+    loop = asyncio.new_event_loop()
+    asyncio.events._set_running_loop(loop)
+    yield loop
+    asyncio.events._set_running_loop(None)
+    loop.close()
+'''
+
+INNER_TESTS = """
+import asyncio
+
+import pytest
+from asgiref.sync import async_to_sync
+
+
+def test_a_browser_test(playwright):
+    assert asyncio.events._get_running_loop() is playwright
+
+
+@pytest.mark.asyncio
+async def test_an_asyncio_test_after_it():
+    assert await asyncio.sleep(0, "slept") == "slept"
+
+
+def test_async_to_sync_after_it():
+    async def double(n):
+        return 2 * n
+
+    assert async_to_sync(double)(21) == 42
+
+
+def test_asyncio_run_after_it():
+    assert asyncio.run(asyncio.sleep(0, "ran")) == "ran"
+
+
+def test_another_browser_test_still_has_its_loop(playwright):
+    assert asyncio.events._get_running_loop() is playwright
+"""
+
+
+def test_asyncio_tests_pass_after_a_browser_test_in_the_same_process(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nasyncio_mode = strict\nasyncio_default_fixture_loop_scope = function\n"
+    )
+    (tmp_path / "conftest.py").write_text(textwrap.dedent(INNER_CONFTEST))
+    (tmp_path / "test_inner.py").write_text(textwrap.dedent(INNER_TESTS))
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env["PYTHONPATH"] = str(ROOT)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:django",
+            "-p",
+            "no:playwright",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:cacheprovider",
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "5 passed" in result.stdout

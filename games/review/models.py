@@ -121,3 +121,57 @@ class ImportedHand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.record} hand {self.number}"
+
+
+class HandAnalysis(models.Model):
+    """The expert's analysis of one seat's decisions in a finished hand (played or
+    imported): computed once in the background (``games.review.analysis``), its progress
+    kept here while it runs, then its result (``games.engine.analysis.analyse_hand``,
+    language-neutral JSON). One row per (hand, seat): the constraint is what stops two
+    requests or two processes from computing it twice (the one that claims the pending
+    row computes)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="analyses"
+    )
+    imported = models.ForeignKey(
+        ImportedHand, null=True, blank=True, on_delete=models.CASCADE, related_name="analyses"
+    )
+    seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    data = models.JSONField(default=dict, blank=True)
+    error = models.CharField(max_length=200, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("hand analysis")
+        verbose_name_plural = _("hand analyses")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hand", "seat"],
+                condition=models.Q(hand__isnull=False),
+                name="one_analysis_per_hand_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["imported", "seat"],
+                condition=models.Q(imported__isnull=False),
+                name="one_analysis_per_imported_seat",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(hand__isnull=False, imported__isnull=True)
+                | models.Q(hand__isnull=True, imported__isnull=False),
+                name="analysis_of_one_hand",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand or self.imported} seat {self.seat}: {self.status}"

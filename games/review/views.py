@@ -25,9 +25,9 @@ from games.models import Hand, Seat, Table
 from games.presenter import relative_positions, tile_ctx
 from games.views import guest_key
 
-from . import commentary, records
+from . import analysis, commentary, records
 from .forms import FilterForm, ImportForm
-from .models import HandCommentary, ImportedHand, ImportedRecord, ShareLink
+from .models import HandAnalysis, HandCommentary, ImportedHand, ImportedRecord, ShareLink
 from .replay import build_replay, compute_replay, present_replay, record_for_hand
 
 PER_PAGE = 10
@@ -122,6 +122,7 @@ def replay_context(
     export_url: str | None,
     back_url: str,
     nav: dict[str, str | None],
+    analysis_url: str | None = None,
 ) -> dict[str, Any]:
     """The replay page of a hand: replayed from ``record`` now (a played hand: one hand,
     bounded by the rules), or read from ``stored`` (an import's ``compute_replay``)."""
@@ -173,6 +174,7 @@ def replay_context(
         else [],
         "commentary_url": commentary_url,
         "commentary_seat": commentary_seat,
+        "analysis_url": analysis_url,
         "export_url": export_url,
         "back_url": back_url,
         "nav": nav,
@@ -331,6 +333,7 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
         me=seat.position,
         commentary_url=reverse("review:hand_commentary", args=[hand.pk]),
         commentary_seat=seat.position,
+        analysis_url=reverse("review:hand_analysis", args=[hand.pk]),
         export_url=reverse("review:hand_export", args=[hand.pk]),
         back_url=reverse("review:game", args=[table.code]),
         nav=_hand_nav(hand, lambda x: reverse("review:hand", args=[x[1]])),
@@ -471,6 +474,7 @@ def shared_hand(request: HttpRequest, token: str, number: int) -> HttpResponse:
         me=None,
         commentary_url=reverse("review:shared_commentary", args=[token, number]),
         commentary_seat=_first_human(players),
+        analysis_url=reverse("review:shared_analysis", args=[token, number]),
         export_url=reverse("review:shared_export", args=[token]),
         back_url=reverse("review:shared", args=[token]),
         nav=_hand_nav(hand, lambda x: reverse("review:shared_hand", args=[token, x[0] + 1])),
@@ -615,6 +619,7 @@ def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         me=None,
         commentary_url=reverse("review:imported_commentary", args=[pk, number]),
         commentary_seat=_first_human(players),
+        analysis_url=reverse("review:imported_analysis", args=[pk, number]),
         export_url=reverse("review:imported_export", args=[pk]),
         back_url=reverse("review:import"),
         nav={
@@ -656,3 +661,92 @@ def imported_export(request: HttpRequest, pk: int) -> HttpResponse:
     if rec is None:
         return denied(request, 404, _("There is no such import among yours."))
     return _json_download(rec.data, f"okey-import-{rec.pk}.json", sign=False)
+
+
+# ------------------------------------------------------------------ the expert's analysis
+
+
+def _analysis_response(
+    request: HttpRequest,
+    *,
+    players: list[dict],
+    seat: int,
+    me: int | None,
+    url: str,
+    variant: str,
+    hand: Hand | None = None,
+    imported: ImportedHand | None = None,
+    game_rows=None,
+) -> HttpResponse:
+    """The analysis fragment: its progress while it runs (the fragment polls itself every
+    second), then the classes, the accuracy, the graph and retry mode's data."""
+    row = analysis.ensure(seat=seat, hand=hand, imported=imported)
+    ctx: dict[str, Any] = {
+        "row": row,
+        "url": url,
+        "players": players,
+        "seat": seat,
+        "name": players[seat]["name"] if seat < len(players) else "?",
+        "is_me": seat == me,
+        "running": row.status in (HandAnalysis.Status.PENDING, HandAnalysis.Status.RUNNING),
+    }
+    if row.status == HandAnalysis.Status.DONE:
+        ctx["a"] = analysis.present(row, variant)
+        rows = list(game_rows.filter(seat=seat, status=HandAnalysis.Status.DONE))
+        ctx["game_accuracy"] = analysis.game_accuracy(rows) if len(rows) > 1 else None
+        ctx["game_hands"] = len(rows)
+    return render(request, "review/_analysis.html", ctx)
+
+
+def hand_analysis(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand, seat, refusal = _own_finished_hand(request, hand_id)
+    if refusal is not None:
+        return refusal
+    players = players_of(hand.table)
+    return _analysis_response(
+        request,
+        players=players,
+        seat=_seat_param(request, len(players), seat.position),
+        me=seat.position,
+        url=reverse("review:hand_analysis", args=[hand.pk]),
+        variant=hand.table.variant,
+        hand=hand,
+        game_rows=HandAnalysis.objects.filter(hand__table=hand.table),
+    )
+
+
+def shared_analysis(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    link, refusal = _live_link(request, token)
+    if refusal is not None:
+        return refusal
+    hand = _shared_hand(link, number)
+    if hand is None:
+        return denied(request, 404, _("This game has no such finished hand."))
+    players = players_of(link.table)
+    return _analysis_response(
+        request,
+        players=players,
+        seat=_seat_param(request, len(players), _first_human(players)),
+        me=None,
+        url=reverse("review:shared_analysis", args=[token, number]),
+        variant=link.table.variant,
+        hand=hand,
+        game_rows=HandAnalysis.objects.filter(hand__table=link.table),
+    )
+
+
+def imported_analysis(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    rec, hand, refusal = _own_import(request, pk, number)
+    if refusal is not None:
+        return refusal
+    players = rec.data["players"]
+    return _analysis_response(
+        request,
+        players=players,
+        seat=_seat_param(request, len(players), _first_human(players)),
+        me=None,
+        url=reverse("review:imported_analysis", args=[pk, number]),
+        variant=rec.variant,
+        imported=hand,
+        game_rows=HandAnalysis.objects.filter(imported__record=rec),
+    )

@@ -1,0 +1,332 @@
+"""The review that teaches, on the site: each finished hand's analysis of one seat, made
+once in the background and kept (``HandAnalysis``), and its presentation (classes,
+accuracy, the evaluation graph, retry mode's data).
+
+Background work: Django has no task queue here, so ``ensure`` keeps one row per (hand,
+seat) (its unique constraint: a second request, or a second process, finds the row made
+by the first) and hands a pending row to the runner, by default a one-thread pool in this
+process. ``run`` claims the row (an UPDATE from pending to running: only one claimer wins,
+whatever the number of processes), computes with ``games.engine.analysis.analyse_hand``
+(the expert sees each decision's per-seat view only), writes its progress (done/total)
+after every decision of the seat, and stores the result. A row left running by a process
+that died is claimed again once it has not moved for ``STALE_AFTER``; a failure is stored
+(and retried on a later visit). Tests swap the runner (``set_runner``) to run it at once.
+
+Only finished hands are analysed (``Hand.result`` set; an import is always finished), and
+the views call this only after the review's own permission checks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, close_old_connections, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import analysis as engine_analysis
+from games.engine.tiles import ids_of_kind, kind_of, notation
+from games.messages import hint_text
+from games.tilewords import tile_words
+
+from .models import HandAnalysis, ImportedHand
+from .replay import record_for_hand
+
+log = logging.getLogger(__name__)
+STALE_AFTER = timedelta(minutes=2)
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _in_thread(fn: Callable[[int], None], pk: int) -> None:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review-analysis")
+    _pool.submit(fn, pk)
+
+
+Runner = Callable[[Callable[[int], None], int], None]
+_runner: Runner = _in_thread
+# the evaluator ``run`` uses (None: the expert); tests give a constructed one
+evaluator: engine_analysis.Evaluator | None = None
+
+
+def set_runner(runner: Runner | None) -> Runner:
+    """Replace how a pending analysis is started (None: the background thread); returns
+    the previous one. ``set_runner(lambda fn, pk: fn(pk))`` computes in the request."""
+    global _runner
+    previous = _runner
+    _runner = runner or _in_thread
+    return previous
+
+
+def _record(row: HandAnalysis) -> dict[str, Any]:
+    if row.hand_id is not None:
+        return record_for_hand(row.hand)
+    return row.imported.engine_record
+
+
+def ensure(*, seat: int, hand=None, imported: ImportedHand | None = None, now=None):
+    """The analysis row of ``seat`` in ``hand`` (a finished played hand) or ``imported``;
+    made if missing and started when nobody is computing it."""
+    key: dict[str, Any] = {"hand": hand} if hand is not None else {"imported": imported}
+    if hand is not None and hand.result is None:
+        raise ValueError("only a finished hand is analysed")
+    row = HandAnalysis.objects.filter(seat=seat, **key).first()
+    if row is None:
+        try:
+            with transaction.atomic():
+                row = HandAnalysis.objects.create(seat=seat, **key)
+        except IntegrityError:  # made by a parallel request
+            row = HandAnalysis.objects.get(seat=seat, **key)
+    now = now or timezone.now()
+    stale = row.status == HandAnalysis.Status.RUNNING and row.updated < now - STALE_AFTER
+    if row.status == HandAnalysis.Status.PENDING or stale:
+        pk = row.pk
+        transaction.on_commit(lambda: _runner(run, pk))
+        row.refresh_from_db()  # a runner that computes at once has finished already
+    return row
+
+
+def _claim(pk: int, now) -> bool:
+    """Pending (or stale) → running; True for the one caller that moved it."""
+    S = HandAnalysis.Status
+    base = HandAnalysis.objects.filter(pk=pk)
+    claimed = base.filter(status=S.PENDING).update(status=S.RUNNING, done=0, updated=now)
+    if not claimed:
+        claimed = base.filter(status=S.RUNNING, updated__lt=now - STALE_AFTER).update(
+            status=S.RUNNING, done=0, updated=now
+        )
+    return bool(claimed)
+
+
+def run(pk: int) -> None:
+    """Compute one analysis if this caller claims it (any thread or process)."""
+    try:
+        if not _claim(pk, timezone.now()):
+            return
+        row = HandAnalysis.objects.select_related("hand__table", "imported").get(pk=pk)
+        record = _record(row)
+
+        def progress(done: int, total: int) -> None:
+            HandAnalysis.objects.filter(pk=pk).update(
+                done=done, total=total, updated=timezone.now()
+            )
+
+        HandAnalysis.objects.filter(pk=pk).update(
+            total=engine_analysis.decisions_of(record, row.seat)
+        )
+        try:
+            data = engine_analysis.analyse_hand(
+                record, row.seat, evaluate=evaluator, progress=progress
+            )
+        except Exception as exc:  # stored, so the page says so instead of polling forever
+            log.exception("analysis %s failed", pk)
+            HandAnalysis.objects.filter(pk=pk).update(
+                status=HandAnalysis.Status.FAILED, error=str(exc)[:200]
+            )
+            return
+        HandAnalysis.objects.filter(pk=pk).update(
+            status=HandAnalysis.Status.DONE, data=data, error=""
+        )
+    finally:
+        close_old_connections()
+
+
+# ------------------------------------------------------------------ presentation
+
+
+def class_label(cls: str) -> str:
+    labels = {
+        "best": _("best"),
+        "good": _("good"),
+        "inaccuracy": _("inaccuracy"),
+        "mistake": _("mistake"),
+        "blunder": _("blunder"),
+    }
+    return labels.get(cls, cls)
+
+
+def action_text(action: dict, variant: str) -> str:
+    """A move in words, tiles named in the reader's language."""
+    t = action["type"]
+    tile = action.get("tile")
+    words = tile_words(notation(tile), variant) if tile is not None else ""
+    melds = " | ".join(
+        ", ".join(tile_words(notation(x), variant) for x in m) for m in action.get("melds") or []
+    )
+    texts = {
+        "draw": _("draw from the pile"),
+        "take": _("take the discard"),
+        "discard": _("discard %(tile)s"),
+        "close": _("finish with %(tile)s"),
+        "show": _("show %(tile)s"),
+        "open": _("open with %(melds)s"),
+        "lay": _("lay %(melds)s"),
+        "add": _("add %(tile)s to a meld"),
+        "swap": _("swap %(tile)s for the okey"),
+        "undo": _("give the tile back"),
+    }
+    text = texts.get(t)
+    return text % {"tile": words, "melds": melds} if text else t
+
+
+def value_text(value: float, unit: float) -> str:
+    """A value in the rule set's points: whole points where a hand's swing is large."""
+    if unit >= 20:
+        return f"{value:+.0f}"
+    return f"{value:+.2f}"
+
+
+def _option(opt: dict, variant: str, unit: float) -> dict[str, Any]:
+    return {
+        **opt,
+        "text": action_text(opt["action"], variant),
+        "value_text": value_text(opt["value"], unit),
+        "why": hint_text(opt["reason"], _words_detail(opt.get("detail") or {}), variant)
+        if opt.get("reason")
+        else "",
+    }
+
+
+def _words_detail(detail: dict) -> dict:
+    return {k: v for k, v in detail.items() if isinstance(v, (str, int, float))}
+
+
+# the graph's drawing box (SVG user units; CSS scales it to the card's width)
+GRAPH_W, GRAPH_H, PAD = 600.0, 160.0, 14.0
+
+
+def graph(decisions: list[dict], steps: int) -> dict[str, Any] | None:
+    """The evaluation graph of a hand: x = the move's number in the hand, y = the
+    expert's value of the position (its best option) at each decision, and for every
+    decision a point at the value of the move played (a drop below the line is what the
+    move lost). Coordinates are computed here; the template draws them."""
+    if not decisions:
+        return None
+    values = [d["best"]["value"] for d in decisions] + [d["played"]["value"] for d in decisions]
+    lo, hi = min(values), max(values)
+    if hi - lo < 1e-9:
+        lo, hi = lo - 1, hi + 1
+    width, height = GRAPH_W - 2 * PAD, GRAPH_H - 2 * PAD
+
+    def x(step: int) -> float:
+        return round(PAD + width * step / max(1, steps), 1)
+
+    def y(v: float) -> float:
+        return round(PAD + height * (hi - v) / (hi - lo), 1)
+
+    points = []
+    for d in decisions:
+        points.append(
+            {
+                "step": d["step"],
+                "x": x(d["step"]),
+                "y_best": y(d["best"]["value"]),
+                "y": y(d["played"]["value"]),
+                "class": d["class"],
+                "drop": d["class"] in ("inaccuracy", "mistake", "blunder"),
+            }
+        )
+    line = " ".join(f"{p['x']},{p['y_best']}" for p in points)
+    zero = y(0.0) if lo <= 0 <= hi else None
+    return {
+        "w": GRAPH_W,
+        "h": GRAPH_H,
+        "line": line,
+        "points": points,
+        "zero": zero,
+        "left": PAD,
+        "right": GRAPH_W - PAD,
+    }
+
+
+def present(row: HandAnalysis, variant: str) -> dict[str, Any]:
+    """A finished analysis in the reader's language: decisions with their class, values
+    and reasons, the counts, the accuracy, the graph and retry mode's data."""
+    data = row.data
+    unit = data.get("swing") or 1.0
+    decisions = []
+    for d in data.get("decisions", []):
+        played = _option(d["played"], variant, unit)
+        best = _option(d["best"], variant, unit)
+        decisions.append(
+            {
+                **d,
+                "class_label": class_label(d["class"]),
+                "played": played,
+                "best": best,
+                "alternatives": [_option(o, variant, unit) for o in d["alternatives"]],
+                "loss_text": value_text(-d["loss"], unit) if d["loss"] else "",
+            }
+        )
+    counts = [
+        {"cls": c, "label": class_label(c), "n": data.get("counts", {}).get(c, 0)}
+        for c in engine_analysis.CLASSES
+    ]
+    return {
+        "accuracy": data.get("accuracy"),
+        "decisions": decisions,
+        "counts": counts,
+        "graph": graph(data.get("decisions", []), data.get("steps", 0)),
+        "retry": retry_data(data, variant, unit),
+        "swing": unit,
+    }
+
+
+def retry_data(data: dict, variant: str, unit: float) -> list[dict[str, Any]]:
+    """Retry mode's questions: per mistake or blunder, the position's step, the options
+    the player may pick (by tile kind for a discard, the pile or the discard to take, a
+    button for any other move), and the expert's answer with its reason in words. The
+    page shows the answer only after a pick (it is the player's own finished hand: hiding
+    it is for the lesson, not a secret)."""
+    out = []
+    for d in data.get("decisions", []):
+        if d["class"] not in engine_analysis.RETRY_CLASSES:
+            continue
+        options = []
+        for o in d["options"]:
+            a = o["action"]
+            options.append(
+                {
+                    "type": a["type"],
+                    "tile": a.get("tile"),
+                    "ids": list(ids_of_kind(kind_of(a["tile"])))
+                    if a.get("tile") is not None
+                    else [],
+                    "text": action_text(a, variant),
+                    "value": o["value"],
+                    "value_text": value_text(o["value"], unit),
+                    "class": engine_analysis.classify(d["best"]["value"] - o["value"], unit),
+                    "class_label": class_label(
+                        engine_analysis.classify(d["best"]["value"] - o["value"], unit)
+                    ),
+                }
+            )
+        best = _option(d["best"], variant, unit)
+        out.append(
+            {
+                "step": d["step"],
+                "type": d["type"],
+                "options": options,
+                "best_text": best["text"],
+                "best_value": best["value_text"],
+                "best_ids": list(ids_of_kind(kind_of(d["best"]["action"]["tile"])))
+                if d["best"]["action"].get("tile") is not None
+                else [],
+                "best_type": d["best"]["action"]["type"],
+                "why": best["why"],
+                "played_text": action_text(d["played"]["action"], variant),
+                "played_value": value_text(d["played"]["value"], unit),
+            }
+        )
+    return out
+
+
+def game_accuracy(rows) -> int | None:
+    """The accuracy over every analysed hand of a game (``rows``: done analyses)."""
+    return engine_analysis.game_accuracy(r.data for r in rows)

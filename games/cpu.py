@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.bots import choose_action
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 _NAMES = ["Ada", "Baran", "Cem", "Deniz", "Ece", "Filiz", "Gül", "Hakan"]
 
 
@@ -35,4 +35,5 @@ def choose(state: Any, seat: int, level: str, *, timeout: bool = False) -> dict[
 
 
 def describe(level: str) -> str:
-    return {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}.get(level, level)
+    names = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard"), "expert": _("Expert")}
+    return names.get(level, level)

@@ -56,6 +56,7 @@ SEAT_CHOICES = [
     ("cpu:easy", _("CPU · easy")),
     ("cpu:medium", _("CPU · medium")),
     ("cpu:hard", _("CPU · hard")),
+    ("cpu:expert", _("CPU · expert")),
     ("human", _("A friend (invite link)")),
 ]
 

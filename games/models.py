@@ -31,7 +31,12 @@ def variant_choices() -> list[tuple[str, Promise]]:
     return [(name, _(rules.label)) for name, rules in RULES.items()]
 
 
-CPU_LEVELS = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))]
+CPU_LEVELS = [
+    ("easy", _("Easy")),
+    ("medium", _("Medium")),
+    ("hard", _("Hard")),
+    ("expert", _("Expert")),
+]
 
 
 def new_code() -> str:

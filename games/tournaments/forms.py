@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.names import clean_public_name
 from games.engine.rules import RULES
 from games.forms import VariantOptionsMixin, _encode, default_variant, field_name
-from games.models import variant_choices
+from games.models import CPU_LEVELS, variant_choices
 
 from .models import Tournament
 
@@ -81,6 +81,12 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
         coerce=int,
         initial=120,
     )
+    cpu_level = forms.ChoiceField(
+        label=_("CPU level of the fill seats"),
+        choices=CPU_LEVELS,
+        initial="medium",
+        required=False,  # a form without it (an older page) keeps medium CPUs
+    )
     seed = forms.CharField(
         label=_("Published seed (seating and draw)"),
         max_length=64,
@@ -116,6 +122,7 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
             "seating": t.seating,
             "three_player_tables": t.three_player_tables,
             "arrival_s": t.arrival_s,
+            "cpu_level": t.cpu_level,
             "seed": t.seed,
             "published": t.published,
             "late_entry_until": t.late_entry_until,
@@ -123,6 +130,9 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
         for key, value in t.options.items():
             initial[field_name(t.variant, key)] = _encode(value)
         return initial
+
+    def clean_cpu_level(self) -> str:
+        return self.cleaned_data.get("cpu_level") or "medium"
 
     def clean_placing_points(self) -> list[int]:
         raw = self.cleaned_data["placing_points"].replace(",", " ").replace("/", " ").split()
@@ -149,6 +159,7 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
                 "seating",
                 "three_player_tables",
                 "arrival_s",
+                "cpu_level",
                 "published",
                 "late_entry_until",
             )

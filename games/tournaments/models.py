@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Table, variant_choices
+from games.models import CPU_LEVELS, Table, variant_choices
 
 DEFAULT_PLACING_POINTS = [4, 2, 1, 0]
 
@@ -69,6 +69,8 @@ class Tournament(models.Model):
     # Online: how long a seated player has to reach their table before their
     # CPU plays for them (until they arrive).
     arrival_s = models.PositiveIntegerField(_("arrival time (seconds)"), default=120)
+    # the level of the CPUs that fill a table's empty seats (games.models.CPU_LEVELS)
+    cpu_level = models.CharField(_("CPU level"), max_length=8, choices=CPU_LEVELS, default="medium")
     # Late entry: players may be registered for a round after round 1 up to this round
     # (None: any round not seated yet); after it, registration is closed.
     late_entry_until = models.PositiveSmallIntegerField(

@@ -27,7 +27,7 @@ from games import services as table_services
 from games.engine import options as engine_options
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
-from games.models import Table
+from games.models import CPU_LEVELS, Table
 
 from . import results as result_rules
 from . import seating
@@ -57,6 +57,7 @@ SETTINGS_FIELDS = (
     "seed",
     "published",
     "arrival_s",
+    "cpu_level",
     "late_entry_until",
 )
 LOCKED_AFTER_START = ("variant", "options", "mode", "seed", "three_player_tables")
@@ -143,6 +144,7 @@ def settings_snapshot(t: Tournament) -> dict[str, Any]:
         "seed": t.seed,
         "published": t.published,
         "arrival_s": t.arrival_s,
+        "cpu_level": t.cpu_level,
         "late_entry_until": t.late_entry_until,
     }
 
@@ -192,6 +194,8 @@ def clean_settings(values: dict[str, Any]) -> dict[str, Any]:
         raise TournamentError("bad_option", "unknown scoring")
     if out.get("seating") not in (None, *Tournament.Seating.values):
         raise TournamentError("bad_option", "unknown seating method")
+    if out.get("cpu_level") not in (None, *(code for code, _label in CPU_LEVELS)):
+        raise TournamentError("bad_option", "unknown CPU level")
     return out
 
 
@@ -572,7 +576,7 @@ def _open_game(
     as away from the start; their CPU plays for them once ``arrival_s`` has
     passed and until they connect."""
     seats = [
-        table_services.SeatSpec("cpu", "medium")
+        table_services.SeatSpec("cpu", t.cpu_level)
         if pid is None
         else table_services.SeatSpec("player", user=by_pid[pid].user, name=by_pid[pid].name)
         for pid in tt.seats

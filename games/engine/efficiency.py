@@ -57,7 +57,7 @@ per number of tiles left out d, the fewest empty slots c its runs need and which
 and c + 2 are also reachable (a 3-bit mask; c + 3 and more always are). The four colours
 and the groups combine by a small knapsack on D with the masks convolved. The colour
 tables are computed by a memoised exact recursion (lowest position first: leave one copy
-out, or start a run there, with up to two empty slots below it and real or empty slots
+out, or start a run there, with up to four empty slots below it and real or empty slots
 above, at most ``_RUN_EMPTY`` empty slots a run) and kept for the life of the process.
 
 Openings add values: an exact memoised search over the rack's real tiles (lowest tile
@@ -109,7 +109,7 @@ def _colour_rec(ace_high: bool):
         res: dict[int, int] = {}
         for d, m in rec(v - bit0).items():
             res[d + 1] = res.get(d + 1, 0) | m
-        for s in range(max(1, p - 2), p + 1):
+        for s in range(max(1, p - 4), p + 1):
             stack = [(p + 1, p - s, bit0)]
             while stack:
                 q, k, removed = stack.pop()

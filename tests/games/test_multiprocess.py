@@ -150,6 +150,29 @@ print("HOLDERS", json.dumps(sorted([r.seat.position, r.process] for r in rows)))
 """
 
 
+# What a consumer's or the sweeper's database trip sends to PostgreSQL: channels'
+# database_sync_to_async closes old connections before and after every call.
+TRIPS = """
+import json
+import psycopg
+from django.db import close_old_connections
+from games.models import Table
+sent = []
+real = psycopg.Cursor.execute
+def execute(self, query, *args, **kwargs):
+    sent.append(query if isinstance(query, str) else repr(query))
+    return real(self, query, *args, **kwargs)
+psycopg.Cursor.execute = execute
+Table.objects.count()  # the connection is open and kept (CONN_MAX_AGE)
+sent.clear()
+for _ in range(3):
+    close_old_connections()
+    Table.objects.count()
+    close_old_connections()
+print("SENT", json.dumps(sent))
+"""
+
+
 def _manage(env, *args):
     out = subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -274,6 +297,15 @@ def site(postgres, redis):
             except subprocess.TimeoutExpired:
                 s.kill()
                 s.wait(10)
+
+
+def test_a_database_trip_sends_only_its_own_queries(site):
+    """Three trips of one query each on a kept connection are three statements: no
+    "SELECT 1" health check before each (a sixth round trip on every move)."""
+    env, _ports, _nginx = site
+    sent = json.loads(_manage(env, "shell", "-c", TRIPS).split("SENT", 1)[1])
+    assert len(sent) == 3, sent
+    assert not any(q.strip() == "SELECT 1" for q in sent), sent
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ project's db.sqlite3). See games/bench/load.py for what is measured.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -101,6 +102,13 @@ class Command(BaseCommand):
             metavar="S",
             help="the soak compares the RSS at the end with the RSS after S seconds (300)",
         )
+        parser.add_argument(
+            "--against-one",
+            action="store_true",
+            help="with --processes N: first the same run on one process (same database, Redis"
+            " and tables), then on N behind nginx; prints both and the ratio of their"
+            " actions/s (with --think 0, the saturated throughput)",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -134,10 +142,31 @@ class Command(BaseCommand):
             print(f"loadbench: {msg}", file=sys.stderr, flush=True)
 
         try:
-            result = run_bench(cfg, log)
+            if opts["against_one"]:
+                if cfg.processes < 2:
+                    raise ValueError("--against-one needs --processes N with N > 1")
+                log("the same run on one process first")
+                one = run_bench(dataclasses.replace(cfg, processes=1), log)
+                result = run_bench(cfg, log)
+                result["against_one"] = {
+                    "one": one,
+                    "ratio": round(result["actions_per_s"] / one["actions_per_s"], 2)
+                    if one["actions_per_s"]
+                    else None,
+                }
+            else:
+                result = run_bench(cfg, log)
         except (ValueError, RuntimeError) as e:
             raise CommandError(str(e)) from e
         if opts["json"]:
             self.stdout.write(json.dumps(result, indent=2))
         else:
+            if "against_one" in result:
+                self.stdout.write(format_summary(result["against_one"]["one"]) + "\n")
             self.stdout.write(format_summary(result))
+            if "against_one" in result:
+                self.stdout.write(
+                    f"  {cfg.processes} processes / one process: "
+                    f"{result['actions_per_s']} / {result['against_one']['one']['actions_per_s']}"
+                    f" actions/s = {result['against_one']['ratio']}x"
+                )

@@ -1,14 +1,20 @@
 """Evaluator and engine throughput figures (``python -m games.engine bench``).
 
-Not a timed test: it prints winning-rack checks per second and best
+Not a timed test: it prints winning-rack checks, deficiencies, ukeire and best
 arrangements per second on random 14/15-tile racks and on built winning racks
 with 0, 1 and 2 okeys, random-play hands per second for every rule set of the
 registry (through ``games.engine.simulate`` when it exists) and the peak memory
 (RSS).
 
-Rates are calls per CPU second (``time.process_time``, one core) after a
-warm-up pass that fills the evaluator's shared memo tables; each chunk of 100
-racks keeps its fastest pass. The racks come from a fixed seed.
+Rates are calls per CPU second (``time.process_time``, one core), two of them:
+
+* cold: racks the process has not seen (each pass makes new ones from a seed not used
+  before) and every lazy memo table cleared before each call, each call timed alone;
+* warm: a fixed set of racks (a fixed seed) timed pass after pass after a warm-up pass
+  that fills the shared memo tables; each chunk of 100 racks keeps its fastest pass.
+
+Also tile efficiency (``efficiency.deficiency`` and ``ukeire``, classic; the lay-down rule
+sets' deficiency before and after opening on random racks of their deal size).
 """
 
 from __future__ import annotations
@@ -138,22 +144,63 @@ def _peak_rss_mb() -> float | None:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
-def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> dict:
-    """Measure and return the figures (rates are calls per CPU second, after one
-    warm-up pass over each rack set so the shared memo tables are filled)."""
-    from .evaluate import best_arrangement, is_winning
+_COLD_SEEDS = [0]  # cold passes draw their racks from seeds this process never used before
 
-    rng = random.Random(seed)
-    sets: list[tuple[str, list]] = [
-        ("random 14", [random_rack(rng, 14) for _ in range(n_racks)]),
-        ("random 15", [random_rack(rng, 15) for _ in range(n_racks)]),
+
+def _cold_rate(
+    fn: Callable[[list[int], int], object],
+    make: Callable[[random.Random], tuple[list[int], int]],
+    seconds: float,
+    n_racks: int,
+    clear: Callable[[], None],
+) -> float:
+    """Calls per CPU second on racks the process has not seen: every pass makes new racks
+    (from a seed not used before) and every call starts with the lazy memo tables cleared
+    (outside the timed part; each call is timed alone, so the clock's own cost counts
+    against the figure). The precomputed colour tables stay: they are data, not memo."""
+    clock = time.process_time
+    spent, calls, start = 0.0, 0, clock()
+    while calls < n_racks or clock() - start < seconds:
+        _COLD_SEEDS[0] += 1
+        rng = random.Random(f"cold/{_COLD_SEEDS[0]}")
+        for _ in range(min(n_racks, 200)):
+            rack, ok = make(rng)
+            clear()
+            t = clock()
+            fn(rack, ok)
+            spent += clock() - t
+            calls += 1
+        if calls >= 20 * n_racks:
+            break
+    return calls / spent if spent > 0 else float("inf")
+
+
+def _clear_all() -> None:
+    from . import efficiency, evaluate
+
+    evaluate.clear_caches()
+    efficiency.clear_caches()
+
+
+def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> dict:
+    """Measure and return the figures: per rack set and function, the cold rate (racks
+    the process has not seen, memo tables cleared before each call) and the warm rate
+    (the same racks again and again after a warm-up pass, the shared memo tables full).
+    Rates are calls per CPU second on one core."""
+    from .efficiency import deficiency, ukeire
+    from .evaluate import best_arrangement, is_winning
+    from .rules import RULES
+
+    classic = RULES["classic"]
+    unseen = {k: 2 for k in range(FALSE_KIND + 1)}
+    makers: list[tuple[str, Callable[[random.Random], tuple[list[int], int]]]] = [
+        ("random 14", lambda r: random_rack(r, 14)),
+        ("random 15", lambda r: random_rack(r, 15)),
     ]
     for j in range(3):
-        sets.append((f"winning, {j} okeys", [winning_rack(rng, j) for _ in range(n_racks)]))
+        makers.append((f"winning, {j} okeys", lambda r, j=j: winning_rack(r, j)))
     for j in range(3):
-        sets.append(
-            (f"near-winning, {j} okeys", [near_winning_rack(rng, j) for _ in range(n_racks)])
-        )
+        makers.append((f"near-winning, {j} okeys", lambda r, j=j: near_winning_rack(r, j)))
 
     def win(rack: list[int], ok: int) -> object:
         return is_winning(rack, ok)
@@ -167,28 +214,75 @@ def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> d
     def best_17(rack: list[int], ok: int) -> object:
         return best_arrangement(rack, ok, ace_high=False, values="seventeen")
 
+    def defi(rack: list[int], ok: int) -> object:
+        return deficiency(rack, ok, classic)
+
+    def uke(rack: list[int], ok: int) -> object:
+        return ukeire(rack, ok, classic, unseen)
+
     t0 = time.process_time()
     rows = []
-    for name, racks in sets:
+    rng = random.Random(seed)
+    for name, make in makers:
+        racks = [make(rng) for _ in range(n_racks)]
         row: dict = {"racks": name}
         fns = [("is_winning", win)] if len(racks[0][0]) == 14 else []
-        fns += [("best", best), ("best_sum", best_sum), ("best_seventeen", best_17)]
+        fns += [("deficiency", defi), ("ukeire", uke), ("best", best)]
+        fns += [("best_sum", best_sum), ("best_seventeen", best_17)]
         for label, fn in fns:
-            for rack, ok in racks:  # warm-up pass
+            few = label == "ukeire"  # 53 deficiencies a call: fewer racks
+            part = racks[: max(1, n_racks // 30)] if few else racks
+            for rack, ok in part:  # warm-up pass
                 fn(rack, ok)
-            row[label] = round(_rate(fn, racks, seconds))
+            row[label] = round(_rate(fn, part, seconds))
+            if label in ("is_winning", "deficiency", "ukeire", "best"):
+                n_cold = max(1, n_racks // 30) if few else min(n_racks, 1000)
+                row[label + "_cold"] = round(_cold_rate(fn, make, seconds, n_cold, _clear_all))
         rows.append(row)
-    warm = time.process_time() - t0
+    lay_rows = _lay_down_rows(seconds, seed, n_racks)
+    spent = time.process_time() - t0
     hands = _hands_per_second(seconds)
     return {
         "evaluator": rows,
+        "lay_down": lay_rows,
         "hands_per_second": hands,
         "peak_rss_mb": _peak_rss_mb(),
         "seconds_per_figure": seconds,
-        "cpu_seconds_evaluator": round(warm, 2),
-        "note": "calls per CPU second (time.process_time) on one core, after a warm-up"
-        " pass; each chunk of 100 racks keeps its fastest pass",
+        "cpu_seconds_evaluator": round(spent, 2),
+        "note": "calls per CPU second (time.process_time) on one core; cold: racks the"
+        " process has not seen, memo tables cleared before each call; warm: the same racks"
+        " after a warm-up pass, each chunk of 100 racks keeping its fastest pass",
     }
+
+
+def _lay_down_rows(seconds: float, seed: int, n_racks: int) -> list[dict]:
+    """Deficiency (before and after opening) of random racks in the lay-down rule sets."""
+    from .efficiency import deficiency
+    from .rules import RULES
+
+    rows = []
+    rng = random.Random(f"{seed}/lay")
+    for variant, rules in RULES.items():
+        if rules.whole_rack:
+            continue
+        size = rules.rack_size
+        row: dict = {"racks": f"{variant}, random {size}"}
+        for label, opened in (("opening", False), ("opened", True)):
+
+            def fn(rack: list[int], ok: int, rules=rules, opened=opened) -> object:
+                return deficiency(rack, ok, rules, opened=opened)
+
+            part = [random_rack(rng, size) for _ in range(max(1, n_racks // 30))]
+            for rack, ok in part:
+                fn(rack, ok)
+            row[label] = round(_rate(fn, part, seconds))
+            row[label + "_cold"] = round(
+                _cold_rate(
+                    fn, lambda r, size=size: random_rack(r, size), seconds, len(part), _clear_all
+                )
+            )
+        rows.append(row)
+    return rows
 
 
 def _hands_per_second(seconds: float) -> dict:
@@ -217,13 +311,28 @@ def _hands_per_second(seconds: float) -> dict:
 
 
 def format_table(figures: dict) -> str:
-    cols = ["is_winning", "best", "best_sum", "best_seventeen"]
-    lines = ["Evaluator (calls per CPU second)", ""]
-    head = f"{'racks':<24}" + "".join(f"{c:>16}" for c in cols)
+    cols = ["is_winning", "deficiency", "ukeire", "best"]
+    lines = ["Evaluator and tile efficiency (calls per CPU second, cold / warm)", ""]
+    head = f"{'racks':<24}" + "".join(f"{c:>20}" for c in cols)
     lines += [head, "-" * len(head)]
+
+    def cell(row: dict, c: str) -> str:
+        if c not in row:
+            return f"{'-':>20}"
+        return f"{str(row.get(c + '_cold', '-')) + ' / ' + str(row[c]):>20}"
+
     for row in figures["evaluator"]:
-        cells = "".join(f"{row.get(c, '-'):>16}" for c in cols)
+        lines.append(f"{row['racks']:<24}" + "".join(cell(row, c) for c in cols))
+    lines += ["", "best_arrangement with values (warm)", ""]
+    for row in figures["evaluator"]:
+        cells = "".join(f"{row.get(c, '-'):>16}" for c in ("best_sum", "best_seventeen"))
         lines.append(f"{row['racks']:<24}{cells}")
+    if figures.get("lay_down"):
+        lines += ["", "Lay-down deficiency (cold / warm): before opening, after opening", ""]
+        for row in figures["lay_down"]:
+            lines.append(
+                f"{row['racks']:<24}" + "".join(cell(row, c) for c in ("opening", "opened"))
+            )
     lines += ["", "Random-play hands per CPU second (games.engine.simulate)", ""]
     hands = figures["hands_per_second"]
     if "skipped" in hands:

@@ -519,9 +519,12 @@ def _add_kind(vecs: list[int], j: int, kind: int, okey_kind: int) -> tuple[list[
     return out, j
 
 
-def _fits(vecs: list[int], kind: int, okey_kind: int) -> bool:
-    if kind in (okey_kind, FALSE_KIND):
-        return True
+def _fits(vecs: list[int], j: int, kind: int, okey_kind: int) -> bool:
+    """Can the rack hold one more tile of ``kind`` (two copies of each, two okeys)?"""
+    if kind == okey_kind:
+        return j < 2
+    if kind == FALSE_KIND:
+        kind = okey_kind
     return (vecs[kind // 13] >> (2 * (kind % 13)) & 3) < 2
 
 
@@ -556,7 +559,7 @@ def ukeire(
         return d, out
     for kind in range(FALSE_KIND + 1):
         copies = unseen.get(kind, 0)
-        if copies <= 0 or not _fits(vecs, kind, okey_kind):
+        if copies <= 0 or not _fits(vecs, j, kind, okey_kind):
             continue
         v2, j2 = _add_kind(vecs, j, kind, okey_kind)
         d2 = _deficiency_vec(v2, j2, n + 1, rules, opened, limit, options)

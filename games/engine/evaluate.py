@@ -915,3 +915,11 @@ def best_arrangement(
         total = -((found[0] - len(leftover) * _LEFT) // _VAL) if shapes else 0
     best = Arrangement(MELDS if shapes else None, shapes, leftover, total)
     return best
+
+
+def clear_caches() -> None:
+    """Forget the shared per-colour memo tables (the bench's cold figures start empty)."""
+    for key in _memo14:
+        _memo14[key].clear()
+        _plans13[key].clear()
+        _scores13[key].clear()

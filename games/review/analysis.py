@@ -202,46 +202,53 @@ GRAPH_W, GRAPH_H, PAD = 600.0, 160.0, 14.0
 
 
 def graph(decisions: list[dict], steps: int) -> dict[str, Any] | None:
-    """The evaluation graph of a hand: x = the move's number in the hand, y = the
-    expert's value of the position (its best option) at each decision, and for every
-    decision a point at the value of the move played (a drop below the line is what the
-    move lost). Coordinates are computed here; the template draws them."""
+    """The evaluation graph of a hand: x = the move's number in the hand, y = the value
+    the seat has given away so far against the expert's best moves (0 at the top; each
+    decision's point is where it left the line, coloured by its class; a fall is what
+    that move lost). The expert's values of a draw and of a discard are not on one scale
+    (a draw is valued before the tile is seen), so the graph draws what is comparable:
+    the losses, in the rule set's points. Coordinates are computed here; the template
+    draws them."""
     if not decisions:
         return None
-    values = [d["best"]["value"] for d in decisions] + [d["played"]["value"] for d in decisions]
-    lo, hi = min(values), max(values)
-    if hi - lo < 1e-9:
-        lo, hi = lo - 1, hi + 1
+    total = sum(d["loss"] for d in decisions)
+    lo = -max(total, 1e-9)
     width, height = GRAPH_W - 2 * PAD, GRAPH_H - 2 * PAD
 
     def x(step: int) -> float:
         return round(PAD + width * step / max(1, steps), 1)
 
     def y(v: float) -> float:
-        return round(PAD + height * (hi - v) / (hi - lo), 1)
+        return round(PAD + height * (0 - v) / (0 - lo), 1)
 
     points = []
+    line = [f"{x(0)},{y(0.0)}"]
+    lost = 0.0
     for d in decisions:
+        before = -lost
+        lost += d["loss"]
+        line.append(f"{x(d['step'])},{y(before)}")
+        line.append(f"{x(d['step'])},{y(-lost)}")
         points.append(
             {
                 "step": d["step"],
                 "x": x(d["step"]),
-                "y_best": y(d["best"]["value"]),
-                "y": y(d["played"]["value"]),
+                "y": y(-lost),
                 "class": d["class"],
                 "drop": d["class"] in ("inaccuracy", "mistake", "blunder"),
             }
         )
-    line = " ".join(f"{p['x']},{p['y_best']}" for p in points)
-    zero = y(0.0) if lo <= 0 <= hi else None
+    line.append(f"{x(steps)},{y(-lost)}")
     return {
         "w": GRAPH_W,
         "h": GRAPH_H,
-        "line": line,
+        "line": " ".join(line),
         "points": points,
-        "zero": zero,
+        "zero": y(0.0),
+        "bottom": y(lo),
         "left": PAD,
         "right": GRAPH_W - PAD,
+        "lost": lost,
     }
 
 
@@ -273,6 +280,7 @@ def present(row: HandAnalysis, variant: str) -> dict[str, Any]:
         "decisions": decisions,
         "counts": counts,
         "graph": graph(data.get("decisions", []), data.get("steps", 0)),
+        "lost_text": value_text(-sum(d["loss"] for d in data.get("decisions", [])), unit),
         "retry": retry_data(data, variant, unit),
         "swing": unit,
     }

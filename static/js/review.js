@@ -102,6 +102,8 @@
         timeline.scrollTop = top - timeline.clientHeight / 2;
       }
     }
+    const decision = root.querySelector(`.rv-decisions li[data-step="${step}"]`);
+    if (decision) decision.classList.add("current");
     const comment = root.querySelector(`.rv-comments li[data-step="${step}"]`);
     const cpuNow = q(".rv-cpu-now");
     if (comment) comment.classList.add("current");
@@ -176,8 +178,9 @@
   function ask() {
     const q = retry.questions[retry.i];
     retry.picked = null;
-    const of = panel.querySelector("[data-text-of]").dataset.textOf;
-    setText("[data-retry-count]", "· " + of.replace("%(n)s", retry.i + 1).replace("%(total)s", retry.questions.length));
+    const texts = panel.querySelector("[data-text-of]").dataset;
+    const count = texts.textOf.replace("%(n)s", retry.i + 1).replace("%(total)s", retry.questions.length);
+    setText("[data-retry-count]", `· ${count} · ${texts.textBefore.replace("%(n)s", q.step)}`);
     const askEl = panel.querySelector("[data-retry-ask]");
     const discards = q.options.some((o) => o.type === "discard");
     const draws = q.options.some((o) => o.type === "draw" || o.type === "take");
@@ -198,7 +201,11 @@
     panel.querySelector("[data-retry-done]").hidden = true;
     step = Math.max(0, q.step - 1);
     render();
-    panel.scrollIntoView({ block: "nearest" });
+    // the table and the question in view: all of the felt where it fits above the panel,
+    // else from its centre (the discard to take, the seat's own rack, then the question)
+    const felt = document.getElementById("rv-felt");
+    const fits = felt.offsetHeight + panel.offsetHeight <= window.innerHeight;
+    (fits ? felt : felt.querySelector(".rv-center")).scrollIntoView({ block: "start" });
   }
 
   function pick(opt) {
@@ -224,6 +231,7 @@
     panel.querySelector("[data-retry-next]").hidden = !more;
     panel.querySelector("[data-retry-done]").hidden = more;
     render();
+    panel.scrollIntoView({ block: "nearest" });
   }
 
   function startRetry() {

@@ -208,11 +208,22 @@ HINTS = {
     "discard_safe": gettext_lazy(
         "Discard %(tile)s, not %(avoid)s: the next player took tiles that %(avoid)s would complete."
     ),
+    # the expert's reasons (games/engine/bots/expert.py, API.md "Expert evaluation")
+    "finish": gettext_lazy("Finishes: %(points)s. Put %(tile)s down and end the hand."),
+    "open_now": gettext_lazy("Opens now: %(total)s ≥ %(need)s."),
+    "keeps_useful": gettext_lazy(
+        "Discard %(tile)s: keeps %(useful)s useful tiles instead of %(instead)s."
+    ),
 }
 
 
 def hint_text(reason: str, detail: dict, variant: str = "") -> str:
     """The hint's sentence, tiles named in words ("Discard black 6: ...")."""
+    # an expert reason without its figures is worded as the plain one
+    needs = {"finish": ("points", "close"), "open_now": ("need", "open"),
+             "keeps_useful": ("instead", "discard_loose")}  # fmt: skip
+    if reason in needs and needs[reason][0] not in detail:
+        reason = needs[reason][1]
     text = HINTS.get(reason)
     if text is None:
         return reason.replace("_", " ")
@@ -220,6 +231,8 @@ def hint_text(reason: str, detail: dict, variant: str = "") -> str:
     for k in ("tile", "avoid"):
         if isinstance(values.get(k), str):
             values[k] = tile_words(values[k], variant)
+    if isinstance(values.get("points"), int):
+        values["points"] = f"{values['points']:+d}"  # signed: "+2"
     try:
         return str(text) % values
     except (KeyError, TypeError, ValueError):

@@ -25,6 +25,9 @@ REASONS = {
     "draw",
     "discard_loose",
     "discard_safe",
+    "finish",
+    "open_now",
+    "keeps_useful",
 }
 
 
@@ -58,7 +61,7 @@ def test_hint_closes_the_seed_003_worked_example():
         phase="play",
     )
     h = hint(state, 0)
-    assert h["reason"] in {"close", "okey_close"}
+    assert h["reason"] in {"finish", "okey_close"}
     assert h["action"]["type"] == "close"
 
 
@@ -89,4 +92,51 @@ def test_hint_says_when_a_discard_keeps_back_what_the_next_player_collects():
         ],
         indicator="K1",
     )
-    assert hint(plain, 0)["reason"] == "discard_loose"
+    assert hint(plain, 0)["reason"] in {"discard_loose", "keeps_useful"}
+
+
+def test_seventeen_first_turn_hint_opens_for_18_against_17():
+    """Seventeen (RULES.md §5), the starter's first turn: R13 Y13 + okey (a group of
+    13s, 17) and R1 Y1 B1 (1) open for 18 against the limit of 17. The arrangement
+    with the fewest loose tiles spends the okey on K5 K6 _ K8 instead (8 in all), so
+    the listed openings hold none; the hint used to advise a discard here (following
+    the hints for a whole hand then ended in "never opened")."""
+    state = make_state(
+        "seventeen",
+        ["R13 Y13 B8 R1 Y1 B1 K5 K6 K8 R4 Y7 B10 K11 R9 Y3", None, None, None],
+        indicator="B7",  # the okey is B8
+        phase="play",
+    )
+    assert not [a for a in legal_actions(state, 0) if a["type"] == "open"]
+    h = hint(state, 0)
+    assert h["action"]["type"] == "open" and h["reason"] == "open_now"
+    assert (h["detail"]["total"], h["detail"]["need"]) == (18, 17)
+    after, _ = apply(state, h["action"])  # the engine accepts it
+    assert after.opened[0] == "melds" and after.limit == 18
+
+
+def test_a_finish_says_what_it_is_worth():
+    """The seed 003 worked example's close: "Finishes" with the points it brings."""
+    state = make_state(
+        "rummy",
+        racks=["R3 R4 R5 R6 K9 B9 Y9 Y10 Y11 Y12 Y13 K6 K7 B5 R11", None, None, None],
+        indicator="B4",
+        phase="play",
+    )
+    h = hint(state, 0)
+    assert h["reason"] in {"finish", "okey_close"} and h["detail"]["points"] > 0
+
+
+def test_expert_reasons_are_worded_with_their_figures():
+    from django.utils import translation
+
+    from games import messages
+
+    with translation.override("en"):
+        assert messages.hint_text("open_now", {"total": 18, "need": 17}) == "Opens now: 18 ≥ 17."
+        text = messages.hint_text("keeps_useful", {"tile": "K6", "useful": 9, "instead": 6})
+        assert text == "Discard black 6: keeps 9 useful tiles instead of 6."
+        text = messages.hint_text("finish", {"tile": "R7", "points": 2})
+        assert text.startswith("Finishes: +2.") and "red 7" in text
+        # without its figures an expert reason reads as the plain one
+        assert messages.hint_text("open_now", {}) == messages.hint_text("open", {})

@@ -202,9 +202,9 @@ def useful_tiles(ctx: Context, keep_V: int) -> tuple[int, float, int]:
         if (keep_V // b) & 3 >= 2:
             continue
         after = _left(ctx, keep_V + b)
-        if after >= base:
-            continue
-        w = 1.0 + (1.0 if ctx.whole and after <= 1 else 0.0)
+        if after > base:
+            continue  # drawn and a loose tile thrown, the rack would be no better
+        w = float(base + 1 - after) + (1.0 if ctx.whole and after <= 1 else 0.0)
         if wants.get(kind, 0.0) >= core.FEED_MIN:
             w *= 0.5
         weighted += u * w
@@ -252,8 +252,32 @@ def rank_discards(ctx: Context, cand: list[int]) -> list[tuple[float, int, dict]
 
 
 def expert_whole_discard(ctx: Context, cand: list[int]) -> int:
-    """Whole-rack discard (``core.choose_discard`` calls it for the expert)."""
-    return rank_discards(ctx, cand)[0][1]
+    """Whole-rack discard (``core.choose_discard`` calls it for the expert): the hard
+    level's choice, made with the expert's count of unseen tiles (``unseen``)."""
+    return core._whole_discard(ctx, cand, [])
+
+
+def unseen(view: dict, ctx: Context) -> list[int]:
+    """Copies of each played kind (index 52: okeys) the seat cannot place: the hard
+    level's count (rack, discards, table melds, indicator) less the tiles other
+    seats took from a discard pile and still hold (the public ``took`` log: a
+    taken tile is face up, so the seat knows whose rack it is in; one the taker
+    threw again is already among the discards)."""
+    out = list(ctx.unseen())
+    for s, row in enumerate(ctx.took):
+        if s == ctx.seat:
+            continue  # its own takes are in its rack, counted already
+        thrown: dict[int, int] = {}
+        for x in view["discards"][s] if s < len(view["discards"]) else ():
+            k = ctx.kind(x["id"])
+            thrown[k] = thrown.get(k, 0) + 1
+        for k in row:
+            if thrown.get(k, 0) > 0:
+                thrown[k] -= 1
+                continue
+            i = 52 if k < 0 else k
+            out[i] = max(0, out[i] - 1)
+    return out
 
 
 # ---------------------------------------------------------------- evaluation
@@ -269,6 +293,7 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
     if not acts:
         raise ValueError("no legal action for this seat")
     ctx.expert = True
+    ctx._seen = unseen(view, ctx)
     ctx.route = plan_route(ctx)
     rng = core.seed_rng(view, "expert")
     T = tile_points(ctx.rules)
@@ -288,41 +313,9 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
     ranked = rank_discards(ctx, [a["tile"] for a in discards]) if discards else []
     for value, t, detail in ranked:
         act = next(a for a in discards if a["tile"] == t)
-        reason = "keeps_useful"
-        if detail["feeds"]:
-            reason = "discard_loose"
-        options.append(Option(act, round(value, 3), reason, detail))
-    if ranked and ctx.whole and pick["type"] == "discard":
-        # the expert's own ranking decides the whole-rack discard
-        pick = options[0].action
-    if len(ranked) > 1:
-        best = options[0]
-        rest = [o for o in options[1:] if o.detail["leftover"] == best.detail["leftover"]]
-        if ctx.whole:
-            plainly = next((o for o in options[1:] if not o.detail["feeds"]), None)
-            if best.detail["feeds"] is False and any(o.detail["feeds"] for o in options[1:2]):
-                pass
-            if (
-                plainly is not None
-                and options[1].detail["feeds"]
-                and options[1].detail["useful"] >= best.detail["useful"]
-            ):
-                detail = {**best.detail, "avoid": options[1].detail["tile"]}
-                options[0] = Option(best.action, best.value, "discard_safe", detail)
-        if rest and options[0].reason == "keeps_useful":
-            detail = {**options[0].detail, "instead": rest[0].detail["useful"]}
-            if detail["useful"] > detail["instead"]:
-                options[0] = Option(options[0].action, options[0].value, "keeps_useful", detail)
-            else:
-                options[0] = Option(options[0].action, options[0].value, "discard_loose",
-                                    options[0].detail)  # fmt: skip
-        elif options[0].reason == "keeps_useful":
-            options[0] = Option(options[0].action, options[0].value, "discard_loose",
-                                options[0].detail)  # fmt: skip
-    elif ranked:
-        o = options[0]
-        options[0] = Option(o.action, o.value, "discard_loose", o.detail)
-
+        options.append(Option(act, round(value, 3), "discard_loose", detail))
+    if pick["type"] == "discard" and ranked:
+        options = _discard_reasons(ctx, options, pick, rng)
     base = ranked[0][0] if ranked else 0.0
     for a in acts:
         k = a["type"]
@@ -368,6 +361,54 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
     top = max([chosen.value, *(o.value for o in others)])
     chosen = Option(chosen.action, top, chosen.reason, chosen.detail)
     return [chosen, *others]
+
+
+def _kind_key(ctx: Context, t: int) -> int:
+    return -2 if ctx.is_okey(t) else ctx.kind(t)
+
+
+def _discard_reasons(
+    ctx: Context, options: list[Option], pick: dict, rng: random.Random
+) -> list[Option]:
+    """The chosen discard's option (its action exactly ``pick``) and why: it keeps
+    back a tile the next player collects (``discard_safe``), it keeps more useful
+    tiles than the other discards as loose (``keeps_useful``), or it is the loose
+    tile (``discard_loose``)."""
+    t = pick["tile"]
+    idx = next(
+        i
+        for i, o in enumerate(options)
+        if o.action["type"] == "discard" and _kind_key(ctx, o.action["tile"]) == _kind_key(ctx, t)
+    )
+    mine = options[idx]
+    detail = dict(mine.detail)
+    reason = "discard_loose"
+    plain = None
+    if ctx.whole and len(options) > 1:
+        other = Context(ctx.view, ctx.legal)
+        other.expert, other._seen, other.route = True, ctx._seen, ctx.route
+        other.avoid_feeding = False
+        plain = core.play(other, "hard", rng)
+    if (
+        plain is not None
+        and plain.get("tile") is not None
+        and _kind_key(ctx, plain["tile"]) != _kind_key(ctx, t)
+        and core.feeds_next(ctx, plain["tile"])
+        and not core.feeds_next(ctx, t)
+    ):
+        reason = "discard_safe"
+        detail["avoid"] = notation(plain["tile"])
+    else:
+        same = [
+            o.detail["useful"]
+            for o in options
+            if o is not mine and o.detail["leftover"] == detail["leftover"]
+        ]
+        if same and detail["useful"] > max(same):
+            reason = "keeps_useful"
+            detail["instead"] = max(same)
+    options[idx] = Option(pick, mine.value, reason, detail)
+    return options
 
 
 def _is_melds(a: dict) -> bool:

@@ -1,78 +1,74 @@
 """ "Show me": the recommended action for a seat, with a one-line reason.
 
-``hint(state, seat)`` asks the hard CPU (which decides from the seat's view and
-legal actions only) and explains its choice with a stable reason code plus the
-facts the sentence needs; the web layer words it in the player's language.
+``hint(state, seat)`` asks the expert CPU (``expert.evaluate``, which decides from
+the seat's view and legal actions only) and returns its choice with a stable reason
+code plus the facts the sentence needs; the web layer words it in the player's
+language (``games.messages.hint_text``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..actions import legal_actions
-from ..evaluate import best_arrangement
-from ..melds import classify
+from ..actions import apply, legal_actions
 from ..state import HandState
-from ..tiles import kind_of, notation
+from ..tiles import notation
 from ..view import view_for
-from .core import Context, decide, feeds_next
+from .expert import evaluate
 
 
-def _leftover(tiles: list[int], state: HandState) -> int:
-    return len(best_arrangement(tiles, state.okey_kind, ace_high=state.rules.ace_high).leftover)
+def _finish_points(state: HandState, seat: int, action: dict) -> int | None:
+    """What the finish ``action`` is worth to ``seat``, if it ends the hand with
+    ``seat`` finishing: in whole-rack rule sets the seat's edge over each other
+    player (fixed by the rules: every loser pays the same), in lay-down ones the
+    seat's own line (its finishing bonus; the others' penalties depend on racks it
+    cannot see, so they are left out). Signed so that more is better for the seat."""
+    try:
+        after, _events = apply(state, action)
+    except Exception:  # noqa: BLE001 - a hint never fails because of its wording
+        return None
+    if not after.over or (after.result or {}).get("finisher") != seat:
+        return None
+    totals = after.hand_totals()
+    sign = 1 if state.rules.higher_wins else -1
+    if state.rules.whole_rack:
+        others = [t for s, t in enumerate(totals) if s != seat]
+        return round(sign * (totals[seat] - sum(others) / max(1, len(others))))
+    return sign * totals[seat]
 
 
 def hint(state: HandState, seat: int) -> dict[str, Any]:
     """``{"action": {...}, "reason": code, "detail": {...}, "tiles": [ids to highlight]}``.
 
-    Reason codes: close, okey_close, show, open, lay, add, swap, undo, take_fits,
-    draw, discard_loose, discard_safe (the loose tile it would otherwise throw,
-    ``detail["avoid"]``, is one the next player evidently collects: see what it
-    took, the view's public ``took`` log).
-    """
+    Reason codes (``expert.Option``): finish (``tile``, ``points``), okey_close,
+    show, open_now (``total``, ``need``), lay, add, swap, undo, take_fits, draw,
+    keeps_useful (``useful``, ``instead``), discard_safe (``avoid``: the tile kept
+    back, which the next player collects: what it took, the view's public ``took``
+    log), discard_loose (``leftover``)."""
     view = view_for(state, seat)
     legal = legal_actions(state, seat)
-    action = decide(view, legal, "hard")
+    best = evaluate(view, legal)[0]
+    action = best.action
+    reason = best.reason
+    detail: dict[str, Any] = dict(best.detail)
+    detail.pop("feeds", None)
     kind = action["type"]
-    rack = list(state.racks[seat])
-    detail: dict[str, Any] = {}
     tiles: list[int] = []
-    reason = kind
-    if kind == "close":
-        tile = action["tile"]
-        tiles = [tile]
-        reason = "okey_close" if kind_of(tile) == state.okey_kind else "close"
-        detail["tile"] = notation(tile)
-    elif kind in ("open", "lay"):
-        melds = action.get("melds") or []
-        tiles = [t for m in melds for t in m]
-        detail["melds"] = len(melds)
-        if not state.rules.whole_rack and kind == "open":
-            total = 0
-            for m in melds:
-                shape = classify(m, state.okey_kind, ace_high=state.rules.ace_high)
-                if shape is not None:
-                    total += state.rules.meld_value(shape.kind, shape.plays)
-            detail["total"] = total
-    elif kind in ("add", "swap", "show"):
-        tiles = [action["tile"]]
-        detail["tile"] = notation(action["tile"])
+    if kind in ("open", "lay"):
+        tiles = [t for m in action.get("melds") or [] for t in m]
+        detail["melds"] = len(action.get("melds") or [])
     elif kind == "take":
         if state.takeable is not None:
             tiles = [state.takeable]
             detail["tile"] = notation(state.takeable)
-        reason = "take_fits"
-    elif kind == "discard":
-        tile = action["tile"]
-        tiles = [tile]
-        detail["tile"] = notation(tile)
-        rest = [t for t in rack if t != tile]
-        detail["leftover"] = _leftover(rest, state)
-        reason = "discard_loose"
-        plain = decide(view, legal, "hard", avoid_feeding=False)
-        if plain.get("tile") not in (None, tile):
-            ctx = Context(view, legal)
-            if feeds_next(ctx, plain["tile"]) and not feeds_next(ctx, tile):
-                reason = "discard_safe"
-                detail["avoid"] = notation(plain["tile"])
+    elif "tile" in action:
+        tiles = [action["tile"]]
+        detail.setdefault("tile", notation(action["tile"]))
+    if kind in ("close", "discard", "add"):
+        points = _finish_points(state, seat, action)
+        if points is not None and reason != "okey_close":
+            reason = "finish"
+            detail["points"] = points
+        elif points is not None:
+            detail["points"] = points
     return {"action": action, "reason": reason, "detail": detail, "tiles": tiles}

@@ -276,6 +276,15 @@ def game_detail(request: HttpRequest, code: str) -> HttpResponse:
         }
         for link in table.share_links.all()
     ]
+    # the accuracy of one's own analysed hands, beside each and over the game
+    analysed = list(
+        HandAnalysis.objects.filter(
+            hand__table=table, seat=seat.position, status=HandAnalysis.Status.DONE
+        )
+    )
+    accuracy = {row.hand_id: row.data.get("accuracy") for row in analysed}
+    for h in hands:
+        h.accuracy = accuracy.get(h.pk)
     return render(
         request,
         "review/game.html",
@@ -284,6 +293,8 @@ def game_detail(request: HttpRequest, code: str) -> HttpResponse:
             "seat": seat,
             "players": players,
             "hands": hands,
+            "game_accuracy": analysis.game_accuracy(analysed) if analysed else None,
+            "analysed": len(analysed),
             "finished": table.status == Table.Status.FINISHED,
             "totals": services.game_for(table).totals(),
             "links": links,

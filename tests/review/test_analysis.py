@@ -218,7 +218,7 @@ def test_a_failed_analysis_says_so_and_stops_polling(get, ayse, runner, monkeypa
     assert HandAnalysis.objects.get().status == "failed"
 
 
-def test_the_game_accuracy_joins_the_analysed_hands(get, ayse, runner):
+def test_the_game_accuracy_joins_the_analysed_hands(client, get, ayse, runner):
     analysis.set_runner(lambda fn, pk: fn(pk))
     table = play_out_hand(cpu_table("classic", user=ayse))
     first = table.current_hand
@@ -231,3 +231,7 @@ def test_the_game_accuracy_joins_the_analysed_hands(get, ayse, runner):
     rows = list(HandAnalysis.objects.filter(status="done"))
     expected = engine_analysis.game_accuracy(r.data for r in rows)
     assert f"In the game: <b>{expected}</b>/100 over 2 analysed hands." in html
+    page = client.get(f"/review/game/{table.code}/").content.decode()
+    assert f"Your accuracy over 2 analysed hands: <b>{expected}</b>/100." in page
+    for row in rows:
+        assert f"accuracy {row.data['accuracy']}/100" in page

@@ -21,7 +21,7 @@ from .core import LEVELS, decide, seed_rng
 def choose_action(
     state: Any, seat: int, level: str, *, rng: random.Random | None = None
 ) -> dict[str, Any]:
-    """The action CPU ``seat`` plays now at ``level`` ("random", "easy", "medium", "hard").
+    """The action CPU ``seat`` plays now at ``level`` (random, easy, medium, hard, expert).
 
     A seat without a level (None or "", e.g. a human's seat played by a bot while
     they are away) plays "medium"; an unknown level raises ``ValueError``. The seat

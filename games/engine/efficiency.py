@@ -68,9 +68,13 @@ fresh melds of their own at their best value.
 
 from __future__ import annotations
 
+import struct
+import sys
+from array import array
 from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import product
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -130,17 +134,46 @@ def _colour_rec(ace_high: bool):
 
 
 _REC = {True: _colour_rec(True), False: _colour_rec(False)}
+# the colour tables: the precomputed ones (efftables/colour_tables.bin, loaded on first
+# use) and, for vectors with more tiles, the ones computed when first met (cleared by
+# clear_caches)
+_PRE: dict[bool, dict[int, tuple[tuple[int, int, int], ...]]] = {}
 _TABLES: dict[bool, dict[int, tuple[tuple[int, int, int], ...]]] = {True: {}, False: {}}
 
 
-def colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
-    """The colour table entry of a 13-number count vector (2 bits a number): a tuple of
-    (d, g, m) for the numbers d of tiles left out that are worth it (g = c - d falls as d
-    grows), c the fewest empty slots, m the mask of the offsets 0-2 reachable above c."""
-    table = _TABLES[ace_high]
-    entry = table.get(vec)
-    if entry is not None:
-        return entry
+def _load_tables() -> None:
+    from .efftables import MAGIC, table_vectors
+
+    path = Path(__file__).with_name("efftables") / "colour_tables.bin"
+    try:
+        data = path.read_bytes()
+    except OSError:  # not generated: every table is computed when first met
+        data = b""
+    if not data.startswith(MAGIC):
+        _PRE[True], _PRE[False] = {}, {}
+        return
+    vectors = table_vectors()
+    pos = len(MAGIC)
+    for ace_high in (True, False):
+        (n_entries,) = struct.unpack_from("<I", data, pos)
+        pos += 4
+        entries = []
+        for _ in range(n_entries):
+            k = data[pos]
+            raw = data[pos + 1 : pos + 1 + 3 * k]
+            pos += 1 + 3 * k
+            entries.append(tuple((raw[i], raw[i + 1] - 64, raw[i + 2]) for i in range(0, 3 * k, 3)))
+        idx = array("H")
+        idx.frombytes(data[pos : pos + 2 * len(vectors)])
+        if sys.byteorder == "big":
+            idx.byteswap()
+        pos += 2 * len(vectors)
+        _PRE[ace_high] = dict(zip(vectors, map(entries.__getitem__, idx), strict=True))
+
+
+def compute_colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
+    """The colour table entry of a 13-number count vector computed by the exact
+    recursion (no table read); see ``colour_table``."""
     rec = _REC[ace_high]
     masks = dict(rec(vec))
     c1 = vec & 3
@@ -148,7 +181,7 @@ def colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
         for x in range(1, c1 + 1):  # x of the 1s play high, after 13
             for d, m in rec(vec - x + (x << 26)).items():
                 masks[d] = masks.get(d, 0) | m
-    out = []
+    out: list[tuple[int, int, int]] = []
     best_g = None
     for d in sorted(masks):
         m = masks[d]
@@ -160,8 +193,21 @@ def colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
             best_g = g
         elif g == best_g and m3 | out[-1][2] != out[-1][2]:
             out.append((d, g, m3))
-    entry = tuple(out)
-    table[vec] = entry
+    return tuple(out)
+
+
+def colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
+    """The colour table entry of a 13-number count vector (2 bits a number): a tuple of
+    (d, g, m) for the numbers d of tiles left out that are worth it (g = c - d falls as d
+    grows), c the fewest empty slots, m the mask of the offsets 0-2 reachable above c."""
+    if not _PRE:
+        _load_tables()
+    entry = _PRE[ace_high].get(vec)
+    if entry is None:
+        table = _TABLES[ace_high]
+        entry = table.get(vec)
+        if entry is None:
+            entry = table[vec] = compute_colour_table(vec, ace_high)
     return entry
 
 
@@ -237,35 +283,68 @@ def _melds_D(vecs: list[int], s: int, ace_high: bool) -> int | None:
         if opts:
             per_number.append((b, opts))
     best = [1 << 30]
+    if not _PRE:
+        _load_tables()
+    pre = _PRE[ace_high]
+    merged: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+
+    def pair(va: int, vb: int) -> list[tuple[int, int, int]]:
+        """The two colours' tables merged: per total d left out, the least g (the masks
+        of the entries reaching it or-ed), kept while g falls or a mask adds an offset."""
+        key = (va, vb)
+        out = merged.get(key)
+        if out is not None:
+            return out
+        ta = pre.get(va) or colour_table(va, ace_high)
+        tb = pre.get(vb) or colour_table(vb, ace_high)
+        by_d: dict[int, list[int]] = {}
+        for da, ga, ma in ta:
+            for db, gb, mb in tb:
+                d = da + db
+                g = ga + gb
+                cur = by_d.get(d)
+                if cur is None or g < cur[0]:
+                    by_d[d] = [g, _CONV3[ma][mb]]
+                elif g == cur[0]:
+                    cur[1] |= _CONV3[ma][mb]
+        out = []
+        best_g = 1 << 30
+        last_m = 0
+        for d in sorted(by_d):
+            g, m = by_d[d]
+            if g < best_g or (g == best_g and m | last_m != last_m):
+                out.append((d, g, m))
+                if g < best_g:
+                    best_g, last_m = g, m
+                else:
+                    last_m |= m
+        merged[key] = out
+        return out
 
     def leaf(v: list[int], G: int, M: int) -> None:
-        tabs = [colour_table(v[c], ace_high) for c in range(4)]
+        left = pair(v[0], v[1])
+        right = pair(v[2], v[3])
         bd = best[0]
-        for e0 in tabs[0]:
-            for e1 in tabs[1]:
-                d01 = e0[0] + e1[0]
-                if d01 >= bd:
+        room = s - G
+        for da, ga, ma in left:
+            if da >= bd:
+                break
+            mam = _CONV3[M][ma]
+            r = room - ga
+            for db, gb, mb in right:
+                total = da + db
+                if total >= bd:
                     break
-                g01 = G + e0[1] + e1[1]
-                m01 = _CONV3[_CONV3[M][e0[2]]][e1[2]]
-                for e2 in tabs[2]:
-                    d012 = d01 + e2[0]
-                    if d012 >= bd:
-                        break
-                    g012 = g01 + e2[1]
-                    m012 = _CONV3[m01][e2[2]]
-                    for e3 in tabs[3]:
-                        D = d012 + e3[0]
-                        if bd <= D:
-                            break
-                        x = s - g012 - e3[1]
-                        if x >= 3 or (x >= 0 and _CONV3[m012][e3[2]] >> x & 1):
-                            bd = D
-                            break
+                x = r - gb
+                if x >= 3 or (x >= 0 and _CONV3[mam][mb] >> x & 1):
+                    bd = total
+                    break
         best[0] = bd
 
+    last = len(per_number)
+
     def rec(i: int, v: list[int], G: int, M: int) -> None:
-        if i == len(per_number):
+        if i == last:
             leaf(v, G, M)
             return
         b, opts = per_number[i]

@@ -21,8 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.engine import efficiency
 from games.engine.bench import near_winning_rack, random_rack, winning_rack
-from games.engine.efficiency import colour_table, deficiency, ukeire
+from games.engine.efficiency import colour_table, compute_colour_table, deficiency, ukeire
+from games.engine.efftables import MAX_TILES, table_vectors
 from games.engine.evaluate import is_winning
 from games.engine.melds import GROUP, RUN, seventeen_value, sum_value
 from games.engine.rules import RULES, rules_for
@@ -390,3 +392,82 @@ def test_fifty_one_opening_examples() -> None:
 
 def test_colour_table_of_an_empty_colour() -> None:
     assert colour_table(0, True) == ((0, 0, 1),)
+
+
+# ------------------------------------------------------------------ colour tables
+
+
+def oracle_colour(numbers: list[int], ace_high: bool) -> dict[int, set[int]]:
+    """d -> the empty-slot counts c (up to 13) with which runs (or lone-tile melds) hold
+    every tile of one colour but d, by brute force over the subsets kept."""
+    kinds = tuple(sorted(make_kind(0, n) for n in numbers))
+    out: dict[int, set[int]] = {}
+    for keep in range(len(kinds) + 1):
+        for kept in set(combinations(kinds, keep)):
+            for c in range(14):
+                if fill_best(kept, c, None, ace_high) is not None:
+                    out.setdefault(len(kinds) - keep, set()).add(c)
+    return out
+
+
+def _vec(numbers: list[int]) -> int:
+    return sum(1 << (2 * (n - 1)) for n in numbers)
+
+
+@pytest.mark.parametrize("ace_high", [True, False])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_colour_tables_agree_with_the_oracle(ace_high, data) -> None:
+    """Every entry (d, g, m) of a colour's table: c = g + d is the fewest empty slots with
+    d tiles left out, m says exactly which of c + 1, c + 2 are reachable, and the d left out
+    of the table are no better (no fewer slots less d)."""
+    numbers = data.draw(st.lists(st.integers(1, 13), min_size=0, max_size=7))
+    numbers = [n for n in numbers if numbers.count(n) <= 2]
+    table = colour_table(_vec(numbers), ace_high)
+    want = oracle_colour(numbers, ace_high)
+    listed = {d for d, _g, _m in table}
+    for d, g, m in table:
+        c = g + d
+        assert min(want[d]) == c, (numbers, d)
+        assert m == sum(1 << t for t in range(3) if c + t in want[d]), (numbers, d)
+    best_g = min(g for _d, g, _m in table)
+    for d, cs in want.items():
+        if d not in listed:
+            earlier = [g for dd, g, _m in table if dd < d]
+            assert earlier and min(cs) - d >= min(earlier), (numbers, d)
+    assert best_g == min(min(cs) - d for d, cs in want.items())
+
+
+@pytest.mark.parametrize("ace_high", [True, False])
+def test_the_stored_tables_are_the_recursion(ace_high) -> None:
+    """The generated file (efftables/colour_tables.bin) holds what the exact recursion
+    computes: every vector of up to 3 tiles and a random sample of the rest."""
+    colour_table(0, ace_high)  # loads the file
+    stored = efficiency._PRE[ace_high]
+    vectors = table_vectors()
+    assert len(stored) == len(vectors)
+    rng = random.Random(99)
+    sample = [v for v in vectors if _count_tiles(v) <= 3] + rng.sample(vectors, 1500)
+    for v in sample:
+        assert stored[v] == compute_colour_table(v, ace_high), v
+
+
+def _count_tiles(v: int) -> int:
+    return sum(v >> (2 * i) & 3 for i in range(13))
+
+
+def test_the_table_file_is_generated_deterministically() -> None:
+    from games.engine.efftables import gen
+
+    small = gen.build(max_tiles=3)
+    assert small == gen.build(max_tiles=3)
+    assert MAX_TILES == 8
+    assert gen.OUT.read_bytes()[: len(gen.MAGIC)] == gen.MAGIC
+
+
+def test_cold_caches_give_the_same_answers() -> None:
+    rng = random.Random(5)
+    racks = [random_rack(rng, 14) for _ in range(30)]
+    warm = [deficiency(r, ok, CLASSIC) for r, ok in racks]
+    efficiency.clear_caches()
+    assert [deficiency(r, ok, CLASSIC) for r, ok in racks] == warm

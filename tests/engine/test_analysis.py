@@ -68,9 +68,16 @@ def test_the_classes_read_in_the_rule_sets_own_points():
     assert decide(opts(0.0, -300.0), 2, "fifty-one")["class"] == "blunder"
 
 
-def test_every_rule_set_has_a_swing():
+def test_every_rule_set_has_a_swing_and_a_rules_object_may_give_its_own():
     for rules in RULES.values():
         assert an.swing(rules) > 0
+
+    class Plugin:
+        name = "plug-in"
+        review_swing = 40
+
+    assert an.swing(Plugin()) == 40.0
+    assert an.classify(5.0, an.swing(Plugin())) == "mistake"  # 12.5 % of 40
 
 
 def test_a_decision_shows_the_best_alternatives_and_the_move_played():

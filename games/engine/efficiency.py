@@ -80,7 +80,7 @@ from typing import Any
 
 from .evaluate import _INC, _M26, _OK_SHIFT, _RUN_VAL, _group_value
 from .melds import PAIRS_OPENING
-from .tiles import FALSE_KIND
+from .tiles import FALSE_KIND, kind_of
 
 _RUN_EMPTY = 5  # the most empty slots one run of a colour table holds
 _MASK_BITS = (1 << 48) - 1
@@ -272,98 +272,90 @@ def _vectors(tiles: Sequence[int], okey_kind: int) -> tuple[list[int], int]:
     return [V >> (28 * c) & _M26 for c in range(4)], V >> _OK_SHIFT
 
 
-def _melds_D(vecs: list[int], s: int, ace_high: bool) -> int | None:
+def _melds_D(vecs: list[int], s: int, ace_high: bool, bound: int = 1 << 30) -> int | None:
     """The fewest real tiles left out (D) by a cover whose extra slots s - G can be filled
-    (see the module doc), or None when no cover can (s < 0 with nothing to leave out)."""
-    per_number = []
-    for n in range(13):
-        b = 2 * n
-        cnt = (vecs[0] >> b & 3, vecs[1] >> b & 3, vecs[2] >> b & 3, vecs[3] >> b & 3)
-        opts = _GROUP_OPTS[cnt]
-        if opts:
-            per_number.append((b, opts))
-    best = [1 << 30]
+    (see the module doc), or None when no cover leaves out fewer than ``bound``."""
     if not _PRE:
         _load_tables()
     pre = _PRE[ace_high]
-    merged: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    per_number = []
+    for b in range(0, 26, 2):
+        opts = _GROUP_OPTS[(vecs[0] >> b & 3, vecs[1] >> b & 3, vecs[2] >> b & 3, vecs[3] >> b & 3)]
+        if opts:
+            per_number.append((b, opts))
+    best = [bound]
+    conv = _CONV3
 
-    def pair(va: int, vb: int) -> list[tuple[int, int, int]]:
-        """The two colours' tables merged: per total d left out, the least g (the masks
-        of the entries reaching it or-ed), kept while g falls or a mask adds an offset."""
-        key = (va, vb)
-        out = merged.get(key)
-        if out is not None:
-            return out
-        ta = pre.get(va) or colour_table(va, ace_high)
-        tb = pre.get(vb) or colour_table(vb, ace_high)
-        by_d: dict[int, list[int]] = {}
-        for da, ga, ma in ta:
-            for db, gb, mb in tb:
-                d = da + db
-                g = ga + gb
-                cur = by_d.get(d)
-                if cur is None or g < cur[0]:
-                    by_d[d] = [g, _CONV3[ma][mb]]
-                elif g == cur[0]:
-                    cur[1] |= _CONV3[ma][mb]
-        out = []
-        best_g = 1 << 30
-        last_m = 0
-        for d in sorted(by_d):
-            g, m = by_d[d]
-            if g < best_g or (g == best_g and m | last_m != last_m):
-                out.append((d, g, m))
-                if g < best_g:
-                    best_g, last_m = g, m
-                else:
-                    last_m |= m
-        merged[key] = out
-        return out
-
-    def leaf(v: list[int], G: int, M: int) -> None:
-        left = pair(v[0], v[1])
-        right = pair(v[2], v[3])
+    def leaf(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
+        t0 = pre.get(v0) or colour_table(v0, ace_high)
+        t1 = pre.get(v1) or colour_table(v1, ace_high)
+        t2 = pre.get(v2) or colour_table(v2, ace_high)
+        t3 = pre.get(v3) or colour_table(v3, ace_high)
         bd = best[0]
         room = s - G
-        for da, ga, ma in left:
-            if da >= bd:
+        for d0, g0, m0 in t0:
+            if d0 >= bd:
                 break
-            mam = _CONV3[M][ma]
-            r = room - ga
-            for db, gb, mb in right:
-                total = da + db
-                if total >= bd:
+            r0 = room - g0
+            c0 = conv[M][m0]
+            for d1, g1, m1 in t1:
+                d01 = d0 + d1
+                if d01 >= bd:
                     break
-                x = r - gb
-                if x >= 3 or (x >= 0 and _CONV3[mam][mb] >> x & 1):
-                    bd = total
-                    break
+                r1 = r0 - g1
+                c1 = conv[c0][m1]
+                for d2, g2, m2 in t2:
+                    d012 = d01 + d2
+                    if d012 >= bd:
+                        break
+                    r2 = r1 - g2
+                    c2 = conv[c1][m2]
+                    for d3, g3, m3 in t3:
+                        total = d012 + d3
+                        if total >= bd:
+                            break
+                        x = r2 - g3
+                        if x >= 3 or (x >= 0 and conv[c2][m3] >> x & 1):
+                            bd = total
+                            break
         best[0] = bd
+        return bd == 0
 
     last = len(per_number)
 
-    def rec(i: int, v: list[int], G: int, M: int) -> None:
+    def rec(i: int, v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
         if i == last:
-            leaf(v, G, M)
-            return
+            return leaf(v0, v1, v2, v3, G, M)
         b, opts = per_number[i]
-        rec(i + 1, v, G, M)
-        for use, c, m in opts:
-            w = [v[x] - ((use >> (2 * x) & 3) << b) for x in range(4)]
-            rec(i + 1, w, G + c, _CONV3[M][m])
+        for use, c, m in opts:  # groups first: they often settle the bound early
+            if rec(
+                i + 1,
+                v0 - ((use & 3) << b),
+                v1 - ((use >> 2 & 3) << b),
+                v2 - ((use >> 4 & 3) << b),
+                v3 - ((use >> 6 & 3) << b),
+                G + c,
+                conv[M][m],
+            ):
+                return True
+        return rec(i + 1, v0, v1, v2, v3, G, M)
 
-    rec(0, list(vecs), 0, 1)
-    return best[0] if best[0] < (1 << 30) else None
+    rec(0, vecs[0], vecs[1], vecs[2], vecs[3], 0, 1)
+    return best[0] if best[0] < bound else None
 
 
-def _melds_deficiency(vecs: list[int], j: int, T: int, ace_high: bool) -> int | None:
+def _melds_deficiency(
+    vecs: list[int], j: int, T: int, ace_high: bool, bound: int = 1 << 30
+) -> int | None:
+    """The runs-and-groups deficiency for T tiles in melds, or None when it is not below
+    ``bound``."""
     n_real = sum(_count(v) for v in vecs)
-    n = n_real + j
-    D = _melds_D(vecs, T - n_real, ace_high)
+    extra = n_real + j - T  # tiles of the rack outside the target
+    D = _melds_D(vecs, T - n_real, ace_high, bound + max(0, extra))
     if D is None:
         return None
-    return max(0, D - (n - T))
+    d = max(0, D - extra)
+    return d if d < bound else None
 
 
 def _count(v: int) -> int:
@@ -521,29 +513,39 @@ def _opening_min(rules: Any, kind: str, limit: int | None, options: Mapping | No
 
 
 def _opening_deficiency(
-    vecs: list[int], j: int, n: int, rules: Any, limit: int | None, options: Mapping | None
+    vecs: list[int],
+    j: int,
+    n: int,
+    rules: Any,
+    limit: int | None,
+    options: Mapping | None,
+    bound: int,
 ) -> int:
     room = n - 1
     mode = rules.values or "sum"
-    best = n  # every tile replaced cannot be worse than this bound
-    need = _opening_min(rules, "melds", limit, options)
-    search = _opening_search(tuple(vecs), mode, rules.ace_high)
-    for w in range(0, room + 1):
-        if max(0, w - j) >= best:
-            break
-        if search(w, room) >= max(need, 1):
-            best = max(0, w - j)
-            break
+    best = min(n, bound)  # n: no opening within reach
     n_pairs = max(1, rules.pairs_opening_min_pairs)
     pneed = _opening_min(rules, PAIRS_OPENING, limit, options)
     for p in range(n_pairs, room // 2 + 1):
         w = _open_pairs_wilds(vecs, p, pneed, mode)
         if w is not None:
             best = min(best, max(0, w - j))
+    if best == 0:
+        return 0
+    need = max(1, _opening_min(rules, "melds", limit, options))
+    search = _opening_search(tuple(vecs), mode, rules.ace_high)
+    for w in range(0, room + 1):
+        if max(0, w - j) >= best:
+            break
+        if search(w, room) >= need:
+            best = max(0, w - j)
+            break
     return best
 
 
 # ------------------------------------------------------------------ public API
+
+_NO_BOUND = 1 << 30
 
 
 def _deficiency_vec(
@@ -554,21 +556,25 @@ def _deficiency_vec(
     opened: bool,
     limit: int | None,
     options: Mapping | None,
+    bound: int = _NO_BOUND,
 ) -> int:
+    """The deficiency, or some figure >= ``bound`` when it is not below ``bound``."""
     if rules.whole_rack:
         if n not in (14, 15):
             raise ValueError("a whole-rack deficiency needs 14 or 15 tiles")
-        melds = _melds_deficiency(vecs, j, 14, rules.ace_high)
         pairs = _pairs_deficiency(vecs, j, 7)
-        return pairs if melds is None else min(melds, pairs)
+        bound = min(bound, pairs)
+        melds = _melds_deficiency(vecs, j, 14, rules.ace_high, bound)
+        return bound if melds is None else melds
     if not opened:
-        return _opening_deficiency(vecs, j, n, rules, limit, options)
+        return _opening_deficiency(vecs, j, n, rules, limit, options, bound)
     if n <= 1:
         return 0
     if n <= 3:
         return n - 1
-    d = _melds_deficiency(vecs, j, n - 1, rules.ace_high)
-    return n - 1 if d is None else d
+    bound = min(bound, n - 1)
+    d = _melds_deficiency(vecs, j, n - 1, rules.ace_high, bound)
+    return bound if d is None else d
 
 
 def deficiency(
@@ -621,15 +627,25 @@ def ukeire(
     deficiency (module doc)."""
     if rules.whole_rack and len(tiles) == 15:
         d = deficiency(tiles, okey_kind, rules)
-        best: tuple[int, int, int, dict[int, int]] | None = None
+        # the discards (one per kind, its lowest id) whose 14 tiles keep the deficiency
+        kinds_seen: set[int] = set()
+        keep: list[tuple[int, list[int]]] = []
         for t in sorted(tiles):
+            k = kind_of(t)
+            if k in kinds_seen:
+                continue
+            kinds_seen.add(k)
             rest = [x for x in tiles if x != t]
-            d14, acc = ukeire(rest, okey_kind, rules, unseen)
-            key = (d14, -sum(acc.values()), t, acc)
-            if best is None or key[:3] < best[:3]:
+            if deficiency(rest, okey_kind, rules) == d:
+                keep.append((t, rest))
+        best: tuple[int, int, dict[int, int]] | None = None
+        for t, rest in keep:
+            _d14, acc = ukeire(rest, okey_kind, rules, unseen)
+            key = (-sum(acc.values()), t, acc)
+            if best is None or key[:2] < best[:2]:
                 best = key
         assert best is not None
-        return d, best[3]
+        return d, best[2]
     vecs, j = _vectors(tiles, okey_kind)
     n = len(tiles)
     d = _deficiency_vec(vecs, j, n, rules, opened, limit, options)
@@ -641,8 +657,7 @@ def ukeire(
         if copies <= 0 or not _fits(vecs, j, kind, okey_kind):
             continue
         v2, j2 = _add_kind(vecs, j, kind, okey_kind)
-        d2 = _deficiency_vec(v2, j2, n + 1, rules, opened, limit, options)
-        if d2 < d:
+        if _deficiency_vec(v2, j2, n + 1, rules, opened, limit, options, d) < d:
             out[kind] = copies
     return d, out
 

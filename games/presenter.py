@@ -6,20 +6,22 @@ in play: the only source is ``engine.view_for(state, seat)``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 
 from games import messages, outcome
 from games.engine import view_for
 from games.engine.rules import rules_for
 from games.matchmaking.waiting import waiting_context
-from games.models import Seat, Table
+from games.models import Seat, Table, variant_choices
 from games.realtime import snapshot
 from games.services import arrange_slots
+from games.templatetags.okey_tiles import tile_html
 from games.tilewords import tile_label, yellow_is_green
 
 TOOK_SHOWN = 4  # the last tiles each opponent took from the discards
@@ -34,21 +36,57 @@ MELD_KINDS = {
 SYMBOLS = {"R": "♥", "Y": "★", "B": "◆", "K": "♠", "F": "✿"}
 
 
-def tile_ctx(tile: dict[str, Any], variant: str) -> dict[str, Any]:
+class TileCtx(dict):
+    """A tile as the templates draw it (``tile_ctx``). ``{{ t.html }}`` and
+    ``{{ t.small }}`` are its markup (``okey_tiles.tile_html``), made when a template
+    first asks for it and kept per language and everything the markup shows
+    (``_TILE_HTML``): a table shows the same few dozen tiles move after move, so
+    most are made once per language. Set the marks (``last``, ``hinted`` ...) before
+    a template reads the markup."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: str) -> Any:
+        if key == "html":
+            return tile_markup(self, "")
+        if key == "small":
+            return tile_markup(self, "small")
+        raise KeyError(key)
+
+
+_TILE_HTML: dict[tuple[Any, ...], str] = {}
+_TILE_HTML_LIMIT = 50_000
+_TILE_FIELDS = ("id", "t", "variant", "okey", "face_down", "plays")
+_TILE_FIELDS += ("penalty", "hinted", "drawn", "last", "colour", "number", "symbol", "css")
+
+
+def tile_markup(tile: dict[str, Any], size: str) -> str:
+    """``okey_tiles.tile_html(tile, size)``, remembered per language and every field
+    the markup reads (the tile words are the language's)."""
+    key = (get_language(), size, *(tile.get(f) for f in _TILE_FIELDS))
+    html = _TILE_HTML.get(key)
+    if html is None:
+        if len(_TILE_HTML) >= _TILE_HTML_LIMIT:
+            _TILE_HTML.clear()
+        html = _TILE_HTML[key] = tile_html(tile, size)
+    return html
+
+
+def tile_ctx(tile: dict[str, Any], variant: str) -> TileCtx:
     """A tile as the templates draw it. Where the rule set shows its yellow tiles green
     (``Rules.yellow_shown_green``: Okey Rummy) they get the green face (css ``rummy``)
     and the clover; ``variant`` rides along so the tile's words say the same."""
     t = tile["t"]
     colour = t[0]
     green = yellow_is_green(variant)
-    return {
-        **tile,
-        "colour": colour,
-        "number": "" if colour == "F" else t[1:],
-        "symbol": "♣" if (colour == "Y" and green) else SYMBOLS[colour],
-        "css": f"c-{colour.lower()}" + (" rummy" if green else ""),
-        "variant": variant,
-    }
+    return TileCtx(
+        tile,
+        colour=colour,
+        number="" if colour == "F" else t[1:],
+        symbol="♣" if (colour == "Y" and green) else SYMBOLS[colour],
+        css=f"c-{colour.lower()}" + (" rummy" if green else ""),
+        variant=variant,
+    )
 
 
 def relative_positions(n: int, me: int, variant: str) -> dict[int, str]:
@@ -71,42 +109,39 @@ def table_urls(code: str) -> dict[str, str]:
     return {"sheet": reverse("games:sheet", args=[code]), "verify": reverse("solo:verify")}
 
 
-def table_context(
-    table: Table,
-    seat: Seat | None,
-    *,
-    error: dict | None = None,
-    hint: dict | None = None,
-    seats: list[Seat] | None = None,
-) -> dict[str, Any]:
-    if seats is None:
-        seats = list(table.seats.select_related("user__profile").all())
+def _shared_context(table: Table, seats: list[Seat]) -> dict[str, Any]:
+    """What every seat and watcher of this table read sees alike, in the active
+    language: the table's flags, each player's public panel (name, presence, counts,
+    discards, takes, total), the indicator, the melds, the totals and the standings,
+    all from the spectator's view of the hand (``view_for(state, None)``: nothing of
+    any rack). Made once per table read (the table object and its seats), version and
+    language, and shared by the frames rendered from that read; ``table_context``
+    copies what it adds a seat's own marks to."""
+    lang = get_language()
+    key = (table.version, table.updated_at, lang)
+    memo = table.__dict__.get("_okey_shared")
+    if memo is not None and memo[0] is seats and key in memo[1]:
+        return memo[1][key]
     hand, state, game = snapshot(table)
-    me = seat.position if seat is not None else None
-    ctx: dict[str, Any] = {
-        "table": table,
-        "seat": seat,
-        "me": me,
-        "version": table.version,
-        "error": error,
-        "variant_name": table.get_variant_display(),
+    rules = rules_for(table.variant)
+    shared: dict[str, Any] = {
+        "variant_name": _variant_label(table.variant, lang),
         "assisted": bool(table.options.get("assisted")),
         # a double tap on an okey turns it face down where the rules allow it (seventeen)
-        "okeys_flip": rules_for(table.variant).okeys_flip,
+        "okeys_flip": rules.okeys_flip,
         # melds lie on the table in the lay-down rule sets (fifty-one, seventeen)
-        "lays_down": not rules_for(table.variant).whole_rack,
+        "lays_down": not rules.whole_rack,
         # a game of a fixed number of hands says "Hand 2 of 7" (Rules.hands_shown)
-        "hands_shown": rules_for(table.variant).hands_shown(table.options),
+        "hands_shown": rules.hands_shown(table.options),
         "hand": hand,
-        "view": None,
+        "state": state,
+        "game": game,
     }
-    view = None
+    public = view_for(state, None) if hand is not None else None
     if hand is not None:
-        view = view_for(state, me)
-        ctx["view"] = view
-        ctx["hand_number"] = hand.number + 1
+        shared["hand_number"] = hand.number + 1
     n = len(seats)
-    places = relative_positions(n, me if me is not None else 0, table.variant)
+    totals = game.totals()
     players = []
     for s in seats:
         p: dict[str, Any] = {
@@ -115,36 +150,102 @@ def table_context(
             "is_cpu": s.is_cpu,
             "is_open": s.is_open,
             "away": s.away_since is not None,
-            "place": places.get(s.position, "top"),
-            "is_me": s.position == me,
         }
-        if view is not None:
-            p["count"] = view["rack_counts"][s.position]
-            p["turn"] = view["turn"] == s.position and not view["over"]
+        if public is not None:
+            p["count"] = public["rack_counts"][s.position]
+            p["turn"] = public["turn"] == s.position and not public["over"]
             # the felt shows the last three discards of each seat
-            p["discards"] = [tile_ctx(t, table.variant) for t in view["discards"][s.position][-3:]]
+            p["discards"] = [
+                tile_ctx(t, table.variant) for t in public["discards"][s.position][-3:]
+            ]
             if p["discards"]:  # each seat's latest discard is marked as such
                 p["discards"][-1]["last"] = True
-            p["opened"] = view.get("opened", [None] * n)[s.position]
+            p["opened"] = public.get("opened", [None] * n)[s.position]
             # what this seat took from the discards (public at a real table)
-            took = (view.get("took") or [[]] * n)[s.position]
+            took = (public.get("took") or [[]] * n)[s.position]
             p["took"] = [tile_ctx({"t": t}, table.variant) for t in took[-TOOK_SHOWN:]]
             p["took_count"] = len(took)
+        p["total"] = totals[s.position] if s.position < len(totals) else 0
         players.append(p)
-    totals = game.totals()
-    for p in players:
-        p["total"] = totals[p["position"]] if p["position"] < len(totals) else 0
+    shared["players"] = players
+    shared["totals"] = totals
+    if public is not None:
+        shared["indicator"] = tile_ctx(public["indicator"], table.variant)
+        shared["melds"] = meld_ctx(public, players, table.variant)
+        shared["takeable"] = (
+            tile_ctx(public["takeable"], table.variant) if public.get("takeable") else None
+        )
+    shared["urls"] = table_urls(table.code)
+    shared["game_over"] = table.status == Table.Status.FINISHED
+    shared["winners"] = game.winners() if shared["game_over"] else []
+    # the running score table (games/outcome.py)
+    names = {p["position"]: p["name"] for p in players}
+    shared["names"] = names
+    shared["standing"] = outcome.game_standing(game, names)
+    if memo is None or memo[0] is not seats:
+        memo = (seats, {})
+        table.__dict__["_okey_shared"] = memo
+    memo[1][key] = shared
+    return shared
+
+
+@lru_cache(maxsize=256)
+def _variant_label(variant: str, lang: str) -> str:
+    """The rule set's display name in ``lang`` (the active language)."""
+    return str(dict(variant_choices()).get(variant, variant))
+
+
+def table_context(
+    table: Table,
+    seat: Seat | None,
+    *,
+    error: dict | None = None,
+    hint: dict | None = None,
+    seats: list[Seat] | None = None,
+) -> dict[str, Any]:
+    """The context of the table's page and live fragments for ``seat`` (None: a
+    watcher), from that seat's engine view only. The part every viewer sees alike
+    comes from ``_shared_context``, made once per table read and language."""
+    if seats is None:
+        seats = list(table.seats.select_related("user__profile").all())
+    shared = _shared_context(table, seats)
+    hand, state, game = shared["hand"], shared["state"], shared["game"]
+    me = seat.position if seat is not None else None
+    ctx: dict[str, Any] = {
+        "table": table,
+        "seat": seat,
+        "me": me,
+        "version": table.version,
+        "error": error,
+        "variant_name": shared["variant_name"],
+        "assisted": shared["assisted"],
+        "okeys_flip": shared["okeys_flip"],
+        "lays_down": shared["lays_down"],
+        "hands_shown": shared["hands_shown"],
+        "hand": hand,
+        "view": None,
+    }
+    view = None
+    if hand is not None:
+        view = view_for(state, me)
+        ctx["view"] = view
+        ctx["hand_number"] = shared["hand_number"]
+    places = relative_positions(len(seats), me if me is not None else 0, table.variant)
+    players = [
+        {**p, "place": places.get(p["position"], "top"), "is_me": p["position"] == me}
+        for p in shared["players"]
+    ]
+    totals = shared["totals"]
     ctx["players"] = players
     ctx["opponents"] = [p for p in players if not p["is_me"]]
     ctx["my_player"] = next((p for p in players if p["is_me"]), None)
     if view is not None:
-        ctx["indicator"] = tile_ctx(view["indicator"], table.variant)
-        ctx["melds"] = meld_ctx(view, players, table.variant)
-        ctx["takeable"] = (
-            tile_ctx(view["takeable"], table.variant) if view.get("takeable") else None
-        )
+        ctx["indicator"] = shared["indicator"]
+        ctx["melds"] = shared["melds"]
+        ctx["takeable"] = shared["takeable"]
         if ctx["takeable"] and hint and ctx["takeable"]["id"] in hint["tiles"]:
-            ctx["takeable"]["hinted"] = True  # "Show me" suggests taking it
+            # "Show me" suggests taking it: this seat's own copy is marked
+            ctx["takeable"] = TileCtx(ctx["takeable"], hinted=True)
         ctx["legal"] = set(view.get("legal", []))
         ctx["my_turn"] = me is not None and view["turn"] == me and not view["over"]
         if view.get("rack") is not None and seat is not None:
@@ -153,17 +254,16 @@ def table_context(
             # the tile just drawn or taken stays marked until the player moves it
             # (their saved order then holds it): the seat's own view only
             drawn = drawn_unmoved(view, seat.rack_order or [])
-            by_id = {
-                t["id"]: {
-                    **tile_ctx(t, table.variant),
-                    "penalty": t["id"] in penalty,
-                    "hinted": t["id"] in hinted,
-                    "drawn": t["id"] == drawn,
-                }
-                for t in view["rack"]
-            }
+            by_id = {}
+            for t in view["rack"]:
+                tile = tile_ctx(t, table.variant)
+                tile["penalty"] = t["id"] in penalty
+                tile["hinted"] = t["id"] in hinted
+                tile["drawn"] = t["id"] == drawn
+                by_id[t["id"]] = tile
             slots = arrange_slots(list(by_id), seat.rack_order or [])
             ctx["slots"] = [by_id.get(t) if t is not None else None for t in slots]
+            ctx["slots_html"] = partial(slots_html, ctx["slots"])  # called if rendered
         ctx["result"] = view.get("result") if view["over"] else None
         if ctx["result"]:
             finisher = ctx["result"].get("finisher")
@@ -175,12 +275,12 @@ def table_context(
             for line in view.get("scores", [])
         ]
     ctx["totals"] = totals
-    ctx["urls"] = table_urls(table.code)
-    ctx["game_over"] = table.status == Table.Status.FINISHED
-    ctx["winners"] = game.winners() if ctx["game_over"] else []
+    ctx["urls"] = shared["urls"]
+    ctx["game_over"] = shared["game_over"]
+    ctx["winners"] = shared["winners"]
     # the outcome dialog and the running score table (games/outcome.py)
-    names = {p["position"]: p["name"] for p in players}
-    ctx["standing"] = outcome.game_standing(game, names)
+    names = shared["names"]
+    ctx["standing"] = shared["standing"]
     ctx["outcome"] = (
         outcome.hand_outcome(view, names, game, lambda t: tile_ctx(t, table.variant))
         if view is not None and ctx.get("result")
@@ -195,6 +295,18 @@ def table_context(
     # a waiting quick-match table's card: who waits, their ratings, "Fill with CPUs"
     ctx["quick_wait"] = waiting_context(table, seats, seat)
     return ctx
+
+
+def slots_html(slots: list[TileCtx | None]) -> SafeString:
+    """The rack's slots, each with its tile: ``{{ slots_html }}`` in the ``rack``
+    partial (the template calls it when it renders the rack). Made here rather than
+    by a template loop over the 32 slots, which cost more than the rest of the rack."""
+    return mark_safe(
+        "".join(
+            f'<div class="slot" data-slot="{i}">{t["html"] if t else ""}</div>'
+            for i, t in enumerate(slots)
+        )
+    )
 
 
 def drawn_unmoved(view: dict[str, Any], saved: list[int | None]) -> int | None:
@@ -215,7 +327,7 @@ def meld_ctx(view: dict[str, Any], players: list[dict], variant: str) -> list[di
     partners = bool((view.get("options") or {}).get("partners"))
     out = []
     for m in view.get("melds", []):
-        tiles = [{**tile_ctx(t, variant), "okey": t["t"] == view["okey"]} for t in m["tiles"]]
+        tiles = [TileCtx(tile_ctx(t, variant), okey=t["t"] == view["okey"]) for t in m["tiles"]]
         owner = m["owner"]
         # fifty-one with partners: seats 0 and 2 against 1 and 3 [D14]
         team = (owner % 2) + 1 if partners and owner is not None else None

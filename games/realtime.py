@@ -26,7 +26,8 @@ from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models.query import get_related_populators
 from django.template.loader import get_template
 
 from games.engine import game as engine_game
@@ -251,6 +252,67 @@ class Member(Protocol):
     async def send(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None: ...
 
 
+class _CompiledSeatRead:
+    """``Seat.objects.select_related("table", "user__profile").filter(table_id=...)``
+    (``FOR UPDATE OF`` the table with ``for_update``), compiled to SQL once per
+    database connection and then only executed.
+
+    Compiling that queryset (three joins, ordering, locking) cost about four times
+    what running it does, on every action of every table. The rows become model
+    instances exactly as the queryset's own iterator makes them (``Model.from_db``,
+    the field converters, Django's related-object populators), so the seats, their
+    table, user and profile are the same objects the ORM gives
+    (``tests/games/test_lean_path.py`` compares them field by field)."""
+
+    def __init__(self, connection: Any, for_update: bool) -> None:
+        qs = Seat.objects.select_related("table", "user__profile").filter(table_id=0)
+        if for_update:
+            qs = qs.select_for_update(of=("table",))
+        compiler = qs.query.get_compiler(connection=connection)
+        self.sql, params = compiler.as_sql()
+        if list(params) != [0]:  # the table id must be the one parameter
+            raise RuntimeError(f"unexpected parameters {params!r} in the seats' read")
+        select, klass_info = compiler.select, compiler.klass_info
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
+        self.populators = get_related_populators(klass_info, select, connection.alias)
+        self.converters = compiler.get_converters([s[0] for s in select[: compiler.col_count]])
+        self.compiler, self.alias = compiler, connection.alias
+
+    def read(self, connection: Any, table_id: int) -> list[Seat]:
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [table_id])
+            rows: Any = cursor.fetchall()
+        if self.converters:
+            rows = self.compiler.apply_converters(rows, self.converters)
+        seats = []
+        for row in rows:
+            seat = Seat.from_db(self.alias, self.init_list, row[self.start : self.end])
+            for populator in self.populators:
+                populator.populate(row, seat)
+            seats.append(seat)
+        return seats
+
+
+def read_seats(table_id: int, *, for_update: bool = False) -> list[Seat]:
+    """The table's seats by position, each with its table (one object shared by all
+    of them), user and profile: one query, compiled once per connection
+    (``_CompiledSeatRead``). ``for_update`` locks the table's row (PostgreSQL: ``FOR
+    UPDATE OF`` the table; SQLite has one writer) and must run inside a transaction."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    compiled = connection.__dict__.setdefault("_okey_seat_reads", {})
+    read = compiled.get(for_update)
+    if read is None:
+        read = compiled[for_update] = _CompiledSeatRead(connection, for_update)
+    seats = read.read(connection, table_id)
+    if seats:
+        table = seats[0].table
+        for seat in seats:
+            seat.table = table
+    return seats
+
+
 _READS: OrderedDict[int, tuple[str, tuple[Table, list[Seat]]]] = OrderedDict()
 
 
@@ -263,13 +325,10 @@ def read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | 
         if hit is not None and hit[0] == change:
             return hit[1]
     # one query: the seats with their table (and names)
-    seats = list(Seat.objects.filter(table_id=table_id).select_related("table", "user__profile"))
+    seats = read_seats(table_id)
     if not seats:
         return None
-    table = seats[0].table
-    for seat in seats:
-        seat.table = table
-    value = (table, seats)
+    value = (seats[0].table, seats)
     if change:
         _READS[table_id] = (change, value)
         _READS.move_to_end(table_id)
@@ -481,12 +540,20 @@ _LEAVES: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _LEAF_LIMIT = 4096
 
 
-def render_leaf(name: str, ctx: dict[str, Any]) -> str:
+# An opponent's panel differs between the seats that see it only by where it sits on
+# their screen (its ``opp-<place>`` class, the first item of its key): it is rendered
+# once with this mark for the place and each viewer gets it with its own place put in.
+_PLACE = "\x00place\x00"
+
+
+def render_leaf(name: str, ctx: dict[str, Any], place: str | None = None) -> str:
     """One leaf fragment of ``templates/games/table.html`` (``opp-<seat>`` is the
-    ``opponent`` partial for that seat)."""
+    ``opponent`` partial for that seat, drawn at ``place`` when given)."""
     if name.startswith("opp-"):
         position = int(name[4:])
         ctx["p"] = next(p for p in ctx["opponents"] if p["position"] == position)
+        if place is not None:
+            ctx["p"] = {**ctx["p"], "place": place}
         name = "opponent"
     return get_template(f"games/table.html#{name}").render(ctx)
 
@@ -506,13 +573,14 @@ def live_frame(
         if name not in SHARED_LEAVES:
             parts.append(render_leaf(name, ctx))
             continue
-        cache_key = (ctx["table"].pk, name, lang, key)
+        opponent = name.startswith("opp-")
+        cache_key = (ctx["table"].pk, name, lang, key[1:] if opponent else key)
         html = _LEAVES.get(cache_key)
         if html is None:
-            html = _LEAVES[cache_key] = render_leaf(name, ctx)
+            html = _LEAVES[cache_key] = render_leaf(name, ctx, _PLACE if opponent else None)
             if len(_LEAVES) > _LEAF_LIMIT:
                 _LEAVES.popitem(last=False)
-        parts.append(html)
+        parts.append(html.replace(_PLACE, key[0]) if opponent else html)
     parts.append(
         f'<input type="hidden" id="act-version" name="version" value="{int(ctx["version"])}"'
         ' hx-swap-oob="true">'

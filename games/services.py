@@ -55,7 +55,7 @@ from games.ratings import api as ratings
 from games.ratings.rules import GUESTS_REFUSED, rated_refusal
 from games.realtime import attach_event_loop as attach_event_loop
 from games.realtime import broadcast as broadcast
-from games.realtime import broadcast_on_commit, game_for, remember_on_commit, snapshot
+from games.realtime import broadcast_on_commit, game_for, read_seats, remember_on_commit, snapshot
 from games.realtime import group_send as group_send
 from games.realtime import load_state as load_state
 from games.realtime import rebuild_hand as rebuild_hand
@@ -99,17 +99,12 @@ def _lock(table_id: int) -> Table:
     rest of the action (Django's prefetch cache), so scheduling the next turn reads
     nothing more and the frames rendered right after the action reuse them
     (``realtime.seats_read_with``). PostgreSQL locks the table's row only (``FOR
-    UPDATE OF``), as ``Table.objects.select_for_update()`` did; SQLite has one writer."""
-    seats = list(
-        Seat.objects.select_for_update(of=("table",))
-        .select_related("table", "user__profile")
-        .filter(table_id=table_id)
-    )
+    UPDATE OF``), as ``Table.objects.select_for_update()`` did; SQLite has one writer.
+    The query is compiled once per connection (``realtime.read_seats``)."""
+    seats = read_seats(table_id, for_update=True)
     if not seats:
         raise Table.DoesNotExist(f"no table {table_id}")
     table = seats[0].table
-    for seat in seats:
-        seat.table = table
     table._prefetched_objects_cache = {"seats": seats}
     return table
 

@@ -9,16 +9,19 @@ the analysis of a move judges it by what the player could know then).
 Values are in the rule set's own points, from the seat's point of view, higher = better.
 What a move cost is its *loss*: the best option's value minus the value of the move
 played. Losses are compared across rule sets by the rule set's **swing** (``swing()``):
-the typical spread between the best and the worst hand score of a hand (classic 2,
-rummy 3, fifty-one 950, seventeen 675, 101 200; measured as the mean of max - min of the
-hand totals over 30 hands of four hard CPUs, and rounded). A rules object may give its
-own as ``review_swing``.
+what finishing the hand is worth on the expert's own scale (``expert.finish_points``:
+classic and rummy 2, fifty-one and 101 98, seventeen 140), since the expert's values are
+estimates on that scale (a loose tile costs a seventh of a finish in classic, a fourteenth
+in fifty-one). The spread of real hand scores (classic 2, fifty-one about 950 over 30
+hands of hard CPUs) was tried first: in the lay-down rule sets it is made of penalties no
+single move's value carries, and every move of an easy player read as "best". A rules
+object may give its own as ``review_swing``.
 
 **Classes** by the loss as a share of the swing (``classify``; each boundary belongs to
 the milder class): best (at most 1 %, so equal values and rounding noise count as the
 best move), good (at most 4 %), inaccuracy (at most 10 %), mistake (at most 25 %),
-blunder (more). In classic okey a blunder costs more than half a point, in fifty-one more
-than 237 points.
+blunder (more). In classic okey a blunder costs more than half a point (a tile kept loose
+that a take would have fitted is a mistake), in fifty-one more than 24.5 points.
 
 **Accuracy** (``move_score``, ``accuracy``): each decision scores 100·e^(-loss / (0.12 ×
 swing)), 100 for the best move, about 72 at the good/inaccuracy boundary, 43 at a
@@ -54,8 +57,7 @@ RETRY_CLASSES = frozenset({"mistake", "blunder"})
 DECISION_TYPES = frozenset(
     {"draw", "take", "discard", "close", "show", "open", "lay", "add", "swap", "undo"}
 )
-SWINGS = {"classic": 2.0, "rummy": 3.0, "fifty-one": 950.0, "seventeen": 675.0, "101": 200.0}
-DEFAULT_SWING = 100.0
+DEFAULT_SWING = 100.0  # a rules object the expert cannot value
 ALTERNATIVES = 3  # options shown beside the move played
 BUDGET_MS = 250.0  # the expert's time per decision
 
@@ -78,7 +80,14 @@ def swing(rules: Any) -> float:
     own = getattr(rules, "review_swing", None)
     if own:
         return float(own)
-    return SWINGS.get(getattr(rules, "name", ""), DEFAULT_SWING)
+    try:
+        from .bots.expert import finish_points
+    except ImportError:
+        return DEFAULT_SWING
+    try:
+        return float(finish_points(rules)) or DEFAULT_SWING
+    except AttributeError:
+        return DEFAULT_SWING
 
 
 def classify(loss: float, unit: float) -> str:

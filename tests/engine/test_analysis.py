@@ -60,12 +60,17 @@ def test_class_by_value_lost_at_each_boundary(share, cls, variant):
 
 
 def test_the_classes_read_in_the_rule_sets_own_points():
-    """Half a point is a blunder in classic okey (a hand moves 2 points) and nothing in
-    fifty-one (it moves hundreds)."""
+    """Half a point is a blunder in classic okey (a finish pays 2) and nothing in
+    fifty-one (a finish is worth a rack of tiles, about 98 points); a tile kept loose is a
+    mistake in classic and an inaccuracy in fifty-one (its rack is twice as long)."""
+    assert an.swing(rules_for("classic")) == 2.0
+    assert an.swing(rules_for("fifty-one")) == 98.0
     assert decide(opts(0.0, -0.6), 2, "classic")["class"] == "blunder"
+    assert decide(opts(0.0, -2.0 / 7), 2, "classic")["class"] == "mistake"
     assert decide(opts(0.0, -0.6), 2, "fifty-one")["class"] == "best"
-    assert decide(opts(0.0, -60.0), 2, "fifty-one")["class"] == "inaccuracy"
-    assert decide(opts(0.0, -300.0), 2, "fifty-one")["class"] == "blunder"
+    assert decide(opts(0.0, -7.0), 2, "fifty-one")["class"] == "inaccuracy"
+    assert decide(opts(0.0, -20.0), 2, "fifty-one")["class"] == "mistake"
+    assert decide(opts(0.0, -30.0), 2, "fifty-one")["class"] == "blunder"
 
 
 def test_every_rule_set_has_a_swing_and_a_rules_object_may_give_its_own():
@@ -110,7 +115,7 @@ def test_move_scores_and_accuracy():
     assert an.move_score(0.0, 2.0) == 100.0
     assert an.move_score(0.5, 2.0) < an.move_score(0.2, 2.0) < an.move_score(0.1, 2.0) < 100
     # the score depends on the share of the swing only
-    assert an.move_score(0.2, 2.0) == pytest.approx(an.move_score(95.0, 950.0))
+    assert an.move_score(0.2, 2.0) == pytest.approx(an.move_score(9.8, 98.0))
     # the class boundaries in scores: good > 70, mistake's upper bound ~43, blunders < 13
     assert an.move_score(0.04 * 2, 2.0) > 70
     assert 40 < an.move_score(0.10 * 2, 2.0) < 45

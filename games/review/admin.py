@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import HandCommentary, ImportedRecord, ShareLink
+from .models import HandAnalysis, HandCommentary, ImportedRecord, ShareLink
 
 
 @admin.register(HandCommentary)
@@ -22,3 +22,10 @@ class ImportedRecordAdmin(admin.ModelAdmin):
     list_display = ("__str__", "variant", "owner", "created")
     list_filter = ("variant",)
     raw_id_fields = ("owner",)
+
+
+@admin.register(HandAnalysis)
+class HandAnalysisAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "status", "done", "total", "updated")
+    list_filter = ("status",)
+    raw_id_fields = ("hand", "imported")

@@ -235,3 +235,9 @@ def test_the_game_accuracy_joins_the_analysed_hands(client, get, ayse, runner):
     assert f"Your accuracy over 2 analysed hands: <b>{expected}</b>/100." in page
     for row in rows:
         assert f"accuracy {row.data['accuracy']}/100" in page
+
+
+def test_the_admin_lists_the_analyses(client):
+    admin = User.objects.create_superuser("root", "root@example.org", "pw-long-enough-9")
+    client.force_login(admin)
+    assert client.get("/admin/review/handanalysis/").status_code == 200

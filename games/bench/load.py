@@ -175,7 +175,10 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
                 result["errors"] += 1
                 result.setdefault("server_exits", []).append(servers.tail(s.log_path))
         # every player has closed its socket: the presence rows must go (the servers run on)
-        result["presence"] = soak_mod.presence_left([x.table_id for x in specs + alone_specs])
+        result["presence"] = soak_mod.presence_left(
+            [x.table_id for x in specs + alone_specs],
+            soak_mod.settle_time(servers.SEATS * len(specs)),
+        )
         result["queries_per_action"] = probe.probe_queries(cfg.variant)
     finally:
         if sampler is not None:

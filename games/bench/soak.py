@@ -28,6 +28,14 @@ from . import servers
 SOAK_BASELINE_S = 300.0  # the RSS the soak's end is compared with: after five minutes
 SOAK_RSS_LIMIT = 0.10  # the end within 10% of it
 PRESENCE_SETTLE_S = 25.0  # two of the sweepers' presence reconciliations (every 10 s) and more
+# ... plus this per socket: every close is a database trip and re-renders the table for the
+# seats still there, so 2,000 sockets closing at once keep two processes busy for a while
+PRESENCE_SETTLE_PER_SOCKET_S = 0.03
+
+
+def settle_time(sockets: int) -> float:
+    """How long the presence rows of ``sockets`` closed sockets may take to go."""
+    return PRESENCE_SETTLE_S + PRESENCE_SETTLE_PER_SOCKET_S * sockets
 
 
 class RssSampler:

@@ -56,9 +56,13 @@ colour keeps goes to the *colour table*: for a colour's count vector (2 bits a n
 per number of tiles left out d, the fewest empty slots c its runs need and which of c + 1
 and c + 2 are also reachable (a 3-bit mask; c + 3 and more always are). The four colours
 and the groups combine by a small knapsack on D with the masks convolved. The colour
-tables are computed by a memoised exact recursion (lowest position first: leave one copy
+tables are computed ahead by an exact recursion (lowest position first: leave one copy
 out, or start a run there, with up to four empty slots below it and real or empty slots
-above, at most ``_RUN_EMPTY`` empty slots a run) and kept for the life of the process.
+above, at most ``_RUN_EMPTY`` empty slots a run) for every vector of up to 10 tiles and
+stored in ``efftables/colour_tables.bin`` (written by ``efftables/gen.py``, about 1.7 MB);
+a colour with more tiles is computed when first met and kept (``clear_caches`` forgets
+those). A search stops as soon as it meets its bound (ukeire only asks whether a drawn
+tile gets below the deficiency).
 
 Openings add values: an exact memoised search over the rack's real tiles (lowest tile
 first: not in the opening, or the lowest real tile of one of its melds), giving the best
@@ -71,6 +75,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import product
@@ -78,9 +83,47 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .evaluate import _INC, _M26, _OK_SHIFT, _RUN_VAL, _group_value
-from .melds import PAIRS_OPENING
-from .tiles import FALSE_KIND, kind_of
+from .efftables import BIG_TILES, MAGIC, big_vectors, table_vectors, tiles_in
+from .melds import PAIRS_OPENING, RUN, seventeen_value
+from .tiles import FALSE_KIND, kind_of, make_kind, number_of_kind
+
+# A rack packed into one int (as evaluate.py packs it): colour c's count vector (2 bits a
+# number) at bit 28c, the number of real okeys at bit 112. _INC[okey_kind][tile id] is what
+# a tile adds.
+_M26 = (1 << 26) - 1
+_OK_SHIFT = 112
+_INC = [
+    [
+        1 << _OK_SHIFT
+        if (k := FALSE_KIND if t >= 104 else t >> 1) == ok
+        else 1
+        << (28 * ((ok if k == FALSE_KIND else k) // 13) + 2 * ((ok if k == FALSE_KIND else k) % 13))
+        for t in range(106)
+    ]
+    for ok in range(52)
+]
+
+
+def _run_value(mode: str, s: int, e: int) -> int:
+    plays = [make_kind(0, 1 if q == 14 else q) for q in range(s, e + 1)]
+    if mode == "sum":
+        return sum(number_of_kind(k) for k in plays)
+    return seventeen_value(RUN, plays)
+
+
+# _RUN_VAL[mode][(s, e)]: a run's value from position s to e (14: the 1 after 13)
+_RUN_VAL = {
+    mode: {(s, e): _run_value(mode, s, e) for s in range(1, 15) for e in range(s + 2, 15)}
+    for mode in ("sum", "seventeen")
+}
+
+
+def _group_value(mode: str, number: int, sizes: tuple[int, ...]) -> int:
+    if mode == "sum":
+        return number * sum(sizes)
+    base = 17 if number == 13 else number
+    return sum(base + (1 if s == 4 else 0) for s in sizes)
+
 
 _RUN_EMPTY = 5  # the most empty slots one run of a colour table holds
 _MASK_BITS = (1 << 48) - 1
@@ -138,21 +181,24 @@ _REC = {True: _colour_rec(True), False: _colour_rec(False)}
 # use) and, for vectors with more tiles, the ones computed when first met (cleared by
 # clear_caches)
 _PRE: dict[bool, dict[int, tuple[tuple[int, int, int], ...]]] = {}
+# the larger precomputed vectors: (sorted vectors, entry indices, entries) per ace rule
+_BIG: dict[bool, tuple[array, array, list]] = {}
 _TABLES: dict[bool, dict[int, tuple[tuple[int, int, int], ...]]] = {True: {}, False: {}}
 
 
 def _load_tables() -> None:
-    from .efftables import MAGIC, table_vectors
-
     path = Path(__file__).with_name("efftables") / "colour_tables.bin"
     try:
         data = path.read_bytes()
     except OSError:  # not generated: every table is computed when first met
         data = b""
     if not data.startswith(MAGIC):
-        _PRE[True], _PRE[False] = {}, {}
+        for ace_high in (True, False):
+            _PRE[ace_high] = {}
+            _BIG[ace_high] = (array("I"), array("H"), [])
         return
-    vectors = table_vectors()
+    small = table_vectors()
+    big = big_vectors()
     pos = len(MAGIC)
     for ace_high in (True, False):
         (n_entries,) = struct.unpack_from("<I", data, pos)
@@ -164,11 +210,12 @@ def _load_tables() -> None:
             pos += 1 + 3 * k
             entries.append(tuple((raw[i], raw[i + 1] - 64, raw[i + 2]) for i in range(0, 3 * k, 3)))
         idx = array("H")
-        idx.frombytes(data[pos : pos + 2 * len(vectors)])
+        idx.frombytes(data[pos : pos + 2 * (len(small) + len(big))])
         if sys.byteorder == "big":
             idx.byteswap()
-        pos += 2 * len(vectors)
-        _PRE[ace_high] = dict(zip(vectors, map(entries.__getitem__, idx), strict=True))
+        pos += 2 * (len(small) + len(big))
+        _PRE[ace_high] = dict(zip(small, map(entries.__getitem__, idx[: len(small)]), strict=True))
+        _BIG[ace_high] = (array("I", big), idx[len(small) :], entries)
 
 
 def compute_colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
@@ -204,6 +251,10 @@ def colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
         _load_tables()
     entry = _PRE[ace_high].get(vec)
     if entry is None:
+        keys, idx, entries = _BIG[ace_high]
+        i = bisect_left(keys, vec)
+        if i < len(keys) and keys[i] == vec:
+            return entries[idx[i]]
         table = _TABLES[ace_high]
         entry = table.get(vec)
         if entry is None:
@@ -285,6 +336,7 @@ def _melds_D(vecs: list[int], s: int, ace_high: bool, bound: int = 1 << 30) -> i
             per_number.append((b, opts))
     best = [bound]
     conv = _CONV3
+    exact = bound == 1  # only D = 0 counts
 
     def leaf(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
         t0 = pre.get(v0) or colour_table(v0, ace_high)
@@ -328,6 +380,8 @@ def _melds_D(vecs: list[int], s: int, ace_high: bool, bound: int = 1 << 30) -> i
             return leaf(v0, v1, v2, v3, G, M)
         b, opts = per_number[i]
         for use, c, m in opts:  # groups first: they often settle the bound early
+            if exact and G + c > s:  # with nothing left out, empty slots only add up
+                continue
             if rec(
                 i + 1,
                 v0 - ((use & 3) << b),
@@ -344,6 +398,23 @@ def _melds_D(vecs: list[int], s: int, ace_high: bool, bound: int = 1 << 30) -> i
     return best[0] if best[0] < bound else None
 
 
+def melds_complete(tiles: Sequence[int], okey_kind: int, ace_high: bool) -> bool:
+    """Whether the tiles (any number, okeys wild) split entirely into runs and groups:
+    the colour tables' answer to ``evaluate.is_winning`` without the pairs."""
+    vecs, j = _vectors(tiles, okey_kind)
+    return _melds_D(vecs, len(tiles) - sum(map(tiles_in, vecs)), ace_high, 1) == 0
+
+
+def _melds_complete_vecs(vecs: list[int], j: int, ace_high: bool, n: int) -> bool:
+    """melds_complete on packed colours; True (no verdict) when a colour holds more tiles
+    than the stored tables (its table would take milliseconds: the caller's own search
+    is quicker)."""
+    counts = [tiles_in(v) for v in vecs]
+    if max(counts) > BIG_TILES:
+        return True
+    return _melds_D(vecs, n - sum(counts), ace_high, 1) == 0
+
+
 def _melds_deficiency(
     vecs: list[int], j: int, T: int, ace_high: bool, bound: int = 1 << 30
 ) -> int | None:
@@ -358,8 +429,7 @@ def _melds_deficiency(
     return d if d < bound else None
 
 
-def _count(v: int) -> int:
-    return (v & 0x5555555).bit_count() + 2 * (v >> 1 & 0x5555555).bit_count()
+_count = tiles_in
 
 
 def _pairs_deficiency(vecs: list[int], j: int, n_pairs: int) -> int:

@@ -50,6 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import product
 
+from .efficiency import _melds_complete_vecs
 from .melds import GROUP, PAIR, RUN, Shape, seventeen_value
 from .tiles import FALSE_KIND, make_kind, number_of_kind
 
@@ -852,6 +853,8 @@ def is_winning(
     vecs, masks, two, three = _masks(V)
     forced = _forced(masks, vecs, j, ace_high, three, two)
     if forced is None:
+        return None
+    if not _melds_complete_vecs(vecs, j, ace_high, 14):  # the colour tables' verdict
         return None
     if j < 2:
         found = _search(V, j, "sum", ace_high, True, masks, two, three, forced)

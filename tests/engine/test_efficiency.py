@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from games.engine import efficiency
 from games.engine.bench import near_winning_rack, random_rack, winning_rack
 from games.engine.efficiency import colour_table, compute_colour_table, deficiency, ukeire
-from games.engine.efftables import MAX_TILES, table_vectors
+from games.engine.efftables import BIG_TILES, MAX_TILES, big_vectors, table_vectors
 from games.engine.evaluate import is_winning
 from games.engine.melds import GROUP, RUN, seventeen_value, sum_value
 from games.engine.rules import RULES, rules_for
@@ -441,15 +441,20 @@ def test_colour_tables_agree_with_the_oracle(ace_high, data) -> None:
 @pytest.mark.parametrize("ace_high", [True, False])
 def test_the_stored_tables_are_the_recursion(ace_high) -> None:
     """The generated file (efftables/colour_tables.bin) holds what the exact recursion
-    computes: every vector of up to 3 tiles and a random sample of the rest."""
+    computes: every vector of up to 3 tiles and a random sample of the rest, up to
+    BIG_TILES tiles (the dict part and the bisected arrays)."""
     colour_table(0, ace_high)  # loads the file
     stored = efficiency._PRE[ace_high]
     vectors = table_vectors()
+    big = big_vectors()
     assert len(stored) == len(vectors)
+    assert len(efficiency._BIG[ace_high][0]) == len(big)
     rng = random.Random(99)
-    sample = [v for v in vectors if _count_tiles(v) <= 3] + rng.sample(vectors, 1500)
-    for v in sample:
-        assert stored[v] == compute_colour_table(v, ace_high), v
+    sample = [v for v in vectors if _count_tiles(v) <= 3] + rng.sample(vectors, 1000)
+    for v in sample + rng.sample(big, 150):
+        efficiency._TABLES[ace_high].clear()
+        assert colour_table(v, ace_high) == compute_colour_table(v, ace_high), v
+        assert not efficiency._TABLES[ace_high]  # read from the file, not computed
 
 
 def _count_tiles(v: int) -> int:
@@ -459,9 +464,9 @@ def _count_tiles(v: int) -> int:
 def test_the_table_file_is_generated_deterministically() -> None:
     from games.engine.efftables import gen
 
-    small = gen.build(max_tiles=3)
-    assert small == gen.build(max_tiles=3)
-    assert MAX_TILES == 8
+    small = gen.build(max_tiles=3, big_tiles=4)
+    assert small == gen.build(max_tiles=3, big_tiles=4)
+    assert (MAX_TILES, BIG_TILES) == (8, 10)
     assert gen.OUT.read_bytes()[: len(gen.MAGIC)] == gen.MAGIC
 
 

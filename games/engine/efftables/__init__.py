@@ -1,21 +1,27 @@
 """Precomputed colour tables of tile efficiency (``efficiency.colour_table``).
 
 ``colour_tables.bin`` holds the colour table entry of every 13-number count vector with at
-most ``MAX_TILES`` tiles, for runs with and without 12-13-1 (``ace_high``); ``gen.py``
-writes it (``python -m games.engine.efftables.gen``) from ``efficiency``'s exact recursion,
-and ``tests/engine/test_efficiency.py`` checks it against that recursion and the recursion
-against a brute-force oracle. Vectors with more tiles are computed when first met.
+most ``BIG_TILES`` tiles, for runs with and without 12-13-1 (``ace_high``); ``gen.py``
+writes it (``python -m games.engine.efftables.gen``, about a minute or two of CPU) from
+``efficiency``'s exact recursion, and ``tests/engine/test_efficiency.py`` checks it against
+that recursion and the recursion against a brute-force oracle. Vectors with more tiles are
+computed when first met (a few milliseconds each).
 
-The format (all little-endian): ``b"OKEYEFF1"``, then per ace rule (True, then False) the
-number U of distinct entries (uint32), each entry as its length (uint8) and its triples
-(d, g + 64, m) as three uint8, then one uint16 entry index per vector, the vectors in
-``table_vectors()`` order.
+At run time the vectors of up to ``MAX_TILES`` tiles (100,296) go into a dict; the 217,646
+of ``MAX_TILES`` + 1 to ``BIG_TILES`` tiles stay in two compact arrays (sorted vectors and
+entry indices, about 1.3 MB a rule of the ace) searched by bisection.
+
+The format (little-endian): ``MAGIC``, then per ace rule (True, then False) the number U of
+distinct entries (uint32), each entry as its length (uint8) and its triples (d, g + 64, m)
+as three uint8, then one uint16 entry index per vector of ``table_vectors()`` (in that
+order), then one per vector of ``big_vectors()`` (ascending).
 """
 
 from __future__ import annotations
 
 MAX_TILES = 8
-MAGIC = b"OKEYEFF1"
+BIG_TILES = 10
+MAGIC = b"OKEYEFF2"
 
 
 def table_vectors(max_tiles: int = MAX_TILES) -> list[int]:
@@ -32,3 +38,13 @@ def table_vectors(max_tiles: int = MAX_TILES) -> list[int]:
 
     rec(0, 0, max_tiles)
     return out
+
+
+def tiles_in(v: int) -> int:
+    """The number of tiles a count vector holds."""
+    return (v & 0x5555555).bit_count() + 2 * (v >> 1 & 0x5555555).bit_count()
+
+
+def big_vectors(low: int = MAX_TILES, high: int = BIG_TILES) -> list[int]:
+    """The vectors of ``low`` + 1 to ``high`` tiles, ascending."""
+    return sorted(v for v in table_vectors(high) if tiles_in(v) > low)

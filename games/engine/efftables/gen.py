@@ -1,7 +1,7 @@
 """Write ``colour_tables.bin`` (see the package doc): ``python -m games.engine.efftables.gen``.
 
-Deterministic: the same file on every run (entries in first-met order over the fixed
-vector order).
+Deterministic: the same file on every run (entries numbered in first-met order over the
+fixed vector orders).
 """
 
 from __future__ import annotations
@@ -11,19 +11,20 @@ import sys
 from pathlib import Path
 
 from ..efficiency import compute_colour_table
-from . import MAGIC, MAX_TILES, table_vectors
+from . import BIG_TILES, MAGIC, MAX_TILES, big_vectors, table_vectors
 
 OUT = Path(__file__).with_name("colour_tables.bin")
 
 
-def build(max_tiles: int = MAX_TILES) -> bytes:
-    vectors = table_vectors(max_tiles)
+def build(max_tiles: int = MAX_TILES, big_tiles: int = BIG_TILES) -> bytes:
+    small = table_vectors(max_tiles)
+    big = big_vectors(max_tiles, big_tiles)
     parts = [MAGIC]
     for ace_high in (True, False):
         index: dict[tuple, int] = {}
         order: list[tuple] = []
         idx = []
-        for v in vectors:
+        for v in small + big:
             e = compute_colour_table(v, ace_high)
             i = index.get(e)
             if i is None:
@@ -42,7 +43,7 @@ def build(max_tiles: int = MAX_TILES) -> bytes:
 def main() -> None:
     data = build()
     OUT.write_bytes(data)
-    print(f"{OUT}: {len(data)} bytes, {len(table_vectors(MAX_TILES))} vectors per ace rule")
+    print(f"{OUT}: {len(data)} bytes")
 
 
 if __name__ == "__main__":

@@ -163,9 +163,9 @@ def _missed_opening(ctx: Context) -> Option | None:
     v = ctx.view
     if ctx.whole or ctx.opened[ctx.seat] is not None or v.get("phase") != "play":
         return None
-    if ctx.taken is not None or any(a["type"] == "open" for a in ctx.legal):
+    if ctx.taken is not None or not any(a["type"] == "discard" for a in ctx.legal):
         return None
-    if not any(a["type"] == "discard" for a in ctx.legal):
+    if any(a["type"] == "open" for a in ctx.legal):
         return None
     need = (v.get("opening_min") or {}).get("melds") or 0
     total, shapes = best_opening(ctx)
@@ -253,7 +253,9 @@ def rank_discards(ctx: Context, cand: list[int]) -> list[tuple[float, int, dict]
 
 def expert_whole_discard(ctx: Context, cand: list[int]) -> int:
     """Whole-rack discard (``core.choose_discard`` calls it for the expert): the hard
-    level's choice, made with the expert's count of unseen tiles (``unseen``)."""
+    level's choice, made with the expert's count of unseen tiles (``unseen``). Ranking
+    by useful tiles alone, or first by ``efficiency.deficiency``, did not do better
+    against hard (bots/README.md, "The expert level")."""
     return core._whole_discard(ctx, cand, [])
 
 

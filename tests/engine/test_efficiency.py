@@ -476,3 +476,22 @@ def test_cold_caches_give_the_same_answers() -> None:
     warm = [deficiency(r, ok, CLASSIC) for r, ok in racks]
     efficiency.clear_caches()
     assert [deficiency(r, ok, CLASSIC) for r, ok in racks] == warm
+
+
+def test_melds_complete_is_is_winning_without_pairs() -> None:
+    from games.engine.efficiency import melds_complete
+
+    rng = random.Random(21)
+    for i in range(60):
+        rack, ok = (winning_rack, near_winning_rack)[i % 2](rng, i % 3)
+        arr = is_winning(rack, ok)
+        if arr is None or arr.kind == "melds":
+            assert melds_complete(rack, ok, True) == (arr is not None), (rack, ok)
+
+
+def test_a_long_colour_is_still_judged_by_the_search() -> None:
+    # more reds than the stored tables hold: is_winning's own search decides
+    rack = parse_tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 K5")
+    assert is_winning(rack, make_kind(2, 2)) is None
+    rack = parse_tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 Y11 B11 K11")
+    assert is_winning(rack, make_kind(1, 2)) is not None  # R1-R10 and the four 11s

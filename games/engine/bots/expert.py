@@ -6,32 +6,39 @@ never read: ``tests/engine/test_expert.py`` permutes every hidden tile and check
 the answer does not change). ``decide(view, legal, "expert")`` plays
 ``evaluate(...)[0].action``.
 
-How it chooses (the hard level's plan, ``core``, with these changes):
+What it plays: the hard level's plan (``core.play``: finish, open, lay, add, take
+when it helps, discard by hard's look-ahead and feed reading), with two changes:
 
 * **Tiles it cannot see.** Each kind exists twice; the seat sees its rack, the
-  discards, the table melds, the indicator (``Context.unseen``). A tile the next
-  player evidently collects (the public ``took`` log, ``core.collected``) is
-  less likely to come back to the pile; every unseen tile is otherwise equally
-  likely to be drawn.
-* **Tile efficiency.** A discard keeps the rack with the fewest loose tiles on the
-  route it plays (``core.plan_route``: melds or pairs); among those, the one that
-  keeps the most *useful* unseen tiles: the copies of every kind that would lower
-  the loose-tile count if drawn (a tile that closes counts double). That is the
-  "keeps 9 useful tiles instead of 6" of the hint.
-* **Danger.** A tile the next player collects is not fed to them unless every
-  equally efficient discard does (whole-rack); in lay-down rule sets the hard
-  level's feed-risk cost (what the next player took and threw, an unopened next
-  player in rule sets where openings are worth most) is subtracted.
-* **Scoring.** Values are estimates in the rule set's own points, seen from the
-  seat (higher is better whatever ``Rules.higher_wins`` says): a finish is worth
-  what the rule set pays for it, each loose tile costs about what a tile left in
-  the rack costs at the hand's end (``tile_points``).
+  discards, the table melds, the indicator (``Context.unseen``) and, here, the tiles
+  other seats took from a discard pile and still hold (the public ``took`` log:
+  ``unseen``), so its look-ahead does not wait for tiles that are in a rival's rack.
 * **Openings.** The engine's ``legal_actions`` lists "a useful set" of openings,
   built around the arrangement with the fewest loose tiles; when none of them
   reaches the opening minimum the expert looks itself for the melds with the
   highest total (``best_opening``) and opens with them when they reach it
   (RULES.md §5, seventeen: a rack that opens for 18 against 17 opens on its
   first turn).
+
+How it values the options (what ``evaluate`` reports and "Show me" words):
+
+* **Tile efficiency.** A discard is valued by the loose tiles it leaves on the
+  route the seat plays (``core.plan_route``: melds or pairs) and the *useful*
+  unseen tiles it keeps (``useful_tiles``: the copies of every kind that would
+  leave fewer loose tiles once drawn, weighted by the tiles saved). That is the
+  "keeps 9 useful tiles instead of 6" of the hint.
+* **Danger.** A tile the next player evidently collects (``core.collected``) costs
+  (whole-rack); in lay-down rule sets hard's feed-risk cost does, and so do
+  penalty tiles and okeys.
+* **Scoring.** Values are estimates in the rule set's own points, seen from the
+  seat (higher is better whatever ``Rules.higher_wins`` says): a finish is worth
+  about what the rule set pays for it, each loose tile about what a tile left in
+  the rack costs at the hand's end (``tile_points``). The action the plan plays is
+  listed first, its value raised to the best value when the estimate ranks it
+  lower.
+
+Against hard, on the arena's duplicate deals, these changes are worth little so far
+(the README's CPU section has the figures).
 """
 
 from __future__ import annotations
@@ -47,7 +54,10 @@ from ..tiles import notation
 from . import core
 from .core import _INC, Context, collected, pack, plan_route, route_left
 
-BUDGET_MS = 40.0  # the default time budget of one decision (the search stops early)
+# The opening search's budget: a number of search steps, not a clock, so that a decision
+# never depends on how busy the machine is (about 100 steps a millisecond here).
+BUDGET_MS = 40.0
+NODES_PER_MS = 100
 
 
 @dataclass(frozen=True)
@@ -158,7 +168,7 @@ def _open_total(ctx: Context, action: dict) -> int:
     return total
 
 
-def _missed_opening(ctx: Context) -> Option | None:
+def _missed_opening(ctx: Context, budget_ms: float) -> Option | None:
     """An opening the listed actions miss (see the module's docstring), or None."""
     v = ctx.view
     if ctx.whole or ctx.opened[ctx.seat] is not None or v.get("phase") != "play":
@@ -168,7 +178,7 @@ def _missed_opening(ctx: Context) -> Option | None:
     if any(a["type"] == "open" for a in ctx.legal):
         return None
     need = (v.get("opening_min") or {}).get("melds") or 0
-    total, shapes = best_opening(ctx)
+    total, shapes = best_opening(ctx, node_limit=max(200, int(NODES_PER_MS * budget_ms)))
     if not shapes or total < need:
         return None
     act = _opening_action(ctx, shapes)
@@ -289,7 +299,8 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
     """Every decision-relevant legal action of the view's seat, valued, best first.
 
     Equivalent actions are grouped (a discard of either copy of a kind is listed
-    once). ``budget_ms`` bounds the opening search (default ``BUDGET_MS``)."""
+    once). ``budget_ms`` bounds the opening search (default ``BUDGET_MS``), counted in
+    search steps (``NODES_PER_MS`` a millisecond) so the answer is deterministic."""
     ctx = Context(view, legal)
     acts = ctx.legal
     if not acts:
@@ -303,7 +314,7 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
     options: list[Option] = []
     types = {a["type"] for a in acts}
 
-    missed = _missed_opening(ctx)
+    missed = _missed_opening(ctx, BUDGET_MS if budget_ms is None else budget_ms)
     if missed is not None:
         pick = missed.action
     elif "show" in types:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..actions import legal_actions
 from ..view import view_for
+from . import expert  # noqa: F401 - registers the expert level (core.PLUGGED)
 from .core import LEVELS, decide, seed_rng
 
 

@@ -29,6 +29,7 @@ from ..options import validate_options
 from ..rules import RULES, rules_for
 from ..state import new_hand
 from ..view import view_for
+from . import expert  # noqa: F401 - registers the expert level
 from .core import LEVELS, decide
 
 MAX_ACTIONS = 3000

@@ -47,6 +47,10 @@ from ..table import (
 from ..tiles import FALSE_KIND, kind_of, parse_kind
 
 LEVELS = ("random", "easy", "medium", "hard", "expert")
+# Levels that live in a module of their own above this one, which registers its decide
+# function here when imported (``bots/expert.py``; ``bots/__init__`` imports it), so this
+# module never imports them (tests/engine/test_layers.py: no cycle).
+PLUGGED: dict = {}
 _SKIP = {"flip", "arrange", "timeout"}
 
 
@@ -150,7 +154,6 @@ class Context:
         self.took = [[self._played(w) for w in row] for row in view.get("took") or []]
         self.route: str | None = None  # hard, whole-rack: "pairs" or "melds" (see plan_route)
         self.avoid_feeding = True
-        self.expert = False  # the expert level's own discard ranking (bots/expert.py)
 
     # ---------------------------------------------------------------- tiles
     def _played(self, word: str) -> int:
@@ -313,9 +316,9 @@ def decide(
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (choose from {LEVELS})")
     if level == "expert":
-        from .expert import choose  # the expert builds on this module
-
-        return choose(view, legal, rng)
+        if level not in PLUGGED:
+            raise ValueError("the expert level registers itself: import games.engine.bots")
+        return PLUGGED[level](view, legal, rng)
     if rng is None:
         rng = seed_rng(view, level)
     ctx = Context(view, legal)
@@ -581,10 +584,6 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
             cand = clean
     if len(cand) == 1:
         return cand[0]
-    if ctx.expert and ctx.whole:
-        from .expert import expert_whole_discard
-
-        return expert_whole_discard(ctx, cand)
     if level == "hard" and ctx.whole:
         return _whole_discard(ctx, cand, [])
     if level == "hard" and ctx.route == "pairs" and not ctx.whole:

@@ -261,14 +261,6 @@ def rank_discards(ctx: Context, cand: list[int]) -> list[tuple[float, int, dict]
     return out
 
 
-def expert_whole_discard(ctx: Context, cand: list[int]) -> int:
-    """Whole-rack discard (``core.choose_discard`` calls it for the expert): the hard
-    level's choice, made with the expert's count of unseen tiles (``unseen``). Ranking
-    by useful tiles alone, or first by ``efficiency.deficiency``, did not do better
-    against hard (bots/README.md, "The expert level")."""
-    return core._whole_discard(ctx, cand, [])
-
-
 def unseen(view: dict, ctx: Context) -> list[int]:
     """Copies of each played kind (index 52: okeys) the seat cannot place: the hard
     level's count (rack, discards, table melds, indicator) less the tiles other
@@ -305,7 +297,6 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
     acts = ctx.legal
     if not acts:
         raise ValueError("no legal action for this seat")
-    ctx.expert = True
     ctx._seen = unseen(view, ctx)
     ctx.route = plan_route(ctx)
     rng = core.seed_rng(view, "expert")
@@ -399,7 +390,7 @@ def _discard_reasons(
     plain = None
     if ctx.whole and len(options) > 1:
         other = Context(ctx.view, ctx.legal)
-        other.expert, other._seen, other.route = True, ctx._seen, ctx.route
+        other._seen, other.route = ctx._seen, ctx.route
         other.avoid_feeding = False
         plain = core.play(other, "hard", rng)
     if (
@@ -432,5 +423,7 @@ def choose(view: dict, legal: list[dict], rng: random.Random | None = None) -> d
     """The expert's action (``core.decide(..., "expert")``)."""
     return evaluate(view, legal)[0].action
 
+
+core.PLUGGED["expert"] = choose
 
 __all__ = ["Option", "evaluate", "value_unit", "tile_points", "best_opening", "choose"]

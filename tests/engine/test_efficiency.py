@@ -495,3 +495,31 @@ def test_a_long_colour_is_still_judged_by_the_search() -> None:
     assert is_winning(rack, make_kind(2, 2)) is None
     rack = parse_tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 Y11 B11 K11")
     assert is_winning(rack, make_kind(1, 2)) is not None  # R1-R10 and the four 11s
+
+
+def test_the_greedy_recursion_gives_the_same_deficiencies(monkeypatch) -> None:
+    """Colours longer than the stored tables use the greedy recursion (a run never leaves
+    a tile of its own for an empty slot): with every table computed that way, the
+    deficiencies are those of the exact stored tables."""
+    from array import array
+
+    rng = random.Random(8)
+    cases = []
+    for i in range(40):
+        rack, ok = (winning_rack, near_winning_rack, _two_swaps)[i % 3](rng, i % 3)
+        cases.append((rack, ok, CLASSIC, False))
+    for variant in LAY_DOWN:
+        for _ in range(10):
+            rack, ok = _rack_with_okeys(rng, 9, rng.randrange(3))
+            cases.append((rack, ok, rules_for(variant), True))
+    exact = [deficiency(r, ok, rules, opened=o) for r, ok, rules, o in cases]
+    colour_table(0, True)
+    monkeypatch.setattr(efficiency, "_PRE", {True: {}, False: {}})
+    empty = (array("I"), array("H"), [])
+    monkeypatch.setattr(efficiency, "_BIG", {True: empty, False: empty})
+    efficiency.clear_caches()
+    try:
+        greedy = [deficiency(r, ok, rules, opened=o) for r, ok, rules, o in cases]
+    finally:
+        efficiency.clear_caches()
+    assert greedy == exact

@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -333,10 +334,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._leave()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Any exception while handling a message is logged and, for a frame
-        from the browser, answered with a refusal; the socket stays open."""
+        """Hand the message to its handler (``websocket.receive`` → ``websocket_receive``,
+        ``table.changed`` → ``table_changed``, as channels does). Any exception while
+        handling it is logged and, for a frame from the browser, answered with a
+        refusal; the socket stays open.
+
+        channels' own ``dispatch`` first closes stale database connections in a trip to
+        the database thread (``aclose_old_connections``), for every message: the frame
+        of a move and each connection's ``table.changed`` waited their turn behind the
+        renders in that one thread, five trips per move. This consumer touches the
+        database only through ``database_sync_to_async``, which closes stale
+        connections around each of its calls, so the trip is left out
+        (``tests/games/test_lean_path.py`` counts the trips per move)."""
         try:
-            await super().dispatch(message)
+            handler = getattr(self, get_handler_name(message), None)
+            if handler is None:
+                raise ValueError(f"No handler for message type {message['type']}")
+            await handler(message)
         except (StopConsumer, asyncio.CancelledError):
             raise
         except Exception as e:

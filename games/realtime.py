@@ -276,21 +276,33 @@ class _CompiledSeatRead:
         fields = klass_info["select_fields"]
         self.start, self.end = fields[0], fields[-1] + 1
         self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
-        self.populators = get_related_populators(klass_info, select, connection.alias)
-        self.converters = compiler.get_converters([s[0] for s in select[: compiler.col_count]])
+        populators = get_related_populators(klass_info, select, connection.alias)
+        converters = compiler.get_converters([s[0] for s in select[: compiler.col_count]])
+        # Every row repeats the table's columns: the first row makes the table object
+        # (and converts its columns), the other seats get that same object.
+        table = next(p for p in populators if p.model_cls is Table)
+        columns = range(table.cols_start, table.cols_end)
+        self.first = (populators, converters)
+        self.rest = (
+            [p for p in populators if p is not table],
+            {i: c for i, c in converters.items() if i not in columns},
+        )
         self.compiler, self.alias = compiler, connection.alias
 
     def read(self, connection: Any, table_id: int) -> list[Seat]:
         with connection.cursor() as cursor:
             cursor.execute(self.sql, [table_id])
             rows: Any = cursor.fetchall()
-        if self.converters:
-            rows = self.compiler.apply_converters(rows, self.converters)
-        seats = []
+        seats: list[Seat] = []
         for row in rows:
+            populators, converters = self.rest if seats else self.first
+            if converters:
+                [row] = self.compiler.apply_converters([row], converters)
             seat = Seat.from_db(self.alias, self.init_list, row[self.start : self.end])
-            for populator in self.populators:
+            for populator in populators:
                 populator.populate(row, seat)
+            if seats:
+                seat.table = seats[0].table
             seats.append(seat)
         return seats
 
@@ -305,12 +317,7 @@ def read_seats(table_id: int, *, for_update: bool = False) -> list[Seat]:
     read = compiled.get(for_update)
     if read is None:
         read = compiled[for_update] = _CompiledSeatRead(connection, for_update)
-    seats = read.read(connection, table_id)
-    if seats:
-        table = seats[0].table
-        for seat in seats:
-            seat.table = table
-    return seats
+    return read.read(connection, table_id)
 
 
 _READS: OrderedDict[int, tuple[str, tuple[Table, list[Seat]]]] = OrderedDict()

@@ -50,9 +50,7 @@ def mixed_table():
 @pytest.mark.parametrize("for_update", [False, True])
 def test_the_compiled_seats_read_gives_the_orm_s_objects(for_update):
     table = mixed_table()
-    expected = list(
-        Seat.objects.filter(table_id=table.pk).select_related("table", "user__profile")
-    )
+    expected = list(Seat.objects.filter(table_id=table.pk).select_related("table", "user__profile"))
     with transaction.atomic():
         seats = realtime.read_seats(table.pk, for_update=for_update)
         again = realtime.read_seats(table.pk, for_update=for_update)  # the compiled SQL
@@ -78,3 +76,172 @@ def test_a_table_without_seats_reads_as_none():
     assert realtime.read_table(10**9, None) is None
     with pytest.raises(services.Table.DoesNotExist), transaction.atomic():
         services._lock(10**9)
+
+
+def _guest_table_and_sessions() -> tuple[services.Table, list[str]]:
+    """Four guests, one Django session each (as the load benchmark seats them)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    keys = []
+    for _ in range(4):
+        s = SessionStore()
+        s.create()
+        keys.append(s.session_key)
+    table = services.create_table(
+        variant="classic",
+        options={},
+        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        guest_key=keys[0],
+    )
+    for key in keys[1:]:
+        services.join_table(table.pk, guest_key=key)
+    table.refresh_from_db()
+    return table, keys
+
+
+def _current_state(table_id: int):
+    return realtime.snapshot(services.Table.objects.get(pk=table_id))[1]
+
+
+@pytest.mark.asyncio
+async def test_a_move_is_one_trip_to_the_database_thread_for_the_whole_table(monkeypatch):
+    """The mover's frame applies the move and renders the four seats' frames in one
+    call of the database thread; neither that frame nor the four ``table.changed``
+    broadcasts that follow make another (channels' ``dispatch`` made one per message
+    to close stale connections: six trips per move, each waiting behind the renders)."""
+    import json
+    import re
+
+    from asgiref.sync import SyncToAsync, sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from okeysite.asgi import application
+
+    table, keys = await sync_to_async(_guest_table_and_sessions)()
+    comms = []
+    for key in keys:
+        headers = [(b"origin", b"http://testserver"), (b"cookie", f"sessionid={key}".encode())]
+        comm = WebsocketCommunicator(application, f"/ws/t/{table.code}/", headers=headers)
+        assert (await comm.connect())[0]
+        comms.append(comm)
+    version = table.version
+    for comm in comms:  # each first frame, with the version
+        assert f'value="{version}"' in await comm.receive_from()
+
+    trips = []
+    real_call = SyncToAsync.__call__
+
+    async def counted(self, *args, **kwargs):
+        trips.append(getattr(self.func, "__name__", repr(self.func)))
+        return await real_call(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counted)
+    moves = 6
+    for _ in range(moves):
+        state = await sync_to_async(_current_state)(table.pk)
+        move = (
+            {"action": "draw"}
+            if state.phase == "draw"
+            else {"action": "discard", "tile": state.racks[state.turn][0]}
+        )
+        await comms[state.turn].send_to(json.dumps({**move, "version": version}))
+        version += 1
+        for comm in comms:  # every seat has the move's frame (each its own rack)
+            html = ""
+            while f'value="{version}"' not in html:
+                html = await comm.receive_from()
+            assert "data-code" not in html
+    # a frame each socket answers without the database: by its answer, each consumer
+    # has also handled the broadcasts queued before it
+    for comm in comms:
+        await comm.send_to("not json")
+        assert re.search(r'data-code="malformed_frame"', await comm.receive_from())
+    monkeypatch.setattr(SyncToAsync, "__call__", real_call)
+    assert [t for t in trips if t != "_current_state"] == ["act_and_render"] * moves
+    for comm in comms:
+        await comm.disconnect()
+
+
+def _four_guests() -> services.Table:
+    table = services.create_table(
+        variant="classic",
+        options={},
+        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        guest_key="g0",
+    )
+    for i in (1, 2, 3):
+        services.join_table(table.pk, guest_key=f"g{i}")
+    table.refresh_from_db()
+    return table
+
+
+def _play(table: services.Table) -> services.Table:
+    state = realtime.snapshot(table)[1]
+    move = (
+        {"type": "draw"}
+        if state.phase == "draw"
+        else {"type": "discard", "tile": state.racks[state.turn][0]}
+    )
+    return services.do_submit_action(table.pk, state.turn, move, table.version)
+
+
+def test_an_action_compiles_no_sql_once_its_statements_are_made(monkeypatch):
+    """The read, the action's row and the table's update are SQL made once per
+    connection: an action after the first compiles no query (it compiled three)."""
+    from django.db.models.sql import compiler
+
+    table = _play(_play(_four_guests()))  # a draw and a discard: both statements made
+    compiled = []
+    for cls in (compiler.SQLCompiler, compiler.SQLInsertCompiler, compiler.SQLUpdateCompiler):
+        real = cls.as_sql
+
+        def counting(self, *args, _real=real, **kwargs):
+            compiled.append(type(self).__name__)
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "as_sql", counting)
+    for _ in range(4):
+        table = _play(table)
+    assert compiled == []
+
+
+def test_the_stored_action_and_table_are_what_the_orm_would_store(monkeypatch):
+    from games.models import HandAction, Table
+
+    table = _four_guests()
+    before = Table.objects.get(pk=table.pk)
+    state = realtime.snapshot(table)[1]
+    monkeypatch.setattr(services, "now", lambda: T0)
+    table = _play(table)
+    row = HandAction.objects.get(hand__table=table)
+    assert (row.index, row.seat, row.by_cpu) == (0, state.turn, False)
+    assert row.payload == {"type": "discard", "tile": state.racks[state.turn][0], "seat": 0}
+    assert row.created_at is not None and row.hand_id == table.current_hand.pk
+    after = Table.objects.get(pk=table.pk)
+    assert after.version == before.version + 1 == table.version
+    assert after.updated_at == table.updated_at and after.updated_at > before.updated_at
+    assert _values(after) == _values(table)
+
+
+def test_a_listener_of_the_save_signals_still_hears_every_action():
+    """Nothing listens to the action row's or the table's save signals today; one that
+    is added is not skipped by the prepared statements (the ORM's save runs then)."""
+    from django.db.models.signals import post_save
+
+    from games.models import HandAction, Table
+
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append((sender.__name__, kwargs.get("update_fields")))
+
+    post_save.connect(listener, sender=HandAction, dispatch_uid="lean-test-action")
+    post_save.connect(listener, sender=Table, dispatch_uid="lean-test-table")
+    try:
+        table = _play(_four_guests())
+    finally:
+        post_save.disconnect(sender=HandAction, dispatch_uid="lean-test-action")
+        post_save.disconnect(sender=Table, dispatch_uid="lean-test-table")
+    assert ("HandAction", None) in heard
+    assert ("Table", frozenset(services._ACTION_FIELDS)) in heard
+    assert HandAction.objects.filter(hand__table=table).count() == 1

@@ -64,6 +64,7 @@ class BenchConfig:
     sample_s: float = 60.0  # the servers' RSS is sampled this often
     soak_baseline_s: float = soak_mod.SOAK_BASELINE_S  # the soak's RSS is compared with this
     with_pages: bool = False  # two phases: the tables alone, then with the page client
+    page_names: tuple[str, ...] = pages.PAGES  # the page client's pages
 
     @property
     def seed_prefix(self) -> str:
@@ -146,7 +147,9 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
             sampler.start()
             if site is not None:  # the page client runs while the measured tables play
                 page_task.append(
-                    asyncio.ensure_future(pages.loop_pages(ports[0], site, stop_pages))
+                    asyncio.ensure_future(
+                        pages.loop_pages(ports[0], site, stop_pages, cfg.page_names)
+                    )
                 )
 
         async def phases() -> dict[str, Any]:

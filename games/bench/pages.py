@@ -30,6 +30,7 @@ from . import heavy, servers
 from .players import choose, summarize
 
 TOURNAMENT_ROUNDS = 30
+PAGES = ("review", "commentary", "standings", "matrix", "lobby", "live")
 
 
 @dataclass
@@ -99,11 +100,13 @@ def make_site(variant: str, seed: int) -> PageSite:
     return PageSite(hand_id, hand_actions, session, tournament.pk)
 
 
-def page_plan(site: PageSite) -> list[tuple[str, str, dict[str, str]]]:
-    """(name, path, cookies) of each page of the loop, in order."""
+def page_plan(
+    site: PageSite, names: tuple[str, ...] = PAGES
+) -> list[tuple[str, str, dict[str, str]]]:
+    """(name, path, cookies) of each page of the loop (those of ``names``), in order."""
     player = {"sessionid": site.player_session}
     t = site.tournament_id
-    return [
+    plan = [
         ("review", f"/review/hand/{site.hand_id}/", player),
         ("commentary", f"/review/hand/{site.hand_id}/commentary/?seat=0", player),
         ("standings", f"/tournaments/{t}/", {}),
@@ -111,12 +114,15 @@ def page_plan(site: PageSite) -> list[tuple[str, str, dict[str, str]]]:
         ("lobby", "/", {}),
         ("live", "/watch/", {}),
     ]
+    return [row for row in plan if row[0] in names]
 
 
-async def loop_pages(port: int, site: PageSite, stop: asyncio.Event) -> dict[str, Any]:
+async def loop_pages(
+    port: int, site: PageSite, stop: asyncio.Event, names: tuple[str, ...] = PAGES
+) -> dict[str, Any]:
     """One client asking for :func:`page_plan`'s pages in turn until ``stop`` is set;
     per page the count, the status codes and the latency."""
-    plan = page_plan(site)
+    plan = page_plan(site, names)
     latencies: dict[str, list[float]] = {name: [] for name, _p, _c in plan}
     statuses: dict[str, dict[int, int]] = {name: {} for name, _p, _c in plan}
     i = 0

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bench.load import BenchConfig, format_summary, run_bench
+from games.bench.pages import PAGES
 from games.bench.players import DEFAULT_VARIANT, HUMAN_THINK_MS, VARIANTS
 
 
@@ -89,6 +90,14 @@ class Command(BaseCommand):
             " tables); prints both and the ratio of their p99",
         )
         parser.add_argument(
+            "--pages",
+            nargs="+",
+            choices=PAGES,
+            default=list(PAGES),
+            metavar="PAGE",
+            help="with --with-pages: the pages the client loops over (default: all of them)",
+        )
+        parser.add_argument(
             "--sample",
             type=float,
             default=60.0,
@@ -136,6 +145,7 @@ class Command(BaseCommand):
             sample_s=opts["sample"],
             soak_baseline_s=opts["soak_baseline"],
             with_pages=opts["with_pages"],
+            page_names=tuple(opts["pages"]),
         )
 
         def log(msg: str) -> None:

@@ -59,8 +59,9 @@ and the groups combine by a small knapsack on D with the masks convolved. The co
 tables are computed ahead by an exact recursion (lowest position first: leave one copy
 out, or start a run there, with up to four empty slots below it and real or empty slots
 above, at most ``_RUN_EMPTY`` empty slots a run) for every vector of up to 10 tiles and
-stored in ``efftables/colour_tables.bin`` (written by ``efftables/gen.py``, about 1.7 MB);
-a colour with more tiles is computed when first met and kept (``clear_caches`` forgets
+stored in ``efftables/colour_tables.bin`` (written by ``efftables/gen.py``, 1.3 MB); a
+colour with more tiles is computed when first met, by the greedy recursion (see
+``_colour_rec``: the same deficiencies, far quicker), and kept (``clear_caches`` forgets
 those). A search stops as soon as it meets its bound (ukeire only asks whether a drawn
 tile gets below the deficiency).
 

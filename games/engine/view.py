@@ -84,18 +84,22 @@ def legal_types(state: HandState, seat: int | None) -> list[str]:
     return sorted(set(out))
 
 
-def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
-    """The JSON-ready view of the hand for ``seat`` (int) or a spectator (None)."""
-    if seat is not None and not (type(seat) is int and 0 <= seat < state.n_players):
-        raise Refusal("bad_action", "seat must be None or a seat number")
+# The part of a view every seat sees alike, per state (``_public``): a state is never
+# changed once made (``state.py``), and a table's frames ask for the views of one state
+# for each of its seats and watchers. Keyed by the state's id and holding the state, so
+# an id is never taken for another state's; the oldest are dropped past the limit.
+_PUBLIC: dict[int, tuple[HandState, dict[str, Any]]] = {}
+_PUBLIC_LIMIT = 4096
+
+
+def _public(state: HandState) -> dict[str, Any]:
+    """Every key of the view, in its order, with what no one seat owns filled in and
+    the seat's own keys (``seat``, ``rack``, ``legal``, ``taken``, ``drawn``) empty."""
+    hit = _PUBLIC.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
     r = state.rules
     over = state.phase == OVER
-    rack = None
-    if seat is not None:
-        rack = [
-            {**tile_json(t), "okey": state.is_okey(t), "face_down": t in state.flipped}
-            for t in state.racks[seat]
-        ]
     melds = []
     for m in state.melds:
         melds.append(
@@ -117,7 +121,7 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
         "format": 1,
         "variant": state.variant,
         "options": dict(state.options),
-        "seat": seat,
+        "seat": None,
         "n_players": state.n_players,
         "starter": state.starter,
         "direction": state.rules.direction,
@@ -127,7 +131,7 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
         "indicator": tile_json(state.indicator),
         "okey": kind_notation(state.okey_kind),
         "pile_count": len(state.pile),
-        "rack": rack,
+        "rack": None,
         "rack_counts": [len(x) for x in state.racks],
         "discards": [[tile_json(t) for t in d] for d in state.discards],
         # public: the tiles each seat took from a discard pile this hand (they
@@ -141,18 +145,10 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
         "shown": list(state.shown),
         "scores": [_line_json(x) for x in state.scores],
         "hand_totals": state.hand_totals(),
-        "legal": legal_types(state, seat),
-        # the taken discard still to be used [D12]: shown to its taker only
-        "taken": (
-            tile_json(state.taken) if state.taken is not None and seat == state.turn else None
-        ),
+        "legal": [],
+        "taken": None,
         "must_use_taken": state.taken is not None,
-        # the tile this seat just drew or took, while its turn lasts: its own view only
-        "drawn": (
-            state.drawn
-            if seat is not None and seat == state.turn and state.drawn in state.racks[seat]
-            else None
-        ),
+        "drawn": None,
         "last_move": last_move(state),
         "over": over,
         "result": None,
@@ -164,12 +160,6 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
             "melds": r.opening_min(state, "melds"),
             "pairs": r.opening_min(state, "pairs"),
         }
-        if state.options.get("assisted") and seat is not None:
-            view["penalty_tiles"] = [
-                t
-                for t in state.racks[seat]
-                if is_usable(t, state.melds, state.okey_kind, r.ace_high)
-            ]
     if over:
         view["result"] = {
             **state.result,
@@ -180,4 +170,39 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
             "seed": state.seed,
             "closed_tile": state.result.get("closed_tile"),
         }
+    while len(_PUBLIC) >= _PUBLIC_LIMIT:
+        del _PUBLIC[next(iter(_PUBLIC))]
+    _PUBLIC[id(state)] = (state, view)
+    return view
+
+
+def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
+    """The JSON-ready view of the hand for ``seat`` (int) or a spectator (None).
+
+    A new dict each time; what every seat sees alike (the discards, the melds, the
+    scores ...) is made once per state and shared by the views of that state
+    (``_public``): read it, never change it."""
+    if seat is not None and not (type(seat) is int and 0 <= seat < state.n_players):
+        raise Refusal("bad_action", "seat must be None or a seat number")
+    view = dict(_public(state))
+    if seat is None:
+        view["legal"] = []
+        return view
+    view["seat"] = seat
+    view["rack"] = [
+        {**tile_json(t), "okey": state.is_okey(t), "face_down": t in state.flipped}
+        for t in state.racks[seat]
+    ]
+    view["legal"] = legal_types(state, seat)
+    # the taken discard still to be used [D12]: shown to its taker only
+    mine = seat == state.turn
+    view["taken"] = tile_json(state.taken) if state.taken is not None and mine else None
+    # the tile this seat just drew or took, while its turn lasts: its own view only
+    view["drawn"] = state.drawn if mine and state.drawn in state.racks[seat] else None
+    if not state.rules.whole_rack and state.options.get("assisted"):
+        view["penalty_tiles"] = [
+            t
+            for t in state.racks[seat]
+            if is_usable(t, state.melds, state.okey_kind, state.rules.ace_high)
+        ]
     return view

@@ -15,6 +15,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import realtime, services
+from games.engine.options import validate_options
+from games.engine.rules import RULES
 from games.models import Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -245,3 +247,29 @@ def test_a_listener_of_the_save_signals_still_hears_every_action():
     assert ("HandAction", None) in heard
     assert ("Table", frozenset(services._ACTION_FIELDS)) in heard
     assert HandAction.objects.filter(hand__table=table).count() == 1
+
+
+@pytest.mark.parametrize("variant", sorted(RULES))
+def test_views_sharing_a_state_s_public_part_are_each_seat_s_own(variant):
+    """``view_for`` makes what every seat sees alike once per state; each view is
+    still exactly the one made from scratch, the seat's rack in its own view only."""
+    import random
+
+    from games.engine import apply, view
+    from games.engine.simulate import choose
+    from games.engine.state import new_hand
+
+    rng = random.Random(7)
+    options = validate_options(variant, {})
+    state = new_hand(variant, options, "lean-views", starter=0)
+    for _ in range(60):
+        if state.over:
+            break
+        seats = [None, *range(state.n_players)]
+        shared = [view.view_for(state, s) for s in seats]
+        for s, got in zip(seats, shared, strict=True):
+            view._PUBLIC.clear()
+            assert got == view.view_for(state, s)
+            racks = [t["id"] for t in got["rack"] or ()]
+            assert racks == ([] if s is None else list(state.racks[s]))
+        state = apply(state, choose(state, rng))[0]

@@ -273,3 +273,48 @@ def test_views_sharing_a_state_s_public_part_are_each_seat_s_own(variant):
             racks = [t["id"] for t in got["rack"] or ()]
             assert racks == ([] if s is None else list(state.racks[s]))
         state = apply(state, choose(state, rng))[0]
+
+
+def test_a_move_renders_each_changed_panel_once_for_the_whole_table(monkeypatch):
+    """After a discard, the mover's panel is rendered once and reaches each of the
+    other three seats at its own place on their screens; the whole table's frames of
+    a move render a handful of fragments, not one set per seat."""
+    import re
+    from collections import Counter
+
+    from games import consumers
+
+    table = _four_guests()
+    members = []
+    for seat in table.seats.all():
+        member = consumers.TableConsumer()
+        member.scope, member.table_id, member.seat_id = {}, table.pk, seat.pk
+        member.position, member._lang = seat.position, "en"
+        members.append(member)
+    realtime.render_all(members, None, realtime.read_table(table.pk, None))  # first frames
+    rendered: Counter = Counter()
+    real_render = realtime.render_leaf
+
+    def counting(name, ctx, place=None):
+        rendered[name] += 1
+        return real_render(name, ctx, place)
+
+    monkeypatch.setattr(realtime, "render_leaf", counting)
+    mover = realtime.snapshot(table)[1].turn
+    table = _play(table)  # the starter's discard
+    frames = realtime.render_all(members, None, realtime.seats_read_with(table))
+    assert rendered[f"opp-{mover}"] == 1
+    places = {"left", "right", "top"}
+    seen = set()
+    for member, html in zip(members, frames, strict=True):
+        if member.position == mover:
+            assert f'id="opp-{mover}"' not in html
+            continue
+        found = re.search(rf'<div class="opp opp-(\w+)[^"]*" id="opp-{mover}"', html)
+        assert found and found.group(1) in places
+        seen.add(found.group(1))
+    assert seen == places  # three seats, three places, one render
+    # the move passed the turn: the scores (each seat's own line marked) for every
+    # seat, the centre and the announcement for the seat to move and the others, and
+    # one of each other changed fragment
+    assert sum(rendered.values()) <= 14, rendered

@@ -7,9 +7,10 @@ writes it (``python -m games.engine.efftables.gen``, about a minute or two of CP
 that recursion and the recursion against a brute-force oracle. Vectors with more tiles are
 computed when first met (a few milliseconds each).
 
-At run time the vectors of up to ``MAX_TILES`` tiles (100,296) go into a dict; the 217,646
-of ``MAX_TILES`` + 1 to ``BIG_TILES`` tiles stay in two compact arrays (sorted vectors and
-entry indices, about 1.3 MB a rule of the ace) searched by bisection.
+At run time the vectors of up to ``MAX_TILES`` tiles (19,930: most colours of a rack) go
+into a dict; the 298,012 of ``MAX_TILES`` + 1 to ``BIG_TILES`` tiles stay in two compact
+arrays (sorted vectors and entry indices, about 1.8 MB a rule of the ace) searched by
+bisection.
 
 The format (little-endian): ``MAGIC``, then per ace rule (True, then False) the number U of
 distinct entries (uint32), each entry as its length (uint8) and its triples (d, g + 64, m)
@@ -19,7 +20,7 @@ order), then one per vector of ``big_vectors()`` (ascending).
 
 from __future__ import annotations
 
-MAX_TILES = 8
+MAX_TILES = 6  # in a dict at run time (all vectors up to 10 tiles in one: 35 MB)
 BIG_TILES = 10
 MAGIC = b"OKEYEFF2"
 

@@ -523,3 +523,22 @@ def test_the_greedy_recursion_gives_the_same_deficiencies(monkeypatch) -> None:
     finally:
         efficiency.clear_caches()
     assert greedy == exact
+
+
+def test_the_bench_cold_figure_never_sees_a_rack_twice() -> None:
+    """Cold: every call gets a rack the process has not timed before (new seeds each
+    pass), with the memo tables cleared just before it."""
+    from games.engine import bench
+
+    seen: list[tuple[int, ...]] = []
+    log: list[str] = []
+
+    def fn(rack, ok):
+        log.append("call")
+        seen.append((*sorted(rack), ok))
+
+    rate = bench._cold_rate(fn, lambda r: random_rack(r, 14), 0.0, 50, lambda: log.append("clear"))
+    rate2 = bench._cold_rate(fn, lambda r: random_rack(r, 14), 0.0, 50, lambda: log.append("clear"))
+    assert rate > 0 and rate2 > 0
+    assert len(seen) >= 100 and len(set(seen)) == len(seen)
+    assert log == ["clear", "call"] * len(seen)

@@ -72,21 +72,28 @@ def tile_markup(tile: dict[str, Any], size: str) -> str:
     return html
 
 
+@lru_cache(maxsize=1024)
+def _face(t: str, variant: str) -> dict[str, str]:
+    """How a tile of notation ``t`` is drawn in the rule set: its colour, number, symbol
+    and css (the same for every tile of that face; made once per face and rule set)."""
+    colour = t[0]
+    green = yellow_is_green(variant)
+    return {
+        "colour": colour,
+        "number": "" if colour == "F" else t[1:],
+        "symbol": "♣" if (colour == "Y" and green) else SYMBOLS[colour],
+        "css": f"c-{colour.lower()}" + (" rummy" if green else ""),
+        "variant": variant,
+    }
+
+
 def tile_ctx(tile: dict[str, Any], variant: str) -> TileCtx:
     """A tile as the templates draw it. Where the rule set shows its yellow tiles green
     (``Rules.yellow_shown_green``: Okey Rummy) they get the green face (css ``rummy``)
     and the clover; ``variant`` rides along so the tile's words say the same."""
-    t = tile["t"]
-    colour = t[0]
-    green = yellow_is_green(variant)
-    return TileCtx(
-        tile,
-        colour=colour,
-        number="" if colour == "F" else t[1:],
-        symbol="♣" if (colour == "Y" and green) else SYMBOLS[colour],
-        css=f"c-{colour.lower()}" + (" rummy" if green else ""),
-        variant=variant,
-    )
+    ctx = TileCtx(tile)
+    ctx.update(_face(tile["t"], variant))
+    return ctx
 
 
 def relative_positions(n: int, me: int, variant: str) -> dict[int, str]:

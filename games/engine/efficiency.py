@@ -335,9 +335,12 @@ def _vectors(tiles: Sequence[int], okey_kind: int) -> tuple[list[int], int]:
     return [V >> (28 * c) & _M26 for c in range(4)], V >> _OK_SHIFT
 
 
-def _melds_D(vecs: list[int], s: int, ace_high: bool, bound: int = 1 << 30) -> int | None:
+def _melds_D(
+    vecs: list[int], s: int, ace_high: bool, bound: int = 1 << 30, enough: int = 0
+) -> int | None:
     """The fewest real tiles left out (D) by a cover whose extra slots s - G can be filled
-    (see the module doc), or None when no cover leaves out fewer than ``bound``."""
+    (see the module doc), or None when no cover leaves out fewer than ``bound``; the search
+    stops at a cover leaving out ``enough`` or fewer."""
     if not _PRE:
         _load_tables()
     pre = _PRE[ace_high]
@@ -383,7 +386,7 @@ def _melds_D(vecs: list[int], s: int, ace_high: bool, bound: int = 1 << 30) -> i
                             bd = total
                             break
         best[0] = bd
-        return bd == 0
+        return bd <= enough
 
     last = len(per_number)
 
@@ -434,7 +437,7 @@ def _melds_deficiency(
     ``bound``."""
     n_real = sum(_count(v) for v in vecs)
     extra = n_real + j - T  # tiles of the rack outside the target
-    D = _melds_D(vecs, T - n_real, ace_high, bound + max(0, extra))
+    D = _melds_D(vecs, T - n_real, ace_high, bound + max(0, extra), max(0, extra))
     if D is None:
         return None
     d = max(0, D - extra)

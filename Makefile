@@ -8,6 +8,9 @@ BIN    := $(VENV)/bin
 MANAGE := $(BIN)/python manage.py
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# The test suite runs in TEST_WORKERS processes (pytest-xdist; logical = one per CPU, 0 = no
+# workers, all in this process); an idle worker takes tests queued for a busy one.
+TEST_WORKERS ?= logical
 PIP    := $(BIN)/pip install --quiet --quiet --disable-pip-version-check
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
@@ -98,7 +101,7 @@ test: dev-deps gettext chromium servers nginx compilemessages
 	@$(BIN)/ruff check --quiet .
 	@echo "ruff format --check"
 	@$(BIN)/ruff format --check --quiet .
-	@$(BIN)/pytest -q
+	@$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 lint: dev-deps
 	@$(BIN)/ruff check .

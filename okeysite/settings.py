@@ -160,6 +160,19 @@ DATABASES = {
         conn_health_checks=False,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A pool of connections per process instead of one kept connection per thread: every
+    # HTTP request's view runs in a thread of its own (asgiref), and a connection kept in
+    # a thread that ended stayed open until the collector found it (serve.py collects
+    # rarely): a thousand page requests ran PostgreSQL out of connections ("too many
+    # clients"). A trip takes a connection from the pool and gives it back at its end
+    # (CONN_MAX_AGE 0, which Django's pool requires), with no round trip either way.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
+        "timeout": 10,  # a thread waits this long for a free connection, then fails
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The async consumers (on threads) and the sweeper write concurrently: wait for the
     # lock instead of failing at once, take the write lock at BEGIN (IMMEDIATE) so a

@@ -7,6 +7,10 @@ the sections after it). Nothing of the site imports them.
   stable markers (ids, ``data-*`` attributes) and play the actions the page offers;
 - ``load`` (``manage.py loadbench``), ``flood`` (``manage.py floodbench``), ``heavy``
   (``manage.py heavybench``): the live benchmarks;
+- ``soak`` (the servers' RSS over time, presence rows left, tracebacks: ``loadbench
+  --soak``) and ``pages`` (the heaviest pages' data and the client that loops over them:
+  ``loadbench --with-pages``);
+- ``dbs.sh``: the throw-away PostgreSQL and Redis of ``loadbench --processes N``;
 - ``seating`` (``manage.py seatingbench``, or ``python -m games.bench.seating``): the
   tournament seating search, pure Python.
 

@@ -89,7 +89,7 @@ def legal_types(state: HandState, seat: int | None) -> list[str]:
 # for each of its seats and watchers. Keyed by the state's id and holding the state, so
 # an id is never taken for another state's; the oldest are dropped past the limit.
 _PUBLIC: dict[int, tuple[HandState, dict[str, Any]]] = {}
-_PUBLIC_LIMIT = 4096
+_PUBLIC_LIMIT = 256  # the renders right after an action read its state; older ones rarely
 
 
 def _public(state: HandState) -> dict[str, Any]:
@@ -171,7 +171,10 @@ def _public(state: HandState) -> dict[str, Any]:
             "closed_tile": state.result.get("closed_tile"),
         }
     while len(_PUBLIC) >= _PUBLIC_LIMIT:
-        del _PUBLIC[next(iter(_PUBLIC))]
+        try:  # another thread may be dropping the same entry
+            _PUBLIC.pop(next(iter(_PUBLIC)), None)
+        except (RuntimeError, StopIteration):
+            break
     _PUBLIC[id(state)] = (state, view)
     return view
 

@@ -43,9 +43,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import apply, legal_actions
+from .bots import expert
+from .evaluate import best_arrangement
 from .rules import rules_for
 from .state import new_hand
-from .tiles import kind_of
+from .tiles import kind_of, parse_kind
 from .view import view_for
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -64,7 +66,7 @@ BUDGET_MS = 250.0  # the expert's time per decision
 
 @dataclass(frozen=True)
 class Option:
-    """One valued action (the expert's ``Option``; this one serves the fallback)."""
+    """One valued action (the expert's ``Option``; this one serves ``rack_evaluator``)."""
 
     action: dict
     value: float
@@ -81,11 +83,7 @@ def swing(rules: Any) -> float:
     if own:
         return float(own)
     try:
-        from .bots.expert import finish_points
-    except ImportError:
-        return DEFAULT_SWING
-    try:
-        return float(finish_points(rules)) or DEFAULT_SWING
+        return float(expert.finish_points(rules)) or DEFAULT_SWING
     except AttributeError:
         return DEFAULT_SWING
 
@@ -146,9 +144,8 @@ def decision_options(legal: list[dict]) -> list[dict]:
     return out
 
 
-def _expert() -> Evaluator:
+def default_evaluator() -> Evaluator:
     """The expert's ``evaluate`` with the analysis's time budget."""
-    from .bots import expert  # imported late: the analysis runs without it in its tests
 
     def evaluate(view: dict, legal: list[dict]) -> list[Any]:
         return expert.evaluate(view, legal, budget_ms=BUDGET_MS)
@@ -156,20 +153,12 @@ def _expert() -> Evaluator:
     return evaluate
 
 
-def default_evaluator() -> Evaluator:
-    try:
-        return _expert()
-    except ImportError:
-        return fallback_evaluator
-
-
-def fallback_evaluator(view: dict, legal: list[dict]) -> list[Option]:
-    """Values from the rack alone, for when the expert is not installed: a move is worth
+def rack_evaluator(view: dict, legal: list[dict]) -> list[Option]:
+    """Values from the rack alone, a cheap stand-in for the expert where a test needs many
+    evaluations or a player that misplays on purpose (tests build instructive hands with
+    it): a move is worth
     minus the tiles it leaves outside melds (the best arrangement), times the swing over
     the rack size; finishing is worth the swing. Cruder than the expert, same shape."""
-    from .evaluate import best_arrangement
-    from .tiles import parse_kind
-
     rules = rules_for(view["variant"])
     unit = swing(rules) / max(1, rules.rack_size)
     rack = [t["id"] for t in view["rack"] or []]

@@ -33,7 +33,7 @@ def careless(state, seat: int) -> dict:
     draws = [a for a in legal if a["type"] == "draw"]
     if draws:
         return draws[0]
-    options = an.fallback_evaluator(view_for(state, seat), legal)
+    options = an.rack_evaluator(view_for(state, seat), legal)
     discards = [o for o in options if o.action["type"] == "discard"]
     return discards[-1].action if discards else options[0].action
 

@@ -145,7 +145,7 @@ def test_a_hand_is_analysed_from_the_seats_view_only(variant):
 
     def evaluate(view, legal):
         seen.append(view)
-        return an.fallback_evaluator(view, legal)
+        return an.rack_evaluator(view, legal)
 
     progress: list[tuple[int, int]] = []
     result = an.analyse_hand(
@@ -164,19 +164,14 @@ def test_a_hand_is_analysed_from_the_seats_view_only(variant):
     assert result["steps"] == len(record["actions"])
 
 
-def test_the_analysis_asks_the_expert_when_it_is_installed(monkeypatch):
+def test_the_analysis_asks_the_expert_with_its_time_budget(monkeypatch):
     calls = []
 
-    class Expert:
-        @staticmethod
-        def evaluate(view, legal, *, budget_ms=None):
-            calls.append(budget_ms)
-            return an.fallback_evaluator(view, legal)
+    def evaluate(view, legal, *, budget_ms=None):
+        calls.append(budget_ms)
+        return an.rack_evaluator(view, legal)
 
-    import games.engine.bots as bots
-
-    monkeypatch.setattr(bots, "expert", Expert, raising=False)
-    monkeypatch.setitem(__import__("sys").modules, "games.engine.bots.expert", Expert)
+    monkeypatch.setattr(an.expert, "evaluate", evaluate)
     record = _played_hand("classic", "analysis-2")
     an.analyse_hand(record, 0)
     assert calls and all(b == an.BUDGET_MS for b in calls)

@@ -6,8 +6,10 @@ an unpublished one a registered player sees only their own seats and results.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
+from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
@@ -69,15 +71,23 @@ def standing_rows(t: Tournament, entries: dict[str, Entry]) -> list[dict[str, An
 
 
 def table_rows(
-    t: Tournament, entries: dict[str, Entry], only_entry: Entry | None = None
+    t: Tournament,
+    entries: dict[str, Entry],
+    only_entry: Entry | None = None,
+    numbers: Collection[int] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every round with its tables, seats, scores and placing points."""
+    """Every round (or the rounds of ``numbers``) with its tables, seats, scores and
+    placing points."""
     tables = (
         TournamentTable.objects.filter(round__tournament=t)
         .select_related("round", "game")
         .order_by("round__number", "number")
     )
-    results = {r.table_id: r for r in TableResult.objects.filter(table__round__tournament=t)}
+    results_of = TableResult.objects.filter(table__round__tournament=t)
+    if numbers is not None:
+        tables = tables.filter(round__number__in=list(numbers))
+        results_of = results_of.filter(table__round__number__in=list(numbers))
+    results = {r.table_id: r for r in results_of}
     rounds: dict[int, dict[str, Any]] = {}
     for tt in tables:
         if only_entry is not None and only_entry.pid not in tt.seats:
@@ -117,7 +127,53 @@ def table_rows(
     out = [rounds[n] for n in sorted(rounds)]
     for rnd in out:
         rnd["done"] = sum(1 for table in rnd["tables"] if table["result"] is not None)
-        rnd["complete"] = rnd["done"] == len(rnd["tables"])
+        rnd["count"] = len(rnd["tables"])
+        rnd["complete"] = rnd["done"] == rnd["count"]
+        rnd["loaded"] = True
+    return out
+
+
+def shown_rounds(
+    t: Tournament, entries: dict[str, Entry], full: bool, mine: Entry | None
+) -> list[dict[str, Any]]:
+    """The rounds of the tournament's page and its live pushes. A visitor who sees every
+    table gets the tables of the latest round and of any round with results still
+    missing; every other round is its summary line only (number, tables, results in;
+    ``loaded`` False), its tables loaded when the reader opens it (``views.round_tables``):
+    a tournament of 256 players and 30 rounds is one round of 64 tables, not 1,920. A
+    player of an unpublished tournament sees their own tables only, one a round: all
+    of them."""
+    if not full:
+        return table_rows(t, entries, mine)
+    summaries = list(
+        TournamentTable.objects.filter(round__tournament=t)
+        .values("round__number")
+        .annotate(count=Count("id"), done=Count("result"))
+        .order_by("round__number")
+    )
+    if not summaries:
+        return []
+    latest = summaries[-1]["round__number"]
+    live = {
+        s["round__number"]
+        for s in summaries
+        if s["round__number"] == latest or s["done"] < s["count"]
+    }
+    built = {rnd["number"]: rnd for rnd in table_rows(t, entries, numbers=live)}
+    out = []
+    for s in summaries:
+        number = s["round__number"]
+        out.append(
+            built.get(number)
+            or {
+                "number": number,
+                "tables": [],
+                "done": s["done"],
+                "count": s["count"],
+                "complete": s["done"] == s["count"],
+                "loaded": False,
+            }
+        )
     return out
 
 
@@ -152,7 +208,10 @@ def my_tables(t: Tournament, entry: Entry | None) -> list[dict[str, Any]]:
     return out
 
 
-def page_context(t: Tournament, user: Any) -> dict[str, Any]:
+def page_context(t: Tournament, user: Any, every_round: bool = False) -> dict[str, Any]:
+    """The tournament page's context (and its live pushes'); ``every_round``: every
+    round's tables built (the organiser's desk lists them all), else
+    :func:`shown_rounds`."""
     entries = {e.pid: e for e in t.entries.select_related("user")}
     mine = entry_of(t, user)
     full = sees_all(t, user)
@@ -165,7 +224,11 @@ def page_context(t: Tournament, user: Any) -> dict[str, Any]:
         "my_entry": mine,
         "my_tables": my_tables(t, mine),
         "standings": rows,
-        "rounds": table_rows(t, entries, None if full else mine),
+        "rounds": (
+            table_rows(t, entries, None if full else mine)
+            if every_round
+            else shown_rounds(t, entries, full, mine)
+        ),
         "seated_rounds": t.seated_rounds,
         "entries": list(entries.values()),
         "higher_is_better": standing_rules.higher_is_better(t.variant),

@@ -53,6 +53,11 @@ urlpatterns = [
         views.next_hand,
         name="next_hand",
     ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/tables/",
+        views.round_tables,
+        name="round_tables",
+    ),
     path("tournaments/<int:pk>/rounds/<int:number>/cards/", views.table_cards, name="cards"),
     path("tournaments/<int:pk>/audit/", views.audit_log, name="audit"),
 ]

@@ -166,6 +166,22 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/detail.html", presenter.page_context(t, request.user))
 
 
+def round_tables(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One round's table cards, loaded when its collapsed line on the tournament's page
+    is first opened (``presenter.shown_rounds``); who sees what as on the page."""
+    t = _visible(request, pk)
+    if not Round.objects.filter(tournament=t, number=number).exists():
+        raise Http404("no such round")
+    full = presenter.sees_all(t, request.user)
+    mine = None if full else presenter.entry_of(t, request.user)
+    entries = {e.pid: e for e in t.entries.all()}
+    found = presenter.table_rows(t, entries, mine, numbers=[number])
+    rnd = found[0] if found else {"number": number, "tables": []}
+    return render(
+        request, "tournaments/detail.html#round_tables", {"t": t, "full": full, "rnd": rnd}
+    )
+
+
 def player_history(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     t = _visible(request, pk)
     entry = get_object_or_404(Entry, tournament=t, pk=entry_id)
@@ -315,7 +331,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 def desk(request: HttpRequest, pk: int) -> HttpResponse:
     t = _organiser(request, pk)
-    ctx = presenter.page_context(t, request.user)
+    ctx = presenter.page_context(t, request.user, every_round=True)
     form = TournamentForm(initial=TournamentForm.initial_for(t))
     next_round = t.seated_rounds + 1
     last = t.round_set.order_by("-number").first()

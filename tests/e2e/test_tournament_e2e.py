@@ -145,6 +145,13 @@ def test_eight_player_three_round_online_tournament(page: Page, daphne_server: s
     assert "CPU" not in " ".join(names)
     decided = watch.get_by_test_id("decided-by").all_inner_texts()
     assert decided[-1].strip() == "" and all(d.strip() for d in decided[:-1])
+    # only the latest round's tables came with the page; an older round's load when opened
+    expect(watch.locator("[data-testid=round-table][data-done='1']")).to_have_count(2)
+    for n in (1, 2):
+        watch.locator(f"[data-testid=round][data-round='{n}'] > summary").click()
+        expect(
+            watch.locator(f"[data-testid=round][data-round='{n}'] [data-testid=round-table]")
+        ).to_have_count(2)
     expect(watch.locator("[data-testid=round-table][data-done='1']")).to_have_count(6)
 
     # the desk agrees, and the results are there to download

@@ -5,6 +5,8 @@
   document.addEventListener("htmx:wsOpen", function () { document.body.dataset.live = "open"; });
   document.addEventListener("htmx:wsClose", function () { document.body.dataset.live = "closed"; });
   // A pushed update re-renders the rounds: keep the rounds the reader opened or closed as they were.
+  // An older round comes without its tables (hx-trigger="toggle once"): reopening it here
+  // fires its toggle, which loads them again, fresh.
   var chosen = {};
   document.addEventListener("toggle", function (e) {
     var d = e.target;

@@ -122,10 +122,14 @@ def test_every_page_works_under_the_policy(page: Page, daphne_server: str):
     # A tournament: the settings form adapts (static/js/tournament-form.js) ...
     page.goto(f"{base}/tournaments/new/")
     page.locator("#id_name").fill("Policy cup")
+    online_only = page.locator("[data-online-only]")  # the away-seat rule, the fill seats' level
     page.select_option("#id_mode", "online")
-    expect(page.locator("[data-online-only]")).to_be_visible()
+    expect(online_only).to_have_count(2)
+    for i in range(2):
+        expect(online_only.nth(i)).to_be_visible()
     page.select_option("#id_mode", "in_person")
-    expect(page.locator("[data-online-only]")).to_be_hidden()
+    for i in range(2):
+        expect(online_only.nth(i)).to_be_hidden()
     page.locator("#id_published").check()
     page.get_by_test_id("tournament-create").click()
     expect(page).to_have_url(re.compile(r"/tournaments/\d+/desk/$"))

@@ -72,12 +72,16 @@ def tile_markup(tile: dict[str, Any], size: str) -> str:
     return html
 
 
-@lru_cache(maxsize=1024)
 def _face(t: str, variant: str) -> dict[str, str]:
     """How a tile of notation ``t`` is drawn in the rule set: its colour, number, symbol
-    and css (the same for every tile of that face; made once per face and rule set)."""
+    and css (the same for every tile of that face; made once per face and rule set's
+    yellow face, so the cache follows what the rules object says)."""
+    return _face_of(t, variant, yellow_is_green(variant))
+
+
+@lru_cache(maxsize=1024)
+def _face_of(t: str, variant: str, green: bool) -> dict[str, str]:
     colour = t[0]
-    green = yellow_is_green(variant)
     return {
         "colour": colour,
         "number": "" if colour == "F" else t[1:],

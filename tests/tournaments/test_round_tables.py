@@ -12,8 +12,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
 from games.bench import heavy
-from games.tournaments import exchange, services
+from games.tournaments import exchange, presenter, services
 from games.tournaments.consumers import StandingsConsumer
+from games.tournaments.models import Tournament
 from tests.tournaments.conftest import enter_all, in_person, register_accounts, register_names
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +108,42 @@ def test_a_big_tournament_page_and_its_live_push_stay_small(client, organiser):
     pushed = consumer.render()
     assert pushed is not None and len(pushed.encode()) < 300_000
     assert pushed.count('data-testid="round-table"') == 64
+
+
+def _points(html: str) -> dict[str, str]:
+    """Each standings row's player and points, as the page shows them."""
+    rows = re.findall(
+        r'data-player="([^"]+)".*?data-testid="standing-points">([^<]*)<', html, re.DOTALL
+    )
+    return dict(rows)
+
+
+def _computed(t) -> dict[str, str]:
+    """The ranking computed afresh (no kept copy)."""
+    t = Tournament.objects.get(pk=t.pk)
+    names = {e.pid: e.name for e in t.entries.all()}
+    return {names[r.player]: presenter.fmt_points(r.points) for r in services.standings(t)}
+
+
+def test_kept_standings_follow_every_change(client, organiser):
+    """The standings are computed once per change of the tournament: a corrected result,
+    a late registration and a change of scoring each show on the next view."""
+    t = in_person(organiser, published=True, rounds=2)
+    register_names(t, organiser, NAMES)
+    services.seat_next_round(t.pk, organiser)
+    enter_all(t, organiser, 1)
+    first = _points(client.get(url("detail", t.pk)).content.decode())
+    assert first == _computed(t) and len(first) == len(NAMES)
+
+    table = t.round_set.get(number=1).tables.order_by("number").first()
+    services.enter_result(t.pk, organiser, table.pk, [0, 10, 4, 2])  # another winner
+    second = _points(client.get(url("detail", t.pk)).content.decode())
+    assert second != first and second == _computed(t)
+
+    services.register_entry(t.pk, organiser, name="Işık", joins_round=2)
+    third = _points(client.get(url("detail", t.pk)).content.decode())
+    assert "Işık" in third and third == _computed(t)
+
+    services.update_tournament(t.pk, organiser, scoring="sum")
+    fourth = _points(client.get(url("detail", t.pk)).content.decode())
+    assert fourth != third and fourth == _computed(t)

@@ -5,12 +5,13 @@
   document.addEventListener("htmx:wsOpen", function () { document.body.dataset.live = "open"; });
   document.addEventListener("htmx:wsClose", function () { document.body.dataset.live = "closed"; });
   // A pushed update re-renders the rounds: keep the rounds the reader opened or closed as they were.
-  // An older round comes without its tables (hx-trigger="toggle once"): reopening it here
-  // fires its toggle, which loads them again, fresh.
+  // Only the reader's own clicks count (a round rendered open fires "toggle" too: counting those
+  // would reopen every former latest round after each push). An older round comes without its
+  // tables (hx-trigger="toggle once"): reopening it here fires its toggle, which loads them again.
   var chosen = {};
-  document.addEventListener("toggle", function (e) {
-    var d = e.target;
-    if (d.matches && d.matches("details.tn-round")) { chosen[d.dataset.round] = d.open; }
+  document.addEventListener("click", function (e) {
+    var summary = e.target.closest && e.target.closest("details.tn-round > summary");
+    if (summary) { chosen[summary.parentElement.dataset.round] = !summary.parentElement.open; }
   }, true);
   document.addEventListener("htmx:wsAfterMessage", function () {
     document.querySelectorAll("details.tn-round").forEach(function (d) {

@@ -4,8 +4,11 @@ The consumer only listens: when a result lands (or a round is seated, or a
 registration changes) the services broadcast ``standings.changed`` to the
 tournament's group after commit, and every open page gets its fragments
 (standings, rounds, the viewer's own table) re-rendered for its viewer and
-swapped out-of-band by the htmx ws extension. Frames sent by the browser are
-ignored (rate-limited, size-checked and closed when flooding, like the table's).
+swapped out-of-band by the htmx ws extension (the rounds with the tables of the
+latest round only, as on the page: ``presenter.shown_rounds``; an older round the
+reader keeps open reloads its tables, static/js/tournament-live.js). Frames sent by
+the browser are ignored (rate-limited, size-checked and closed when flooding, like the
+table's).
 """
 
 from __future__ import annotations

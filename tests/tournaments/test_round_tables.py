@@ -147,3 +147,17 @@ def test_kept_standings_follow_every_change(client, organiser):
     services.update_tournament(t.pk, organiser, scoring="sum")
     fourth = _points(client.get(url("detail", t.pk)).content.decode())
     assert fourth != third and fourth == _computed(t)
+
+
+def test_an_older_round_with_a_result_missing_comes_with_its_tables(client, organiser):
+    doc = heavy.tournament_document(8, 3, "classic", 1)
+    t = exchange.import_tournament(organiser, doc)
+    t.published = True
+    t.save(update_fields=["published"])
+    t.round_set.get(number=1).tables.get(number=2).result.delete()  # still to be entered
+
+    page = client.get(url("detail", t.pk)).content.decode()
+    waiting, complete = _round(page, 1), _round(page, 2)
+    assert 'data-loaded="1"' in waiting and "1 of 2 results in" in waiting
+    assert waiting.count('data-testid="round-table"') == 2 and 'data-done="0"' in waiting
+    assert 'data-loaded="0"' in complete and "complete" in complete

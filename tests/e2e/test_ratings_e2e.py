@@ -106,6 +106,12 @@ def test_the_outcome_of_a_rated_game_shows_the_rating_changes(
     code = re.search(r"CODE (\S+)", done.stdout).group(1)
     ctx = browser.new_context()
     page = ctx.new_page()
+    # the websocket's first frame swaps the outcome in again: count frames, so the checks
+    # below read the dialog that stays, not the one the frame replaces
+    page.add_init_script(
+        "window.okeyFrames = 0;"
+        "document.addEventListener('htmx:wsAfterMessage', () => { window.okeyFrames += 1; });"
+    )
     page.goto(f"{daphne_server}/accounts/login/")
     page.get_by_label("Username").fill("ro_ben")
     page.get_by_label("Password").fill("green-felt-2024!")
@@ -114,6 +120,7 @@ def test_the_outcome_of_a_rated_game_shows_the_rating_changes(
     for width, height in ((390, 844), (1366, 768)):
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{daphne_server}/t/{code}/")  # the dialog opens by itself
+        page.wait_for_function("() => window.okeyFrames > 0")
         ratings = page.get_by_test_id("outcome").get_by_test_id("outcome-ratings")
         expect(ratings).to_be_visible()
         rows = ratings.locator("li")

@@ -33,6 +33,7 @@ from games.engine.tiles import ids_of_kind, kind_of, notation
 from games.messages import hint_text
 from games.tilewords import tile_words
 
+from .commentary import move_text
 from .models import HandAnalysis, ImportedHand
 from .replay import record_for_hand
 
@@ -159,19 +160,7 @@ def action_text(action: dict, variant: str) -> str:
     melds = " | ".join(
         ", ".join(tile_words(notation(x), variant) for x in m) for m in action.get("melds") or []
     )
-    texts = {
-        "draw": _("draw from the pile"),
-        "take": _("take the discard"),
-        "discard": _("discard %(tile)s"),
-        "close": _("finish with %(tile)s"),
-        "show": _("show %(tile)s"),
-        "open": _("open with %(melds)s"),
-        "lay": _("lay %(melds)s"),
-        "add": _("add %(tile)s to a meld"),
-        "swap": _("swap %(tile)s for the okey"),
-        "undo": _("give the tile back"),
-    }
-    text = texts.get(t)
+    text = move_text(t)
     return text % {"tile": words, "melds": melds} if text else t
 
 

@@ -39,15 +39,10 @@ def _signature(action: dict) -> tuple:
     return (t, tuple(_kinds(tiles)))
 
 
-def label(action: dict) -> str:
-    t = action["type"]
-    args: dict[str, Any] = {}
-    if "tile" in action:
-        args["tile"] = notation(action["tile"])
-    if action.get("melds"):
-        args["melds"] = " | ".join(
-            " ".join(notation(x) for x in m) for m in action.get("melds", [])
-        )
+def move_text(kind: str) -> str | None:
+    """The sentence of a move of type ``kind`` in the active language, with ``%(tile)s``
+    and ``%(melds)s`` for its tiles (None for a type that has none); the commentary and
+    the expert's analysis word moves alike."""
     texts = {
         "draw": _("draw from the pile"),
         "take": _("take the discard"),
@@ -61,8 +56,20 @@ def label(action: dict) -> str:
         "undo": _("give the tile back"),
         "timeout": _("let the clock play"),
     }
-    text = texts.get(t)
-    return text % args if text else t
+    return texts.get(kind)
+
+
+def label(action: dict) -> str:
+    """A move with its tiles in notation (``K7``)."""
+    args: dict[str, Any] = {}
+    if "tile" in action:
+        args["tile"] = notation(action["tile"])
+    if action.get("melds"):
+        args["melds"] = " | ".join(
+            " ".join(notation(x) for x in m) for m in action.get("melds", [])
+        )
+    text = move_text(action["type"])
+    return text % args if text else action["type"]
 
 
 class _Measure:

@@ -98,11 +98,11 @@ def test_the_outcome_of_a_rated_game_shows_the_rating_changes(
         [sys.executable, "manage.py", "shell", "-c", RATED_GAME],
         cwd=ROOT,
         env=e2e_env,
-        check=True,
         capture_output=True,
         text=True,
         timeout=300,
     )
+    assert done.returncode == 0, done.stderr[-3000:]  # the shell's traceback, if any
     code = re.search(r"CODE (\S+)", done.stdout).group(1)
     ctx = browser.new_context()
     page = ctx.new_page()

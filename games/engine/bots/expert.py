@@ -311,7 +311,7 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
     elif "show" in types:
         pick = next(a for a in acts if a["type"] == "show")
     else:
-        pick = core.play(ctx, "hard", rng)
+        pick = _policy(ctx, rng)
 
     discards = [a for a in acts if a["type"] == "discard"]
     ranked = rank_discards(ctx, [a["tile"] for a in discards]) if discards else []
@@ -365,6 +365,17 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
     top = max([chosen.value, *(o.value for o in others)])
     chosen = Option(chosen.action, top, chosen.reason, chosen.detail)
     return [chosen, *others]
+
+
+def _policy(ctx: Context, rng: random.Random) -> dict:
+    """The expert's own choice where its policy module has one (``expert_whole`` for
+    whole-rack rule sets, ``expert_lay`` for lay-down ones; each returns None to leave
+    the decision to hard's plan), else hard's plan."""
+    from . import expert_lay, expert_whole
+
+    mod = expert_whole if ctx.whole else expert_lay
+    pick = mod.pick(ctx, rng)
+    return pick if pick is not None else core.play(ctx, "hard", rng)
 
 
 def _kind_key(ctx: Context, t: int) -> int:

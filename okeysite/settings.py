@@ -217,6 +217,15 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Rendered fragments of the heavy pages (games/pagecache.py): always local to the process,
+# with Redis too: each key carries the version it was rendered from, read from the
+# database, so every process's copy of a key is the same HTML.
+CACHES["pages"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "okey-pages",
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
+OKEY_PAGE_CACHE = os.environ.get("OKEY_PAGE_CACHE", "1") != "0"
 
 # Auth ----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -112,6 +112,16 @@ def _e2e_allow_async_unsafe(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_page_cache():
+    """Each test starts with no rendered page fragments (games/pagecache.py): a test's
+    database may reuse the ids of an earlier test's rows, and a key names rows by id."""
+    from django.core.cache import caches
+
+    caches["pages"].clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _hide_playwright_loop(request):
     """Playwright's sync API runs its event loop in a greenlet, so for as long as the
     session's browser lives that loop counts as *running* on the main thread. A test that

@@ -9,6 +9,7 @@ importer.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages as flash
@@ -19,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import heavy, services
+from games import heavy, pagecache, services
 from games.engine.tiles import N_TILES, kind_notation, kind_of, notation
 from games.models import Hand, Seat, Table
 from games.presenter import relative_positions, tile_ctx
@@ -184,8 +185,11 @@ def replay_context(
 def _commentary_response(
     request: HttpRequest, data: dict, players: list[dict], url: str
 ) -> HttpResponse:
-    return render(
-        request,
+    return HttpResponse(_commentary_html(data, players, url))
+
+
+def _commentary_html(data: dict, players: list[dict], url: str) -> str:
+    return pagecache.render(
         "review/_commentary.html",
         {
             "c": commentary.present(data),
@@ -194,6 +198,38 @@ def _commentary_response(
             "url": url,
         },
     )
+
+
+def _players_key(players: list[dict]) -> tuple:
+    """What a replay or a commentary shows of the players (their names can change)."""
+    return tuple((p.get("seat"), p.get("name"), p.get("cpu")) for p in players)
+
+
+def _cached_commentary(
+    parts: tuple, players: list[dict], url: str, data: Callable[[], dict]
+) -> HttpResponse:
+    """The commentary fragment of a finished hand (its data never changes once stored:
+    the first one kept wins), kept per hand, seat, players' names and language."""
+    html = pagecache.fragment(
+        "commentary",
+        (parts, _players_key(players), url),
+        lambda: _commentary_html(data(), players, url),
+    )
+    return HttpResponse(html)
+
+
+def _replay_page(
+    request: HttpRequest, parts: tuple, head: dict[str, Any], context: Callable[[], dict]
+) -> HttpResponse:
+    """The replay page: its body (``review/_replay_body.html``, everything but the site's
+    header around it) rendered once per ``parts`` and language and kept
+    (``games.pagecache``); a finished hand never changes, so ``parts`` names the hand,
+    the viewer's seat and what else the body shows (players' names, the links to the
+    previous and next hands). ``head``: the page title's parts."""
+    body = pagecache.fragment(
+        "replay", parts, lambda: pagecache.render("review/_replay_body.html", context())
+    )
+    return render(request, "review/replay.html", {**head, "body": body})
 
 
 def _seat_param(request: HttpRequest, n: int, default: int | None) -> int | None:
@@ -335,21 +371,30 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     if refusal is not None:
         return refusal
     table = hand.table
-    ctx = replay_context(
-        record=record_for_hand(hand),
-        players=players_of(table),
-        variant=table.variant,
-        variant_name=table.get_variant_display(),
-        title=_("Hand %(n)s") % {"n": hand.number + 1},
-        me=seat.position,
-        commentary_url=reverse("review:hand_commentary", args=[hand.pk]),
-        commentary_seat=seat.position,
-        analysis_url=reverse("review:hand_analysis", args=[hand.pk]),
-        export_url=reverse("review:hand_export", args=[hand.pk]),
-        back_url=reverse("review:game", args=[table.code]),
-        nav=_hand_nav(hand, lambda x: reverse("review:hand", args=[x[1]])),
+    players = players_of(table)
+    nav = _hand_nav(hand, lambda x: reverse("review:hand", args=[x[1]]))
+    head = {
+        "variant_name": table.get_variant_display(),
+        "title": _("Hand %(n)s") % {"n": hand.number + 1},
+    }
+    return _replay_page(
+        request,
+        ("hand", hand.pk, table.code, seat.position, _players_key(players), nav),
+        head,
+        lambda: replay_context(
+            record=record_for_hand(hand),
+            players=players,
+            variant=table.variant,
+            me=seat.position,
+            commentary_url=reverse("review:hand_commentary", args=[hand.pk]),
+            commentary_seat=seat.position,
+            analysis_url=reverse("review:hand_analysis", args=[hand.pk]),
+            export_url=reverse("review:hand_export", args=[hand.pk]),
+            back_url=reverse("review:game", args=[table.code]),
+            nav=nav,
+            **head,
+        ),
     )
-    return render(request, "review/replay.html", ctx)
 
 
 def _stored_commentary(hand: Hand, seat: int) -> dict:
@@ -366,9 +411,11 @@ def hand_commentary(request: HttpRequest, hand_id: int) -> HttpResponse:
         return refusal
     players = players_of(hand.table)
     which = _seat_param(request, len(players), seat.position)
-    data = _stored_commentary(hand, which)
-    return _commentary_response(
-        request, data, players, reverse("review:hand_commentary", args=[hand.pk])
+    return _cached_commentary(
+        ("hand", hand.pk, hand.table.code, which),
+        players,
+        reverse("review:hand_commentary", args=[hand.pk]),
+        lambda: _stored_commentary(hand, which),
     )
 
 
@@ -476,21 +523,26 @@ def shared_hand(request: HttpRequest, token: str, number: int) -> HttpResponse:
         return denied(request, 404, _("This game has no such finished hand."))
     table = link.table
     players = players_of(table)
-    ctx = replay_context(
-        record=record_for_hand(hand),
-        players=players,
-        variant=table.variant,
-        variant_name=table.get_variant_display(),
-        title=_("Hand %(n)s") % {"n": number},
-        me=None,
-        commentary_url=reverse("review:shared_commentary", args=[token, number]),
-        commentary_seat=_first_human(players),
-        analysis_url=reverse("review:shared_analysis", args=[token, number]),
-        export_url=reverse("review:shared_export", args=[token]),
-        back_url=reverse("review:shared", args=[token]),
-        nav=_hand_nav(hand, lambda x: reverse("review:shared_hand", args=[token, x[0] + 1])),
+    nav = _hand_nav(hand, lambda x: reverse("review:shared_hand", args=[token, x[0] + 1]))
+    head = {"variant_name": table.get_variant_display(), "title": _("Hand %(n)s") % {"n": number}}
+    return _replay_page(
+        request,
+        ("shared", token, hand.pk, table.code, _players_key(players), nav),
+        head,
+        lambda: replay_context(
+            record=record_for_hand(hand),
+            players=players,
+            variant=table.variant,
+            me=None,
+            commentary_url=reverse("review:shared_commentary", args=[token, number]),
+            commentary_seat=_first_human(players),
+            analysis_url=reverse("review:shared_analysis", args=[token, number]),
+            export_url=reverse("review:shared_export", args=[token]),
+            back_url=reverse("review:shared", args=[token]),
+            nav=nav,
+            **head,
+        ),
     )
-    return render(request, "review/replay.html", ctx)
 
 
 def shared_commentary(request: HttpRequest, token: str, number: int) -> HttpResponse:
@@ -502,9 +554,11 @@ def shared_commentary(request: HttpRequest, token: str, number: int) -> HttpResp
         return denied(request, 404, _("This game has no such finished hand."))
     players = players_of(link.table)
     which = _seat_param(request, len(players), _first_human(players))
-    data = _stored_commentary(hand, which)
-    return _commentary_response(
-        request, data, players, reverse("review:shared_commentary", args=[token, number])
+    return _cached_commentary(
+        ("hand", hand.pk, link.table.code, which),
+        players,
+        reverse("review:shared_commentary", args=[token, number]),
+        lambda: _stored_commentary(hand, which),
     )
 
 
@@ -621,27 +675,37 @@ def imported_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     count = rec.hands.count()
     players = rec.data["players"]
     variant = rec.variant
-    ctx = replay_context(
-        stored=hand.replay_data,
-        players=players,
-        variant=variant,
-        variant_name=dict(records_variant_names()).get(variant, variant),
-        title=_("Imported: %(title)s · hand %(n)s") % {"title": rec, "n": number},
-        me=None,
-        commentary_url=reverse("review:imported_commentary", args=[pk, number]),
-        commentary_seat=_first_human(players),
-        analysis_url=reverse("review:imported_analysis", args=[pk, number]),
-        export_url=reverse("review:imported_export", args=[pk]),
-        back_url=reverse("review:import"),
-        nav={
-            "prev": reverse("review:imported_hand", args=[pk, number - 1]) if number > 1 else None,
-            "next": reverse("review:imported_hand", args=[pk, number + 1])
-            if number < count
-            else None,
-        },
-    )
-    ctx["provenance"] = "signed" if "signature" in rec.data else "unsigned"
-    return render(request, "review/replay.html", ctx)
+    head = {
+        "variant_name": dict(records_variant_names()).get(variant, variant),
+        "title": _("Imported: %(title)s · hand %(n)s") % {"title": rec, "n": number},
+    }
+
+    def context() -> dict[str, Any]:
+        ctx = replay_context(
+            stored=hand.replay_data,
+            players=players,
+            variant=variant,
+            me=None,
+            commentary_url=reverse("review:imported_commentary", args=[pk, number]),
+            commentary_seat=_first_human(players),
+            analysis_url=reverse("review:imported_analysis", args=[pk, number]),
+            export_url=reverse("review:imported_export", args=[pk]),
+            back_url=reverse("review:import"),
+            nav={
+                "prev": reverse("review:imported_hand", args=[pk, number - 1])
+                if number > 1
+                else None,
+                "next": reverse("review:imported_hand", args=[pk, number + 1])
+                if number < count
+                else None,
+            },
+            **head,
+        )
+        ctx["provenance"] = "signed" if "signature" in rec.data else "unsigned"
+        return ctx
+
+    # an import never changes: its hand, its count and its title name the body
+    return _replay_page(request, ("import", pk, hand.pk, number, count, str(rec)), head, context)
 
 
 def records_variant_names():

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, TextField
+from django.db.models import Count, Max, Q, TextField
 from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,10 +24,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import heavy
+from games import heavy, pagecache
 from games.engine.options import validate_options
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
+from games.models import Hand, Table
 
 from . import exchange, presenter, services
 from .forms import EntryForm, ImportForm, KeepApartForm, OrganiserForm, TournamentForm
@@ -161,9 +162,54 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------- public pages
 
 
+def page_version(t: Tournament) -> tuple[Any, ...]:
+    """A key of everything the tournament's page and matrix are rendered from, read
+    from its rows (the same in every process), changing with each change of it: the
+    settings, registrations, results and audit log (``presenter._standings_key``: the
+    desk writes an audit entry for each change), the rounds and tables seated, and the
+    state of its online games (how many are waiting, playing, finished; how many hands
+    the playing ones have dealt and ended: a game between hands shows as such). A
+    game's status and its hands only move forward, so equal counts mean equal states."""
+    seated = Round.objects.filter(tournament=t).aggregate(
+        rounds=Count("id", distinct=True), n_tables=Count("tables"), last_table=Max("tables__id")
+    )
+    games = tuple(
+        TournamentTable.objects.filter(round__tournament=t, game__isnull=False)
+        .values_list("game__status")
+        .annotate(n=Count("id"))
+        .order_by("game__status")
+    )
+    hands = Hand.objects.filter(
+        table__tournament_table__round__tournament=t, table__status=Table.Status.PLAYING
+    ).aggregate(n=Count("id"), done=Count("result"))
+    return (presenter._standings_key(t), tuple(seated.values()), games, tuple(hands.values()))
+
+
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page's header for each visitor; its body (their table, the standings, the
+    rounds) kept per :func:`page_version`, the visitor's view (``full``) and entry (their
+    own row and table) and the language (``games.pagecache``)."""
     t = _visible(request, pk)
-    return render(request, "tournaments/detail.html", presenter.page_context(t, request.user))
+    full = presenter.sees_all(t, request.user)
+    mine = presenter.entry_of(t, request.user)
+    body = pagecache.fragment(
+        "tournament",
+        (t.pk, page_version(t), full, mine.pk if mine else None),
+        lambda: pagecache.render(
+            "tournaments/_detail_body.html", presenter.page_context(t, request.user)
+        ),
+    )
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "t": t,
+            "full": full,
+            "is_organiser": t.is_organiser(request.user),
+            "seated_rounds": t.seated_rounds,
+            "body": body,
+        },
+    )
 
 
 def round_tables(request: HttpRequest, pk: int, number: int) -> HttpResponse:
@@ -229,13 +275,29 @@ def meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page around the matrix for each visitor; the matrix of the block asked for
+    kept per :func:`page_version` and language (``games.pagecache``)."""
     t = _public(request, pk)
+    pages = max(1, -(-t.entries.count() // MATRIX_BLOCK))
+    block = _block(request, "rows", pages), _block(request, "cols", pages)
+    body = pagecache.fragment(
+        "matrix",
+        (t.pk, page_version(t), block),
+        lambda: pagecache.render("tournaments/_matrix_body.html", _matrix_context(t, *block)),
+    )
+    return render(
+        request,
+        "tournaments/matrix.html",
+        {"t": t, "is_organiser": t.is_organiser(request.user), "body": body},
+    )
+
+
+def _matrix_context(t: Tournament, row_page: int, col_page: int) -> dict[str, Any]:
     entries = [
         {"pk": pk, "pid": str(pk), "name": name}
         for pk, name in t.entries.order_by("id").values_list("pk", "name")
     ]
     pages = max(1, -(-len(entries) // MATRIX_BLOCK))
-    row_page, col_page = _block(request, "rows", pages), _block(request, "cols", pages)
     row_start, col_start = (row_page - 1) * MATRIX_BLOCK, (col_page - 1) * MATRIX_BLOCK
     row_entries = entries[row_start : row_start + MATRIX_BLOCK]
     columns = [
@@ -283,27 +345,22 @@ def _meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
     def span(start: int, count: int) -> dict[str, int]:
         return {"first": start + 1, "last": start + count}
 
-    return render(
-        request,
-        "tournaments/matrix.html",
-        {
-            "t": t,
-            "entries": entries,
-            "columns": columns,
-            "rows": rows,
-            "seated": t.round_set.exists(),
-            "is_organiser": t.is_organiser(request.user),
-            "paged": pages > 1,
-            "row_span": span(row_start, len(row_entries)),
-            "col_span": span(col_start, len(columns)),
-            "nav": {
-                "up": link(row_page - 1, col_page),
-                "down": link(row_page + 1, col_page),
-                "left": link(row_page, col_page - 1),
-                "right": link(row_page, col_page + 1),
-            },
+    return {
+        "t": t,
+        "entries": entries,
+        "columns": columns,
+        "rows": rows,
+        "seated": t.round_set.exists(),
+        "paged": pages > 1,
+        "row_span": span(row_start, len(row_entries)),
+        "col_span": span(col_start, len(columns)),
+        "nav": {
+            "up": link(row_page - 1, col_page),
+            "down": link(row_page + 1, col_page),
+            "left": link(row_page, col_page - 1),
+            "right": link(row_page, col_page + 1),
         },
-    )
+    }
 
 
 def standings_print(request: HttpRequest, pk: int) -> HttpResponse:

@@ -23,6 +23,7 @@ import secrets
 import time
 from collections import OrderedDict
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -190,6 +191,18 @@ def live_watchers() -> dict[str, int]:
     return dict(WATCHING)
 
 
+def query_value(scope: dict[str, Any], name: str) -> str | None:
+    """One value of the socket URL's query string (the first; None if absent)."""
+    raw = scope.get("query_string") or b""
+    if len(raw) > 4096:
+        return None
+    try:
+        values = parse_qs(raw.decode("latin-1"), max_num_fields=8).get(name)
+    except ValueError:  # more fields than any page sends
+        return None
+    return values[0] if values else None
+
+
 def scope_language(scope: dict[str, Any]) -> str:
     """The language of a websocket's frames, chosen as a page's is (the profile language,
     the language cookie, the browser's Accept-Language, English)."""
@@ -320,6 +333,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     _hint: dict[str, Any] | None = None
     _lang: str | None = None
     _sent: dict[str, Any] | None = None  # realtime.fragment_keys of the last frame
+    _seen: dict[str, str] | None = None  # what the browser showed when it connected
     _present = False  # this socket is counted in its seat's presence
     _watching = False  # this socket is counted in the table's watchers
     follow: int | None = None  # the seat this watcher follows (shown after a hand)
@@ -377,6 +391,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.shared = scope_buckets(self.scope)
         self.group = realtime.group_name(self.table_id)
         self._lang = await database_sync_to_async(self._language)()
+        # the page (or the frames before a reconnect) already shows these fragments:
+        # the first frame leaves them out where they are still current
+        self._seen = realtime.seen_digests(query_value(self.scope, "seen"), self._lang)
         realtime.attach_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -684,7 +701,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # a refusal sends the rack again, as it stands: the tiles the player
                 # had selected for the refused move are no longer selected
                 last = {k: v for k, v in last.items() if k != "rack"}
-            html, self._sent = realtime.live_frame(ctx, last, self._lang)
+            seen = self._seen if last is None else None
+            self._seen = None
+            html, self._sent = realtime.live_frame(ctx, last, self._lang, seen)
         if last is None:  # the first frame: the watcher count as it is now
             html += watchers_chip(watch_services.watcher_count(table.pk), self._lang)
         return html

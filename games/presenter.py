@@ -19,7 +19,7 @@ from games.engine import view_for
 from games.engine.rules import rules_for
 from games.matchmaking.waiting import waiting_context
 from games.models import Seat, Table, variant_choices
-from games.realtime import snapshot
+from games.realtime import page_seen, snapshot
 from games.services import arrange_slots
 from games.templatetags.okey_tiles import tile_html
 from games.tilewords import tile_label, yellow_is_green
@@ -305,6 +305,9 @@ def table_context(
     ctx["announce"] = announce_text(view, players, me, table.variant, ctx.get("result_text"))
     # a waiting quick-match table's card: who waits, their ratings, "Fill with CPUs"
     ctx["quick_wait"] = waiting_context(table, seats, seat)
+    # the page's ``data-seen``: what it shows, so that the socket's first frame leaves
+    # it out (computed only when the page's template asks for it)
+    ctx["page_seen"] = partial(page_seen, ctx)
     return ctx
 
 

@@ -10,7 +10,9 @@ Four parts, none of which changes a table (``games.services`` does, through its
 - the **per-table hub**: the connections of one table in one process render
   their frames together, in one trip to the database thread;
 - **fragment diffing**: a frame carries only the fragments of
-  ``templates/games/table.html`` whose key changed for that connection.
+  ``templates/games/table.html`` whose key changed for that connection; its
+  first frame leaves out what the page (or the frames before a reconnect)
+  already shows (``seen_digests``).
 
 This module imports no other module of the games app that could import it back
 (services, presenter, consumers): ``tests/games/test_module_graph.py``.
@@ -19,9 +21,13 @@ This module imports no other module of the games app that could import it back
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
+import re
 import secrets
 from collections import OrderedDict, deque
+from datetime import datetime
 from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
@@ -29,6 +35,7 @@ from channels.layers import get_channel_layer
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models.query import get_related_populators
 from django.template.loader import get_template
+from django.utils.translation import get_language
 
 from games.engine import game as engine_game
 from games.engine import replay
@@ -499,8 +506,14 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
         "controls": (bool(ctx.get("seat") and seen and not over), tuple(sorted(legal)), my_turn),
         # a refusal or a hint is news each time it is sent, even when it repeats
         "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
-        # a watcher's followed seat shows in the outcome (games/watch/follow.py)
-        "result": (ctx["version"], ctx["game_over"], ctx.get("follow_key"))
+        # a watcher's followed seat and the seats to follow show in the outcome
+        # (games/watch/follow.py; the page itself is rendered without the choices)
+        "result": (
+            ctx["version"],
+            ctx["game_over"],
+            ctx.get("follow_key"),
+            "follow_choices" in ctx,
+        )
         if ctx.get("result")
         else None,
         # the running score table: the totals after each recorded hand
@@ -543,7 +556,7 @@ SHARED_LEAVES = frozenset(
     {"title", "info", "center", "controls", "scores", "mine", "standings"}
     | {"invite", "announce", "opp-0", "opp-1", "opp-2", "opp-3"}
 )
-_LEAVES: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_LEAVES: OrderedDict[tuple[Any, ...], tuple[str, str | None]] = OrderedDict()
 _LEAF_LIMIT = 4096
 
 
@@ -565,31 +578,119 @@ def render_leaf(name: str, ctx: dict[str, Any], place: str | None = None) -> str
     return get_template(f"games/table.html#{name}").render(ctx)
 
 
+# ------------------------------------------------ what the browser already shows
+
+# The first frame of a connection used to carry every fragment, though the page had
+# just been rendered with the same ones: swapping them again reset what the player
+# had (the outcome dialog's scroll, an open menu, the focus). So every frame (and
+# the page) ends with the digests of the fragments' keys it leaves the browser
+# showing (``data-seen`` of the version input), the page's script puts the latest
+# into the socket's URL when it connects or reconnects (static/js/table.js), and
+# the first frame leaves out each fragment whose digest is the one of its key now.
+# After missed moves the keys differ and those fragments are sent. A digest says
+# only whether the browser's copy is the one this connection would be sent: a
+# client that lies about it misses its own fragments, nothing else.
+SEEN = "#seen"  # the entry of a frame's keys holding the fragments' digests
+_SEEN_MAX = 1024  # characters of a ``seen`` value read at most
+_SEEN_ITEM = re.compile(
+    r"(title|info|scores|center|mine|rack|controls|result|standings"
+    r"|invite|announce|opp-[0-3])=([0-9a-f]{12})"
+)
+# news each time it is sent (a refusal, a hint, a canned message): never skipped
+_NOT_DIGESTED = frozenset({"message"})
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(type(value).__name__)
+
+
+def key_digest(key: Any) -> str | None:
+    """A fragment key's digest (the same in every process); None for a key that has
+    none (one holding an object that is news each time it is sent)."""
+    try:
+        text = json.dumps(key, default=_plain, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return hashlib.blake2s(text.encode(), digest_size=6).hexdigest()
+
+
+def seen_value(lang: str, digests: dict[str, str | None]) -> str:
+    """The ``data-seen`` text: the language, then each fragment's digest."""
+    items = ",".join(f"{n}={d}" for n, d in digests.items() if d and n not in _NOT_DIGESTED)
+    return f"{lang}|{items}"
+
+
+def seen_digests(value: str | None, lang: str) -> dict[str, str] | None:
+    """The digests a connecting browser says it shows (``seen_value``, from the socket's
+    URL); None when there are none or they were made in another language. Anything
+    unreadable is left out (those fragments are sent)."""
+    if not value or len(value) > _SEEN_MAX or "|" not in value:
+        return None
+    their_lang, _sep, items = value.partition("|")
+    if their_lang != lang:
+        return None
+    found = {}
+    for item in items.split(","):
+        match = _SEEN_ITEM.fullmatch(item)
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found or None
+
+
+def page_seen(ctx: dict[str, Any]) -> str:
+    """The page's ``data-seen``: the digests of the fragments it was rendered with (called
+    by the table template, in the page's language)."""
+    keys = fragment_keys(ctx)
+    return seen_value(get_language() or "en", {n: key_digest(k) for n, k in keys.items()})
+
+
 def live_frame(
-    ctx: dict[str, Any], last: dict[str, Any] | None, lang: str
+    ctx: dict[str, Any],
+    last: dict[str, Any] | None,
+    lang: str,
+    seen: dict[str, str] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """One websocket frame for one connection: the leaf fragments whose key
     differs from ``last`` (the keys of this connection's previous frame; None
-    for its first frame: everything), then the table version. Returns the HTML
-    and the keys to remember."""
+    for its first frame: everything but the fragments whose digest is in
+    ``seen``, what the browser already shows), then the table version with the
+    digests of what the browser shows after this frame. Returns the HTML and the
+    keys to remember (with the digests, under ``SEEN``)."""
     keys = fragment_keys(ctx)
+    if last is None and seen:
+        last, was = {}, {}
+        for name, key in keys.items():
+            digest = seen.get(name)
+            if digest is not None and name not in _NOT_DIGESTED and key_digest(key) == digest:
+                last[name], was[name] = key, digest
+        last[SEEN] = was
+    previous = last.get(SEEN, {}) if last is not None else {}
+    digests: dict[str, str | None] = {}
     parts = []
     for name, key in keys.items():
         if last is not None and name in last and last[name] == key:
+            digests[name] = previous.get(name)
             continue
         if name not in SHARED_LEAVES:
             parts.append(render_leaf(name, ctx))
+            digests[name] = None if name in _NOT_DIGESTED else key_digest(key)
             continue
         opponent = name.startswith("opp-")
         cache_key = (ctx["table"].pk, name, lang, key[1:] if opponent else key)
-        html = _LEAVES.get(cache_key)
-        if html is None:
-            html = _LEAVES[cache_key] = render_leaf(name, ctx, _PLACE if opponent else None)
+        hit = _LEAVES.get(cache_key)
+        if hit is None:
+            html = render_leaf(name, ctx, _PLACE if opponent else None)
+            hit = _LEAVES[cache_key] = (html, None if opponent else key_digest(key))
             if len(_LEAVES) > _LEAF_LIMIT:
                 _LEAVES.popitem(last=False)
-        parts.append(html.replace(_PLACE, key[0]) if opponent else html)
+        # an opponent's key holds the viewer's place: digested per viewer
+        digests[name] = key_digest(key) if opponent else hit[1]
+        parts.append(hit[0].replace(_PLACE, key[0]) if opponent else hit[0])
+    keys[SEEN] = digests
     parts.append(
         f'<input type="hidden" id="act-version" name="version" value="{int(ctx["version"])}"'
-        ' hx-swap-oob="true">'
+        f' data-seen="{seen_value(lang, digests)}" hx-swap-oob="true">'
     )
     return "".join(parts), keys

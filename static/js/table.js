@@ -240,6 +240,24 @@
     keptSelection = [];
   }
   document.addEventListener("htmx:wsAfterMessage", function () { setBusy(false); restoreSelection(); initRack(); renderStaging(); markWanting(); tickClocks(); });
+  /* The socket's URL says what the page shows: the version input's data-seen (the page's,
+     then each frame's: games/realtime.py, live_frame), read each time the socket opens,
+     the first time and on every reconnect. The server's first frame then leaves out the
+     fragments the page already has, current ones, so connecting does not swap the outcome
+     dialog (its scroll), an open menu or the focus away; what a reconnect missed is sent. */
+  function withSeen(url) {
+    var v = document.getElementById("act-version");
+    var seen = v && v.getAttribute("data-seen");
+    return seen ? url.split("?")[0] + "?seen=" + encodeURIComponent(seen) : url;
+  }
+  if (window.htmx) {
+    var openSocket = htmx.createWebSocket || function (url) {
+      var s = new WebSocket(url, []);
+      s.binaryType = htmx.config.wsBinaryType;
+      return s;
+    };
+    htmx.createWebSocket = function (url) { return openSocket(withSeen(url)); };
+  }
   /* Reconnection in every case a player meets. The htmx ws extension retries
    * by itself only after close codes 1006, 1012 and 1013; after any other code
    * (a server restart's 1001, an idle timeout's 1000, an error's 1011) and when

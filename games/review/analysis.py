@@ -14,16 +14,27 @@ that died is claimed again once it has not moved for ``STALE_AFTER``; a failure 
 
 Only finished hands are analysed (``Hand.result`` set; an import is always finished), and
 the views call this only after the review's own permission checks.
+
+The pool is shared by everyone, so starting an analysis is rationed (``Quota``): at most
+``STARTS_PER_HOUR`` new analyses per user (a guest: per session) and ``STARTS_PER_IP_HOUR``
+per IP address in any hour, and none while ``QUEUE_LIMIT`` analyses are waiting or
+running in all. Beyond that ``ensure`` refuses (``AnalysisRefused``) and makes no row, so
+nothing is queued; an analysis already made, or already under way, is shown whatever
+the counts (looking at it starts nothing).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -71,20 +82,126 @@ def _record(row: HandAnalysis) -> dict[str, Any]:
     return row.imported.engine_record
 
 
-def ensure(*, seat: int, hand=None, imported: ImportedHand | None = None, now=None):
+# ------------------------------------------------------------------ the quota
+
+STARTS_PER_HOUR = 20  # new analyses per user, or per guest session, in any hour
+STARTS_PER_IP_HOUR = 40  # new analyses per IP address (IPv6: per /64) in any hour
+QUEUE_LIMIT = 8  # analyses waiting or running in all, beyond which none is started
+QUOTA_WINDOW = timedelta(hours=1)
+# a waiting row counts in the queue this long after it was made (a row left waiting by a
+# process that died must not fill the queue for ever; it starts again when visited)
+QUEUED_FOR = timedelta(minutes=15)
+
+# the clock of the quota and of the stale check (tests give their own)
+clock: Callable[[], datetime] = timezone.now
+
+
+class AnalysisRefused(Exception):
+    """No analysis was started: ``code`` says why, ``message`` in the reader's language."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _setting(name: str, default: int) -> int:
+    return int(getattr(settings, name, default))
+
+
+@dataclass(frozen=True)
+class Quota:
+    """Who asks for analyses: the account (``u:<pk>``) or the guest session
+    (``s:<key>``), and the IP address (``accounts.throttle.client_ip``)."""
+
+    who: str
+    ip: str
+
+    @classmethod
+    def of(cls, request) -> Quota:
+        from accounts.throttle import client_ip
+
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            who = f"u:{user.pk}"
+        else:
+            if not request.session.session_key:
+                request.session.save()
+            who = f"s:{request.session.session_key}"
+        return cls(who=who, ip=client_ip(request))
+
+    def _counts(self) -> list[tuple[str, int]]:
+        return [
+            (self.who, _setting("ANALYSIS_STARTS_PER_HOUR", STARTS_PER_HOUR)),
+            (f"ip:{self.ip}", _setting("ANALYSIS_STARTS_PER_IP_HOUR", STARTS_PER_IP_HOUR)),
+        ]
+
+    def check(self, now: datetime) -> None:
+        """Refuse (``AnalysisRefused``) a new analysis over a limit; count nothing."""
+        for ident, limit in self._counts():
+            if len(_starts(ident, now)) >= limit:
+                raise AnalysisRefused(
+                    "analysis_quota",
+                    _("Too many analyses requested; try again in a few minutes."),
+                )
+        if queued(now) >= _setting("ANALYSIS_QUEUE_LIMIT", QUEUE_LIMIT):
+            raise AnalysisRefused(
+                "analysis_queue_full",
+                _("The expert is busy with other analyses; try again in a few minutes."),
+            )
+
+    def note(self, now: datetime) -> None:
+        """Count one analysis started now."""
+        for ident, _limit in self._counts():
+            stamps = [*_starts(ident, now), now.timestamp()]
+            cache.set(_quota_key(ident), stamps, timeout=int(QUOTA_WINDOW.total_seconds()))
+
+
+def _quota_key(ident: str) -> str:
+    return "analysis-starts:" + hashlib.sha256(ident.encode()).hexdigest()
+
+
+def _starts(ident: str, now: datetime) -> list[float]:
+    """When ``ident`` started its analyses of the last hour (a sliding window, kept in
+    Django's cache: Redis with ``REDIS_URL``, so every process shares it)."""
+    since = (now - QUOTA_WINDOW).timestamp()
+    return [t for t in cache.get(_quota_key(ident)) or () if since < t <= now.timestamp()]
+
+
+def queued(now: datetime) -> int:
+    """Analyses waiting (made in the last ``QUEUED_FOR``) or running (not stale)."""
+    S = HandAnalysis.Status
+    waiting = HandAnalysis.objects.filter(status=S.PENDING, updated__gte=now - QUEUED_FOR)
+    running = HandAnalysis.objects.filter(status=S.RUNNING, updated__gte=now - STALE_AFTER)
+    return waiting.count() + running.count()
+
+
+def ensure(
+    *,
+    seat: int,
+    hand=None,
+    imported: ImportedHand | None = None,
+    now: datetime | None = None,
+    quota: Quota | None = None,
+) -> HandAnalysis:
     """The analysis row of ``seat`` in ``hand`` (a finished played hand) or ``imported``;
-    made if missing and started when nobody is computing it."""
+    made if missing and started when nobody is computing it. A new one is started only
+    within ``quota`` (when given): ``AnalysisRefused`` otherwise, with no row made."""
     key: dict[str, Any] = {"hand": hand} if hand is not None else {"imported": imported}
     if hand is not None and hand.result is None:
         raise ValueError("only a finished hand is analysed")
+    now = now or clock()
     row = HandAnalysis.objects.filter(seat=seat, **key).first()
     if row is None:
+        if quota is not None:
+            quota.check(now)
         try:
             with transaction.atomic():
                 row = HandAnalysis.objects.create(seat=seat, **key)
         except IntegrityError:  # made by a parallel request
             row = HandAnalysis.objects.get(seat=seat, **key)
-    now = now or timezone.now()
+        else:
+            if quota is not None:
+                quota.note(now)
     stale = row.status == HandAnalysis.Status.RUNNING and row.updated < now - STALE_AFTER
     if row.status == HandAnalysis.Status.PENDING or stale:
         pk = row.pk

@@ -754,17 +754,25 @@ def _analysis_response(
     game_rows=None,
 ) -> HttpResponse:
     """The analysis fragment: its progress while it runs (the fragment polls itself every
-    second), then the classes, the accuracy, the graph and retry mode's data."""
-    row = analysis.ensure(seat=seat, hand=hand, imported=imported)
+    second), then the classes, the accuracy, the graph and retry mode's data. A new
+    analysis beyond the requester's quota or a full queue (``analysis.Quota``) is not
+    started: the fragment says why and offers to try again (200: htmx swaps it in)."""
     ctx: dict[str, Any] = {
-        "row": row,
         "url": url,
         "players": players,
         "seat": seat,
         "name": players[seat]["name"] if seat < len(players) else "?",
         "is_me": seat == me,
-        "running": row.status in (HandAnalysis.Status.PENDING, HandAnalysis.Status.RUNNING),
     }
+    try:
+        row = analysis.ensure(
+            seat=seat, hand=hand, imported=imported, quota=analysis.Quota.of(request)
+        )
+    except analysis.AnalysisRefused as e:
+        ctx["refused"] = {"code": e.code, "message": e.message}
+        return render(request, "review/_analysis.html", ctx)
+    ctx["row"] = row
+    ctx["running"] = row.status in (HandAnalysis.Status.PENDING, HandAnalysis.Status.RUNNING)
     if row.status == HandAnalysis.Status.DONE:
         ctx["a"] = analysis.present(row, variant)
         rows = list(game_rows.filter(seat=seat, status=HandAnalysis.Status.DONE))

@@ -23,6 +23,15 @@ def _no_pause_between_imports(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _analysis_quota_from_zero():
+    """The analysis quota counts starts in Django's cache (games/review/analysis.py,
+    ``Quota``), per user and per IP: every test's client is 127.0.0.1, and pks repeat."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch):
     counter = itertools.count()
     monkeypatch.setattr(services, "seed_source", lambda table, number: f"review-{next(counter)}")

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import presenter, services
+from games import pagecache, presenter, services
 from games.forms import CreateTableForm
 from games.messages import reason_label, refusal_text
 from games.models import Seat, Table
@@ -29,13 +29,31 @@ def my_seat(request: HttpRequest, table: Table) -> Seat | None:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """The lobby. Its heavy parts are kept rendered (``games.pagecache``): the new-table
+    form's fields (the same for every visitor of a language and assisted default; the
+    form's CSRF token is rendered per visitor around them) and the live tables
+    (``games.watch.views.live_list``). A visitor without a session has no tables: the
+    page does not start one for them (a session is a database write; joining or opening
+    a table starts it)."""
+    from games.watch.views import live_list
+
     profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
-    form = CreateTableForm(assisted_default=bool(profile and profile.assisted_default))
-    key = guest_key(request)
+    assisted = bool(profile and profile.assisted_default)
+    create_fields = pagecache.fragment(
+        "create-table",
+        (assisted,),
+        lambda: pagecache.render(
+            "games/_create_table_fields.html",
+            {"form": CreateTableForm(assisted_default=assisted)},
+        ),
+    )
+    key = request.session.session_key
     if request.user.is_authenticated:
         mine = Table.objects.filter(seats__user=request.user)
-    else:
+    elif key:
         mine = Table.objects.filter(seats__guest_key=key, seats__user__isnull=True)
+    else:
+        mine = Table.objects.none()
     mine = mine.exclude(status=Table.Status.ABANDONED).distinct()[:20]
     open_tables = (
         Table.objects.filter(status=Table.Status.WAITING, kind=Table.Kind.ONLINE)
@@ -43,7 +61,14 @@ def home(request: HttpRequest) -> HttpResponse:
         .prefetch_related("seats")[:20]
     )
     return render(
-        request, "games/home.html", {"form": form, "my_tables": mine, "open_tables": open_tables}
+        request,
+        "games/home.html",
+        {
+            "create_fields": create_fields,
+            "my_tables": mine,
+            "open_tables": open_tables,
+            "live_list": live_list(6),
+        },
     )
 
 

@@ -7,11 +7,339 @@ plan (``core.play(ctx, "hard", rng)``). It reads the seat's view only.
 
 from __future__ import annotations
 
+import os
 import random
 
-from .core import Context
+from ..efficiency import _melds_deficiency, _pairs_deficiency
+from . import core
+from .core import _INC, Context, collected, pack
+
+_M26 = (1 << 26) - 1
+_OK = 112
+
+SW = {
+    k: float(os.environ.get("EW_" + k, d))
+    for k, d in (
+        ("DEF", 1),
+        ("EFF", 1),
+        ("FEEDK", 1.0),
+        ("LOOKS", 1.5),
+        ("OKWAIT", 1),
+        ("TAKE", 1),
+        ("SHIFT", 0.9),
+    )
+}
+
+
+def _vecs(V: int) -> tuple[list[int], int]:
+    return [V >> (28 * c) & _M26 for c in range(4)], V >> _OK
+
+
+_DEF_MEMO: dict[tuple, tuple[int, int]] = {}
+
+
+def defs(V: int, ace_high: bool) -> tuple[int, int]:
+    """(melds deficiency, pairs deficiency) of the packed 14-tile rack ``V``."""
+    key = (V, ace_high)
+    hit = _DEF_MEMO.get(key)
+    if hit is not None:
+        return hit
+    vecs, j = _vecs(V)
+    p = _pairs_deficiency(vecs, j, 7)
+    m = _melds_deficiency(vecs, j, 14, ace_high, 6)
+    res = (6 if m is None else m, p)
+    if len(_DEF_MEMO) > 200_000:
+        _DEF_MEMO.clear()
+    _DEF_MEMO[key] = res
+    return res
+
+
+def _tid(ctx: Context, k: int) -> int:
+    """A tile id playing kind ``k`` (52: a real okey)."""
+    if k == 52:
+        return 2 * ctx.okey
+    return 104 if k == ctx.okey else 2 * k
+
+
+def waits(ctx: Context, V: int, unseen: list[int]) -> tuple[int, float, int, int]:
+    """(melds deficiency, tiles that close, pairs deficiency, tiles that close) of
+    the packed 14-tile rack ``V``: where a route is one tile from complete (its
+    deficiency 1), the unseen copies of the kinds that complete it; else 0."""
+    dm, dp = defs(V, ctx.ace_high)
+    inc = _INC[ctx.okey]
+    um = 0.0
+    up = 0
+    if dm != 1 and dp != 1:
+        return dm, um, dp, up
+    for k in range(53):
+        u = unseen[k]
+        if u <= 0:
+            continue
+        b = inc[_tid(ctx, k)]
+        if k != 52 and (V // b) & 3 >= 2:
+            continue
+        if k == 52 and (V >> _OK) >= 2:
+            continue
+        vecs, j = _vecs(V + b)
+        if dp == 1 and _pairs_deficiency(vecs, j, 7) == 0:
+            up += u
+        if dm == 1 and _melds_deficiency(vecs, j, 14, ctx.ace_high, 1) == 0:
+            um += u
+    return dm, um, dp, up
+
+
+_TYP_M = (0, 6, 16, 24, 30, 34, 36, 38)
+_TYP_P = (0, 1.5, 3, 4.5, 6, 7, 8, 9)
+
+
+def hazard(round_no: float) -> float:
+    """Chance one rival closes on its turn, by the round of the hand (measured on
+    hard-vs-hard classic hands: about 1% a turn in the first rounds, 12% by the 8th)."""
+    return min(0.16, 0.004 + 0.0012 * max(0.0, round_no) ** 2.2)
+
+
+def p_win(
+    s: int, u: float, typ: tuple, pool: int, round_no: float, rivals: int, rounds_left: int
+) -> float:
+    """Chance of completing the rack before a rival closes or the pile runs out,
+    from deficiency ``s`` with ``u`` useful unseen tiles (later steps: a typical count)."""
+    if s >= len(typ):
+        return 0.0
+    if s == 0:
+        return (1 - hazard(round_no)) ** rivals
+    looks = SW["LOOKS"]
+    dist = {s: 1.0}
+    total = 0.0
+    surv = 1.0
+    for r in range(max(1, rounds_left)):
+        surv *= (1 - hazard(round_no + r)) ** rivals
+        new: dict[int, float] = {}
+        for j, p in dist.items():
+            c = u if j == s else typ[j]
+            q = 1 - (1 - min(0.95, c / pool)) ** looks
+            if j == 1:
+                total += surv * p * q
+            else:
+                new[j - 1] = new.get(j - 1, 0.0) + p * q
+            new[j] = new.get(j, 0.0) + p * (1 - q)
+        dist = new
+        if surv < 0.02:
+            break
+    return total
+
+
+def _stage(ctx: Context) -> tuple[float, int, int]:
+    """(round of the hand, my rounds left, pool of unseen tiles)."""
+    v = ctx.view
+    n = ctx.n
+    start = 106 - 1 - 14 * n - 1
+    pile = v.get("pile_count") or 0
+    takes = sum(len(r) for r in ctx.took)
+    draws = max(0, start - pile) + takes
+    return draws / n, max(1, pile // n), max(1, sum(ctx.unseen()))
+
+
+def _feed(ctx: Context, k: int, round_no: float) -> float:
+    """Chance the next player closes with a discard of kind ``k`` (a taken discard
+    closes about half the hands: RULES.md §1, a turn may take the previous discard).
+    Measured on hard-vs-hard classic hands: rises with the round and with the tiles
+    the next player took; a kind it declined (in my discards) or threw is near safe."""
+    if k < 0:
+        return 0.0
+    nx = ctx.next_seat
+    base = hazard(round_no) * 0.45
+    nt = len(ctx.took[nx]) if nx < len(ctx.took) else 0
+    base *= (0.3, 1.0, 1.5, 2.5)[min(nt, 3)]
+    mine = {ctx.kind(x["id"]) for x in ctx.view["discards"][ctx.seat]}
+    thrown = {ctx.kind(x["id"]) for x in ctx.view["discards"][nx]}
+    if k in mine or k in thrown:
+        base *= 0.15
+    elif collected(ctx, nx).get(k, 0.0) >= 1.0:
+        base *= 1.8
+    return base
+
+
+def finish_value(ctx: Context) -> float:
+    """What a plain close earns against each rival, in the rule set's points
+    (classic: each other player loses 2; rummy: the closer scores 3)."""
+    return 3.0 if ctx.rules.higher_wins and ctx.view["variant"] != "classic" else 2.0
+
+
+def value_rack(ctx: Context, V: int, stage: tuple[float, int, int]) -> float:
+    """Chance of closing with the packed 14-tile rack ``V`` kept, a seven-pairs close
+    counting double (RULES.md §2, §3: classic 4 instead of 2, rummy 6 instead of 3)."""
+    round_no, left, pool = stage
+    dm, um, dp, up = waits(ctx, V, ctx.unseen())
+    if dm != 1:
+        um = _TYP_M[min(dm, 7)]
+    if dp != 1:
+        up = _TYP_P[min(dp, 7)]
+    rivals = ctx.n - 1
+    pm = p_win(dm, um, _TYP_M, pool, round_no, rivals, left)
+    pp = p_win(dp, up, _TYP_P, pool, round_no, rivals, left)
+    return max(pm, 2 * pp)
+
+
+def choose_discard(ctx: Context, cand: list[int], rng: random.Random) -> int:
+    """Hard's discard unless another one is worth more: it leaves a rack one tile from
+    complete with more tiles that close it (counted exactly over the unseen tiles,
+    seven pairs at double pay), or it feeds the next player less (``_feed``) for a
+    small loss of pace. A discard other than hard's is charged ``SHIFT`` a loose tile
+    more than hard's (hard's look-ahead sees the far racks better)."""
+    okey = ctx.okey
+    inc = _INC[okey]
+    V = pack(ctx.rack, okey)
+    hard = core.choose_discard(ctx, cand, "hard", rng)
+    by_kind: dict[int, int] = {}
+    for t in cand:
+        if ctx.is_okey(t):
+            continue
+        by_kind.setdefault(ctx.kind(t), t)
+    by_kind[-9 if ctx.is_okey(hard) else ctx.kind(hard)] = hard
+    if len(by_kind) == 1:
+        return hard
+    stage = _stage(ctx)
+    left_h = core.route_left(ctx, V - inc[hard])
+    scores = []
+    for _k, t in by_kind.items():
+        W = V - inc[t]
+        w = value_rack(ctx, W, stage)
+        if t != hard:
+            dl = core.route_left(ctx, W) - left_h
+            w *= SW["SHIFT"] ** max(1.0, dl)
+        if SW["DEF"]:
+            w -= SW["FEEDK"] * _feed(ctx, ctx.kind(t), stage[0]) * (1 + w)
+        scores.append((w, t == hard, t))
+    scores.sort(key=lambda x: (-x[0], not x[1], x[2]))
+    return scores[0][2]
+
+
+def _complete(ctx: Context, V: int) -> tuple[bool, bool]:
+    """(winning with runs and groups, winning with seven pairs) for the packed 14 tiles."""
+    vecs, j = _vecs(V)
+    pairs = _pairs_deficiency(vecs, j, 7) == 0
+    melds = _melds_deficiency(vecs, j, 14, ctx.ace_high, 1) == 0
+    return melds, pairs
+
+
+def okey_outs(ctx: Context, V: int) -> tuple[float, float]:
+    """The packed 14-tile rack ``V`` is winning and holds an okey: the unseen copies of
+    the kinds that, drawn, make the rack winning without that okey (an okey close:
+    RULES.md §2, the okey goes down as the 15th tile), split into (melds, pairs)."""
+    inc = _INC[ctx.okey]
+    okey_b = 1 << _OK
+    if V >> _OK == 0:
+        return 0.0, 0.0
+    base = V - okey_b
+    unseen = ctx.unseen()
+    om = op = 0.0
+    for k in range(53):
+        u = unseen[k]
+        if u <= 0:
+            continue
+        b = inc[_tid(ctx, k)]
+        if k != 52 and (base // b) & 3 >= 2:
+            continue
+        m, p = _complete(ctx, base + b)
+        if p:
+            op += u
+        elif m:
+            om += u
+    return om, op
+
+
+def close_values(ctx: Context) -> tuple[float, float, float, float]:
+    """What the rule set pays a close: (plain, okey close, seven pairs, both), from
+    the closer's side against each rival (RULES.md §2 classic 2/4/4/8, §3 rummy 3/6/6/6)."""
+    if finish_value(ctx) == 3.0:
+        return 3.0, 6.0, 6.0, 6.0
+    return 2.0, 4.0, 4.0, 8.0
+
+
+def _wait_plan(ctx: Context) -> dict | None:
+    """Complete now with an okey in the rack: keep the winning 14 and discard the
+    15th tile openly when waiting one more round for the okey close is worth more
+    than closing now (the chance of drawing or taking a tile that frees the okey,
+    against the chance that a rival closes first and what the discard may feed)."""
+    closes = [a for a in ctx.legal if a["type"] == "close"]
+    best = core._best_close(ctx, closes)
+    if ctx.is_okey(best["tile"]):
+        return None
+    plain, okey_c, pairs_c, both = close_values(ctx)
+    inc = _INC[ctx.okey]
+    V = pack(ctx.rack, ctx.okey)
+    if V >> _OK == 0:
+        return None
+    keep_best = [t for t in ctx.rack if t != best["tile"]]
+    now = pairs_c if core.seven_pairs(keep_best, ctx.okey) else plain
+    round_no, _left, pool = _stage(ctx)
+    rivals = ctx.n - 1
+    surv = (1 - hazard(round_no)) ** rivals
+    looks = SW["LOOKS"]
+    discards = {a["tile"]: a for a in ctx.legal if a["type"] == "discard"}
+    top = None
+    for a in closes:
+        t = a["tile"]
+        if ctx.is_okey(t) or t not in discards:
+            continue
+        W = V - inc[t]
+        m, p = _complete(ctx, W)
+        if not (m or p):
+            continue
+        om, op = okey_outs(ctx, W)
+        later = pairs_c if p else plain
+        q_m = 1 - (1 - min(0.95, om / pool)) ** looks
+        q_p = 1 - (1 - min(0.95, op / pool)) ** looks
+        gain_p = both if p else okey_c
+        ev = surv * (q_p * both + q_m * okey_c + (1 - q_p - q_m) * later)
+        ev -= (1 - surv) * plain
+        ev -= _feed(ctx, ctx.kind(t), round_no) * (later + plain)
+        del gain_p
+        if ev > now and (top is None or ev > top[0]):
+            top = (ev, discards[t])
+    return None if top is None else top[1]
+
+
+def _ready(ctx: Context) -> bool:
+    """The 14 tiles kept are winning and hold an okey (waiting for the okey close)."""
+    V = pack(ctx.rack, ctx.okey)
+    if len(ctx.rack) != 14 or V >> _OK == 0:
+        return False
+    m, p = _complete(ctx, V)
+    return m or p
+
+
+def _take_for_okey_close(ctx: Context) -> bool:
+    t = ctx.takeable
+    if t is None:
+        return False
+    inc = _INC[ctx.okey]
+    V = pack(ctx.rack, ctx.okey) - (1 << _OK) + inc[t]
+    m, p = _complete(ctx, V)
+    return m or p
 
 
 def pick(ctx: Context, rng: random.Random) -> dict | None:
     """The expert's action where it differs from hard's plan, else None."""
-    return None
+    acts = ctx.legal
+    types = {a["type"] for a in acts}
+    if ctx.taken is not None:
+        return None
+    if "close" in types:
+        if SW["OKWAIT"]:
+            return _wait_plan(ctx)
+        return None
+    if "draw" in types:
+        if SW["OKWAIT"] and _ready(ctx) and ctx.view["pile_count"]:
+            take = [a for a in acts if a["type"] == "take"]
+            if take and _take_for_okey_close(ctx):
+                return take[0]
+            return next(a for a in acts if a["type"] == "draw")
+        return None
+    discards = [a for a in acts if a["type"] == "discard"]
+    if not discards or not SW["EFF"]:
+        return None
+    if len(ctx.rack) != 15:
+        return None
+    tile = choose_discard(ctx, [a["tile"] for a in discards], rng)
+    return next(a for a in discards if a["tile"] == tile)

@@ -1,0 +1,118 @@
+"""The expert's whole-rack play (games/engine/bots/expert_whole.py): classic and rummy,
+where a close pays more with the okey put down (RULES.md §2, §3) and a taken discard
+often closes (RULES.md §1, a turn)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import apply, legal_actions
+from games.engine.bots import decide
+from games.engine.efficiency import ukeire
+from games.engine.rules import rules_for
+from games.engine.testing import make_state, tile
+from games.engine.tiles import FALSE_KIND, kind_of
+from games.engine.view import view_for
+
+# Indicator K1: both K2 are okeys. The 14 tiles R1 R2 R3 | Y4 Y5 Y6 Y7 | B9 B10 K2 B12 |
+# K5 R5 K2 are winning with both okeys (one plays B11, the other B5 or Y5), and K13 is loose.
+READY = "R1 R2 R3 Y4 Y5 Y6 Y7 B9 B10 K2 B12 K5 R5 K2"
+
+
+def _decide(state, seat: int, level: str) -> dict:
+    return decide(view_for(state, seat), legal_actions(state, seat), level)
+
+
+def _early(variant: str):
+    """The starter's second turn: most of the pile still to come."""
+    return make_state(variant, [READY + " K13", None, None, None], indicator="K1")
+
+
+def _late(variant: str):
+    """Deep in the hand: eight tiles left in the pile, the others among the discards."""
+    return make_state(
+        variant,
+        [READY + " K13", None, None, None],
+        indicator="K1",
+        pile="R13 Y13 B13 R12 Y12 R11 Y11 Y10",
+        rest="discards",
+    )
+
+
+@pytest.mark.parametrize("variant", ["classic", "rummy"])
+def test_early_in_the_hand_the_expert_keeps_the_rack_for_the_okey_close(variant):
+    """Complete with two okeys early in the hand: hard closes at once for the plain
+    close (2 in classic, 3 in rummy); the expert discards the loose K13 and keeps the
+    winning 14, since a drawn or taken B11, B5 or Y5 frees an okey for a close that
+    pays double and a rival is unlikely to close within a round."""
+    st = _early(variant)
+    assert _decide(st, 0, "hard")["type"] == "close"
+    act = _decide(st, 0, "expert")
+    assert act == {"type": "discard", "seat": 0, "tile": tile(st, 0, "K13")}
+
+
+@pytest.mark.parametrize("variant", ["classic", "rummy"])
+def test_late_in_the_hand_the_expert_closes_at_once(variant):
+    """The same rack with eight tiles left in the pile: a rival is likely to close
+    first, so the expert closes now like hard."""
+    st = _late(variant)
+    act = _decide(st, 0, "expert")
+    assert act["type"] == "close" and act["tile"] == tile(st, 0, "K13")
+
+
+def _waiting(takeable: str):
+    """The expert kept READY (14 tiles, its turn to draw); the previous player has
+    just discarded ``takeable``."""
+    return make_state("classic", [READY, None, None, None], indicator="K1",
+                      takeable=takeable, phase="draw")  # fmt: skip
+
+
+def test_waiting_the_expert_takes_a_tile_that_frees_an_okey_and_closes_with_it():
+    st = _waiting("B11")
+    act = _decide(st, 0, "expert")
+    assert act["type"] == "take"
+    st, _ = apply(st, act)
+    close = _decide(st, 0, "expert")
+    assert close["type"] == "close" and kind_of(close["tile"]) == st.okey_kind
+    st, _ = apply(st, close)
+    assert st.result["ending"] == "okey_close"
+    assert [line["points"] for line in st.result["lines"]] == [-4, -4, -4]
+
+
+def test_waiting_the_expert_draws_rather_than_take_a_tile_that_only_closes_plainly():
+    """Hard takes any discard that lets it close; the waiting expert draws instead
+    (the drawn tile may free the okey, and the plain close stays there)."""
+    st = _waiting("R13")
+    assert _decide(st, 0, "hard")["type"] == "take"
+    assert _decide(st, 0, "expert")["type"] == "draw"
+
+
+def _closing_tiles(state, seat: int, discard: int) -> int:
+    """Unseen copies of the tiles that would complete the rack kept after ``discard``."""
+    view = view_for(state, seat)
+    seen: dict[int, int] = {}
+    visible = [t["id"] for t in view["rack"]] + [view["indicator"]["id"]]
+    visible += [x["id"] for d in view["discards"] for x in d]
+    for t in visible:
+        seen[kind_of(t)] = seen.get(kind_of(t), 0) + 1
+    unseen = {k: 2 - seen.get(k, 0) for k in range(FALSE_KIND + 1)}
+    keep = [t for t in state.racks[seat] if t != discard]
+    d, acc = ukeire(keep, state.okey_kind, rules_for(state.variant), unseen)
+    assert d == 1
+    return sum(acc.values())
+
+
+def test_one_tile_from_complete_the_expert_keeps_the_wider_wait():
+    """Indicator Y5 (okeys Y6, the false joker F plays Y6). Both discards R11 and B7
+    leave a rack one tile from complete; hard throws R11 (its loose-tile count is
+    lower), the expert B7, whose rack more unseen tiles complete (counted exactly)."""
+    st = make_state(
+        "classic",
+        ["R6 R11 R13 F Y13 B2 B3 B4 B5 B6 B7 K1 K2 K3 K6", None, None, None],
+        indicator="Y5",
+    )
+    hard = _decide(st, 0, "hard")
+    expert = _decide(st, 0, "expert")
+    assert hard["type"] == expert["type"] == "discard"
+    assert hard["tile"] != expert["tile"]
+    assert _closing_tiles(st, 0, expert["tile"]) > _closing_tiles(st, 0, hard["tile"])

@@ -248,6 +248,9 @@ def table_context(
     ]
     totals = shared["totals"]
     ctx["players"] = players
+    # no hand dealt yet: the felt shows who is seated and the seats still to fill
+    ctx["waiting"] = table.status == Table.Status.WAITING
+    ctx["seats_free"] = sum(1 for p in players if p["is_open"])
     ctx["opponents"] = [p for p in players if not p["is_me"]]
     ctx["my_player"] = next((p for p in players if p["is_me"]), None)
     if view is not None:

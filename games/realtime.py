@@ -473,9 +473,12 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
             table.turn_deadline,
             over,
         ),
-        "scores": tuple(
-            (p["position"], p["name"], p["total"], p.get("turn"), p["is_me"])
-            for p in ctx["players"]
+        "scores": (
+            bool(ctx.get("waiting")),
+            tuple(
+                (p["position"], p["name"], p["total"], p.get("turn"), p["is_me"], p["is_open"])
+                for p in ctx["players"]
+            ),
         ),
         "center": (
             seen,
@@ -496,8 +499,15 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
                 )
                 for m in ctx.get("melds") or ()
             ),
+            # before the deal: the seats still to fill
+            None if seen else (bool(ctx.get("waiting")), ctx.get("seats_free")),
         ),
-        "mine": _tiles_key((ctx["my_player"].get("discards") or [])[-3:])
+        # the drop zone once a hand is dealt; before, the player's own seat
+        "mine": (
+            seen,
+            ctx["my_player"]["name"],
+            _tiles_key((ctx["my_player"].get("discards") or [])[-3:]),
+        )
         if ctx.get("my_player")
         else None,
         "rack": (_tiles_key(t for t in ctx["slots"] if t), tuple(t is None for t in ctx["slots"]))

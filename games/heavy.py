@@ -15,8 +15,14 @@ flood of them competes with the tables' threads as one thread, not as many as th
 requests. Measured (README): with two such threads at once the tables' p95 was 4 times
 worse than with one.
 
-- The bounded but not cheap pages (the who-met-whom matrix, shown in blocks; a hand's
-  replay, stored at import for imported files) take a turn with :func:`page`.
+- The heavy pages (a hand's replay and its commentary, a tournament's page and its
+  who-met-whom matrix, the lobby, the live tables; their inner parts are kept rendered,
+  ``games.pagecache``) take a turn with :func:`page`, and, while the process serves live
+  tables (a table socket is open in it), they use at most ``PAGE_SHARE`` of the time:
+  after a page of d seconds the next starts d × (1/PAGE_SHARE − 1) later at the
+  earliest, so a client asking for them without pause cannot keep the interpreter from
+  the tables' frames (README "Pages under load"). A process without live tables (a
+  pages-only process, a quiet one) serves them back to back.
 - The pages that do real work on untrusted input (the review and tournament imports) go
   through :func:`one_at_a_time`: one import at a time (the next waits up to ``WAIT_S``
   seconds, then is answered "busy, try again", 503, with nothing changed); imports use at
@@ -39,6 +45,7 @@ from typing import Any
 
 WAIT_S = 5.0
 SHARE = 0.25
+PAGE_SHARE = 0.25  # settings.OKEY_PAGE_SHARE overrides it (1 turns the pacing off)
 SWITCH_S = 0.0005
 GATE = threading.BoundedSemaphore(1)
 AT_ONCE = 1
@@ -48,6 +55,7 @@ SLOTS = threading.BoundedSemaphore(AT_ONCE)
 clock: Callable[[], float] = time.monotonic
 sleep: Callable[[float], None] = time.sleep
 _next_start = 0.0
+_next_page = 0.0  # the time the next heavy page may start while tables are live
 
 
 class Busy(Exception):
@@ -102,13 +110,53 @@ def in_turn(wait_s: float | None = None) -> Iterator[None]:
             SLOTS.release()
 
 
+def tables_live() -> bool:
+    """Does this process serve a live table (an open table socket, ``realtime.hub``)?"""
+    from games import realtime
+
+    return bool(realtime._HUBS)
+
+
+def page_share() -> float:
+    from django.conf import settings
+
+    return float(getattr(settings, "OKEY_PAGE_SHARE", PAGE_SHARE))
+
+
+@contextmanager
+def paced_page(wait_s: float | None = None) -> Iterator[None]:
+    """Run the block as a heavy page: in its turn (:func:`in_turn`) and, while the
+    process serves live tables, at most ``page_share()`` of the time (the module's
+    docstring); :class:`Busy` when the turn, or the start it may have, is more than
+    ``WAIT_S`` away."""
+    global _next_page
+    budget = WAIT_S if wait_s is None else wait_s
+    asked = clock()
+    with in_turn(budget):
+        share = page_share()
+        pacing = share < 1 and tables_live()
+        if pacing:
+            delay = _next_page - clock()
+            if delay > 0:
+                if clock() + delay - asked > budget:
+                    raise Busy
+                sleep(delay)
+        started = clock()
+        try:
+            yield
+        finally:
+            if pacing:
+                took = clock() - started
+                _next_page = clock() + took * (1 / share - 1)
+
+
 def page(view: Callable[..., Any]) -> Callable[..., Any]:
-    """A view that runs :func:`in_turn`; a 503 "busy" page when no turn came."""
+    """A view that runs as :func:`paced_page`; a 503 "busy" page when no turn came."""
 
     @functools.wraps(view)
     def wrapped(request: Any, *args: Any, **kwargs: Any) -> Any:
         try:
-            with in_turn():
+            with paced_page():
                 return view(request, *args, **kwargs)
         except Busy:
             from django.http import HttpResponse

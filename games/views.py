@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import pagecache, presenter, services
+from games import heavy, pagecache, presenter, services
 from games.forms import CreateTableForm
 from games.messages import reason_label, refusal_text
 from games.models import Seat, Table
@@ -28,6 +28,7 @@ def my_seat(request: HttpRequest, table: Table) -> Seat | None:
     return services.seat_of(list(table.seats.all()), request.user, guest_key(request))
 
 
+@heavy.page
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby. Its heavy parts are kept rendered (``games.pagecache``): the new-table
     form's fields (the same for every visitor of a language and assisted default; the

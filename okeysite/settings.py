@@ -226,6 +226,8 @@ CACHES["pages"] = {
     "OPTIONS": {"MAX_ENTRIES": 2000},
 }
 OKEY_PAGE_CACHE = os.environ.get("OKEY_PAGE_CACHE", "1") != "0"
+# The heavy pages' share of a process's time while it serves live tables (games/heavy.py).
+OKEY_PAGE_SHARE = float(os.environ.get("OKEY_PAGE_SHARE", "0.25"))
 
 # Auth ----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

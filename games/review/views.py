@@ -405,6 +405,7 @@ def _stored_commentary(hand: Hand, seat: int) -> dict:
     return services.do_note_hand_commentary(hand.pk, seat, data)  # the first one kept wins
 
 
+@heavy.page
 def hand_commentary(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand, seat, refusal = _own_finished_hand(request, hand_id)
     if refusal is not None:
@@ -545,6 +546,7 @@ def shared_hand(request: HttpRequest, token: str, number: int) -> HttpResponse:
     )
 
 
+@heavy.page
 def shared_commentary(request: HttpRequest, token: str, number: int) -> HttpResponse:
     link, refusal = _live_link(request, token)
     if refusal is not None:

@@ -185,6 +185,7 @@ def page_version(t: Tournament) -> tuple[Any, ...]:
     return (presenter._standings_key(t), tuple(seated.values()), games, tuple(hands.values()))
 
 
+@heavy.page
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The page's header for each visitor; its body (their table, the standings, the
     rounds) kept per :func:`page_version`, the visitor's view (``full``) and entry (their

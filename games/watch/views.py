@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString
 
-from games import pagecache
+from games import heavy, pagecache
 from games.watch import lobby
 
 
@@ -25,5 +25,6 @@ def live_list(limit: int = lobby.LISTED_MAX) -> SafeString:
     )
 
 
+@heavy.page
 def watch_page(request: HttpRequest) -> HttpResponse:
     return render(request, "watch/watch.html", {"live_list": live_list()})

@@ -10,7 +10,9 @@
   (``HandCommentary``);
 - a published tournament of ``exchange.MAX_PLAYERS`` players and 30 rounds with every
   result in (``heavy.tournament_document``, imported by ``exchange.import_tournament``):
-  its standings (every tie-break of 256 players) and its who-met-whom matrix.
+  its standings (every tie-break of 256 players) and its who-met-whom matrix;
+- the run's tables public (made before the site), so that the live tables page lists
+  them as a busy site's would (its 50 rows, the lobby's 6).
 
 :func:`loop_pages` is one client that asks for them one after the other, each as soon as
 the last was answered, until told to stop: the review of the long hand (as its player,
@@ -84,10 +86,11 @@ def make_site(variant: str, seed: int) -> PageSite:
 
     from django.contrib.auth import get_user_model
 
-    from games.models import Hand
+    from games.models import Hand, Table
     from games.review import views as review_views
     from games.tournaments import exchange
 
+    Table.objects.filter(status=Table.Status.PLAYING).update(public=True)
     hand_id, hand_actions, session = long_hand(variant)
     review_views._stored_commentary(Hand.objects.get(pk=hand_id), 0)  # cached, as after a view
     organiser = get_user_model().objects.create_user(

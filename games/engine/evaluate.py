@@ -40,9 +40,14 @@ number of okeys. Groups are enumerated number by number (precomputed option
 tables); what is left of each colour goes to a memoised per-colour run solver
 that returns, for 0, 1 and 2 okeys used, the best score (a million per leftover
 tile, minus a thousand per point of meld value, plus one per meld) and a plan.
-The memo is shared between calls (bounded). ``is_winning`` first rejects racks
-with a tile that no meld can hold, and forces into groups the tiles that no run
-can hold; it stops at the first complete arrangement.
+The memo is shared between calls (bounded); the solver's answers for colours of up
+to ten tiles are precomputed (``efftables/solved.py``, ``solver_tables.bin``: scores
+and first moves, the same answers), so a rack the process has never seen is mostly
+table reads. ``is_winning`` first rejects racks with a tile that no meld can hold,
+and forces into groups the tiles that no run can hold; it needs any complete
+arrangement, not the best, so it judges each colour by its precomputed cover mask
+(``efftables/cover.py``: with which numbers of okeys runs hold all its tiles) and
+stops at the first complete arrangement, whose runs it lays out from the same masks.
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from .efficiency import _melds_complete_vecs
+from .efftables import cover as _cover
+from .efftables import solved as _solved
 from .melds import GROUP, PAIR, RUN, Shape, seventeen_value
 from .tiles import FALSE_KIND, make_kind, number_of_kind
 
@@ -221,10 +228,26 @@ _plans13: dict[tuple[str, bool], dict[int, tuple]] = {}
 _scores13: dict[tuple[str, bool], dict[int, tuple[int, int, int, int]]] = {}
 
 
-def _solver(mode: str, ace_high: bool):
+class _TablePlan:
+    """The plan of a state read from the precomputed solver tables (efftables/solved.py),
+    walked when the arrangement is built (``_plan_list``)."""
+
+    __slots__ = ("tab", "vec", "u")
+
+    def __init__(self, tab, vec: int, u: int) -> None:
+        self.tab, self.vec, self.u = tab, vec, u
+
+
+def _solver(mode: str, ace_high: bool, tables: bool = True):
+    """The memoised run solver of one value mode and ace rule. ``tables``: a state of up to
+    ``_solved.SOLVED_TILES`` tiles is read from the precomputed tables (same answers;
+    ``efftables/solved.py`` makes them with ``tables=False`` and its own memo)."""
+    key = (mode, ace_high)
     top = 14 if ace_high else 13
-    memo = _memo14.setdefault((mode, ace_high), {})
+    memo = _memo14.setdefault(key, {}) if tables else {}
     vals = _RUN_VAL[mode]
+    small = _solved.SOLVED_TILES
+    single = 0x5555555  # the low bit of each of the 14 positions
 
     def rec(vec: int) -> tuple:
         r = memo.get(vec)
@@ -234,6 +257,17 @@ def _solver(mode: str, ace_high: bool):
             r = ((0, None), None, None)
             memo[vec] = r
             return r
+        if tables and (vec & single).bit_count() + 2 * (vec >> 1 & single).bit_count() <= small:
+            tab = _SOLVED_BY.get(key)
+            if tab is not None:
+                raw = tab.state(vec)
+                if raw is not None:
+                    r = tuple(
+                        None if sc == _INF else (sc, _TablePlan(tab, vec, u))
+                        for u, sc in enumerate(raw)
+                    )
+                    memo[vec] = r
+                    return r
         low = (vec & -vec).bit_length() - 1
         p = low // 2 + 1
         removed0 = 1 << (2 * (p - 1))
@@ -270,6 +304,7 @@ def _solver(mode: str, ace_high: bool):
         memo[vec] = r
         return r
 
+    rec.memo = memo  # type: ignore[attr-defined]
     return rec
 
 
@@ -573,16 +608,38 @@ def _search(
 
     else:
         best_total = [_INF]
+        tab = _SOLVED_BY.get(key)
+        if tab is None:
+            outs, oidx = _NO_OUTS, _NO_INDEX
+        else:
+            outs, oidx = tab.outs, tab.out_idx
+        lo3, hi3 = _LO3, _HI3
 
         def leaf(R: int, left: int, gscore: int) -> bool:
             v = R & _M26
-            a = scores.get(v) or _solve_colour(v, mode, ace_high)
+            a = (
+                outs[oidx[lo3[v & 0x3FFF] + hi3[v >> 14]]]
+                or scores.get(v)
+                or _solve_colour(v, mode, ace_high)
+            )
             v = R >> 28 & _M26
-            b = scores.get(v) or _solve_colour(v, mode, ace_high)
+            b = (
+                outs[oidx[lo3[v & 0x3FFF] + hi3[v >> 14]]]
+                or scores.get(v)
+                or _solve_colour(v, mode, ace_high)
+            )
             v = R >> 56 & _M26
-            c = scores.get(v) or _solve_colour(v, mode, ace_high)
+            c = (
+                outs[oidx[lo3[v & 0x3FFF] + hi3[v >> 14]]]
+                or scores.get(v)
+                or _solve_colour(v, mode, ace_high)
+            )
             v = R >> 84 & _M26
-            d = scores.get(v) or _solve_colour(v, mode, ace_high)
+            d = (
+                outs[oidx[lo3[v & 0x3FFF] + hi3[v >> 14]]]
+                or scores.get(v)
+                or _solve_colour(v, mode, ace_high)
+            )
             total = gscore + a[0] + b[0] + c[0] + d[0]
             if left == 1:
                 total += min(_LEFT, a[1], b[1], c[1], d[1])
@@ -639,10 +696,12 @@ def _search(
 def _okey_split(R: int, left: int, mode: str, ace_high: bool, need_all: bool) -> list[int]:
     """How many okeys each colour's runs use in the best completion of R."""
     scores = _scores13[(mode, ace_high)]
+    tab = _SOLVED_BY.get((mode, ace_high))
     s = []
     for c in range(4):
         v = R >> (28 * c) & _M26
-        s.append(scores.get(v) or _solve_colour(v, mode, ace_high))
+        e = tab.outs[tab.out_idx[_cover.rank(v)]] if tab is not None else None
+        s.append(e or scores.get(v) or _solve_colour(v, mode, ace_high))
     best = None
     for u0 in range(left + 1):
         for u1 in range(left - u0 + 1):
@@ -720,6 +779,25 @@ _PLAIN = [
 ]
 
 
+def _plan_list(plan) -> list:
+    """The runs of a solver plan (a cons list)."""
+    out = []
+    while plan is not None:
+        if type(plan) is _TablePlan:
+            out += plan.tab.walk(plan.vec, plan.u)
+            break
+        run, plan = plan
+        out.append(run)
+    return out
+
+
+# the solver's answers for colours of up to _solved.SOLVED_TILES tiles, precomputed
+# (efftables/solved.py): data loaded once, not memo (clear_caches keeps them)
+_SOLVED_BY = _solved.load() or {}
+_NO_OUTS = (None,)
+_NO_INDEX = bytes(_cover.N13)
+
+
 def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all: bool):
     """Shapes and leftover ids from a search result."""
     _score, chosen, R, left = found[:4]
@@ -755,19 +833,22 @@ def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all:
     else:
         uses = _okey_split(R, left, mode, ace_high, need_all) if left else (0, 0, 0, 0)
     plans = _plans13[(mode, ace_high)]
+    tab = _SOLVED_BY.get((mode, ace_high))
     for colour in range(4):
         vec = R >> (28 * colour) & _M26
         if not vec:
             continue
-        entry = plans.get(vec)
-        if entry is None:
-            entry = _colour_plan(vec, uses[colour], mode, ace_high)
+        if tab is not None and tab.out_idx[_LO3[vec & 0x3FFF] + _HI3[vec >> 14]]:
+            runs = tab.plan(vec, uses[colour])
         else:
-            entry = entry[uses[colour]]
-        plan = entry[1]
+            entry = plans.get(vec)
+            if entry is None:
+                entry = _colour_plan(vec, uses[colour], mode, ace_high)
+            else:
+                entry = entry[uses[colour]]
+            runs = _plan_list(entry[1])
         kinds = _KIND_AT[colour]
-        while plan is not None:
-            (s, e, okp), plan = plan
+        for s, e, okp in runs:
             plays = kinds[s : e + 1]
             if okp:
                 tiles = tuple(
@@ -854,6 +935,13 @@ def is_winning(
     forced = _forced(masks, vecs, j, ace_high, three, two)
     if forced is None:
         return None
+    if _COVER is not None:
+        found = _cover_search(V, j, ace_high, masks, two, three, forced)
+        if found is None and j == 2:  # see below
+            found = _cover_search(V, j, ace_high, masks, two, three, None, 0)
+        if found is None:
+            return None
+        return Arrangement(MELDS, _build_cover(found, tile_ids, okey_kind, ace_high), [], None)
     if not _melds_complete_vecs(vecs, j, ace_high, 14):  # the colour tables' verdict
         return None
     if j < 2:
@@ -868,6 +956,307 @@ def is_winning(
         return None
     shapes, leftover = _build(found, tile_ids, okey_kind, "sum", ace_high, True)
     return Arrangement(MELDS, shapes, leftover, None)
+
+
+# ------------------------------------------------- winning check on run covers
+# is_winning needs any complete arrangement, not the best one: the groups are still
+# enumerated number by number, and each colour's rest is judged by its precomputed cover
+# mask (efftables/cover.py: with which numbers of okeys runs hold every tile of it), a
+# table read instead of the scored run solver; the runs of the arrangement found are then
+# laid out by walking the same masks (each run chosen so that the rest stays coverable).
+
+_COVER = _cover.load()
+if _COVER is not None:
+    _COVER_LOW, _COVER_HIGH, _COVER_ACE = _COVER
+_LO3, _HI3 = _cover.LO3, _cover.HI3
+_COLUMN = 3 | 3 << 28 | 3 << 56 | 3 << 84
+
+
+def _win_options(c4: tuple[int, ...], fmask: int, jg: int) -> tuple:
+    """Group options of one number for a winning check: (okeys, packed use at bit 0,
+    u4, groups of three), by okeys used. ``fmask``: colours whose tiles there must all go
+    into groups. As ``_number_options(..., absorb=True)`` without the scores: no group of
+    one real tile, and no option whose last okey only turns a group of three into four
+    (a spare okey may join any group of three chosen instead)."""
+    out = []
+    for o, packed, u4, total, m, n4 in _OPTS_MULTI[c4]:
+        if o > jg or any(fmask >> c & 1 and u4[c] != c4[c] for c in range(4)):
+            continue
+        if o and (u4, o - 1) in _GROUP_SPLIT and 3 in _group_sizes(total - 1):
+            continue
+        out.append((o, packed, u4, m - n4))
+    out.sort(key=lambda e: e[0])
+    return tuple(out)
+
+
+# _WIN_OPTS[jg][counts of the four colours (2 bits each) | forced colours << 8]
+_WIN_OPTS: list[list[tuple]] = []
+for _jg in range(3):
+    _row = [()] * 4096
+    for _c4 in product(range(3), repeat=4):
+        _k = _c4[0] | _c4[1] << 2 | _c4[2] << 4 | _c4[3] << 6
+        for _f in range(16):
+            _row[_k | _f << 8] = _win_options(_c4, _f, _jg)
+    _WIN_OPTS.append(_row)
+
+
+def _cover_leaf(table: bytes, R: int, left: int, chosen) -> tuple | None:
+    """The search's leaf: the colours' rest R, ``left`` okeys not in groups."""
+    lo3, hi3 = _LO3, _HI3
+    v = R & _M26
+    f0 = table[lo3[v & 0x3FFF] + hi3[v >> 14]]
+    if not f0:
+        return None
+    v = R >> 28 & _M26
+    f1 = table[lo3[v & 0x3FFF] + hi3[v >> 14]]
+    if not f1:
+        return None
+    v = R >> 56 & _M26
+    f2 = table[lo3[v & 0x3FFF] + hi3[v >> 14]]
+    if not f2:
+        return None
+    v = R >> 84 & _M26
+    f3 = table[lo3[v & 0x3FFF] + hi3[v >> 14]]
+    if not f3:
+        return None
+    conv = _CONV
+    sums = conv[conv[conv[f0][f1]][f2]][f3]
+    if sums >> left & 1:
+        runs = left
+    elif left and chosen:  # spare okeys join groups of three
+        g3 = sum(opt[3] for _i, opt in chosen)
+        runs = next((t for t in range(left - 1, max(0, left - g3) - 1, -1) if sums >> t & 1), -1)
+        if runs < 0:
+            return None
+    else:
+        return None
+    if not runs:
+        return (list(chosen), R, (0, 0, 0, 0), left)
+    for u0 in range(runs + 1):
+        if f0 >> u0 & 1:
+            for u1 in range(runs - u0 + 1):
+                if f1 >> u1 & 1:
+                    for u2 in range(runs - u0 - u1 + 1):
+                        u3 = runs - u0 - u1 - u2
+                        if f2 >> u2 & 1 and f3 >> u3 & 1:
+                            return (list(chosen), R, (u0, u1, u2, u3), left - runs)
+    return None  # not reached: the sum mask said a split exists
+
+
+def _cover_search(V: int, j: int, ace_high: bool, masks, two, three, forced, group_okeys=None):
+    """A complete arrangement's (group choices, packed rest, okeys per colour's runs,
+    okeys joining groups of three), or None; the colours judged by their cover masks."""
+    table = _COVER_ACE if ace_high else _COVER_LOW
+    jg = j if group_okeys is None else group_okeys
+    cand = three if jg == 0 else two
+    F = 0
+    if forced is not None:
+        if (forced[0] | forced[1] | forced[2] | forced[3]) & ~cand:
+            return None
+        F = forced[0] | forced[1] << 13 | forced[2] << 26 | forced[3] << 39
+    if not F:  # runs alone first: no group enumeration needed when they hold everything
+        R0 = V & ~(3 << _OK_SHIFT)
+        found = _cover_leaf(table, R0, j, ())
+        if found is not None:
+            return found
+    opts_of = _WIN_OPTS[jg]
+    numbers = []
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        i = low.bit_length() - 1
+        b = 2 * i
+        col = V >> b & _COLUMN  # the four colours' counts at this number
+        k = (col | col >> 26 | col >> 52 | col >> 78) & 0xFF
+        if F:
+            k |= (
+                (F >> i & 1) | (F >> (i + 12) & 2) | (F >> (i + 24) & 4) | (F >> (i + 36) & 8)
+            ) << 8
+        opts = opts_of[k]
+        if k & 0xF00:
+            if not opts:
+                return None
+            numbers.append((i, b, opts, True))
+        elif opts:
+            numbers.append((i, b, opts, False))
+    chosen: list = []
+    last = len(numbers)
+
+    def rec(n: int, R: int, left: int):
+        if n == last:
+            return _cover_leaf(table, R, left, chosen)
+        i, b, opts, must = numbers[n]
+        if not must:
+            r = rec(n + 1, R, left)
+            if r is not None:
+                return r
+        for opt in opts:
+            if opt[0] > left:
+                break
+            chosen.append((i, opt))
+            r = rec(n + 1, R - (opt[1] << b), left - opt[0])
+            if r is not None:
+                return r
+            chosen.pop()
+        return None
+
+    return rec(0, V & ~(3 << _OK_SHIFT), j)
+
+
+def _cover_runs(vec: int, u: int, ace_high: bool) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Runs (start, end, okey positions) holding every tile of a colour with exactly u
+    okeys, the colour's cover mask saying they exist: lowest tile first, each run the
+    longest (then with the fewest okeys below its lowest tile) that leaves a coverable
+    rest."""
+    lo3, hi3 = _LO3, _HI3
+    if ace_high:
+        table, top = _COVER_HIGH, 14
+        c1 = vec & 3
+        for x in range(c1 + 1):  # x of the 1s play high, after 13
+            w = vec - x + (x << 26)
+            if table[lo3[w & 0x3FFF] + hi3[w >> 14]] >> u & 1:
+                vec = w
+                break
+    else:
+        table, top = _COVER_LOW, 13
+    runs = []
+    while vec:
+        low = (vec & -vec).bit_length() - 1
+        p = low // 2 + 1
+        if not u:  # no okey left: the run takes the real tiles from p up, longest first
+            removed, q = 0, p
+            while q <= top and q - p < 13 and vec >> (2 * q - 2) & 3:
+                removed += 1 << (2 * q - 2)
+                q += 1
+            e = q - 1
+            while e >= p + 2:
+                w = vec - removed
+                if table[lo3[w & 0x3FFF] + hi3[w >> 14]] & 1:
+                    break
+                removed -= 1 << (2 * e - 2)
+                e -= 1
+            else:  # not reached: the mask said a cover exists
+                raise AssertionError("run cover tables disagree with the plan")
+            runs.append((p, e, ()))
+            vec = w
+            continue
+        found = None
+        for s in range(p, max(0, p - 1 - u), -1):
+            # first the runs whose okeys only fill the gaps between real tiles (and
+            # the places below p), longest first
+            k = p - s
+            removed = 1 << (2 * p - 2)
+            okp = tuple(range(s, p))
+            q = p + 1
+            path = [(q, k, removed, okp)] if k == 2 else []
+            while q <= top and q - s < 13:
+                b = 2 * (q - 1)
+                if vec >> b & 3:
+                    removed += 1 << b
+                elif k < u:
+                    k += 1
+                    okp = (*okp, q)
+                else:
+                    break
+                q += 1
+                if q - s >= 3:
+                    path.append((q, k, removed, okp))
+            for q, k, removed, okp in reversed(path):
+                w = vec - removed
+                if table[lo3[w & 0x3FFF] + hi3[w >> 14]] >> (u - k) & 1:
+                    found = (s, q - 1, okp, removed, k)
+                    break
+            if found is not None:
+                break
+        if found is None:
+            found = _cover_run_any(vec, u, p, top, table)
+        if found is None:  # not reached: the mask said a cover exists
+            raise AssertionError("run cover tables disagree with the plan")
+        s, e, okp, removed, k = found
+        runs.append((s, e, okp))
+        vec -= removed
+        u -= k
+    return runs
+
+
+def _cover_run_any(vec: int, u: int, p: int, top: int, table: bytes):
+    """The first run from the lowest tile p (the longest, then the fewest okeys below
+    p) among all of them, okeys also in place of real tiles, whose rest is coverable."""
+    lo3, hi3 = _LO3, _HI3
+    found = None
+    for s in range(p, max(0, p - 1 - u), -1):
+        # every run from s holding p: (end + 1, okeys, removed, okey positions),
+        # real tiles before okeys, longest first
+        k0 = p - s
+        cands = []
+        stack = [(p + 1, k0, 1 << (2 * p - 2), tuple(range(s, p)))]
+        while stack:
+            q, k, removed, okp = stack.pop()
+            if q - s >= 3:
+                cands.append((q - s, -k, q, k, removed, okp))
+            if q > top or q - s >= 13:
+                continue
+            if k < u:
+                stack.append((q + 1, k + 1, removed, (*okp, q)))
+            b = 2 * (q - 1)
+            if vec >> b & 3:
+                stack.append((q + 1, k, removed + (1 << b), okp))
+        cands.sort(reverse=True)
+        for _n, _k, q, k, removed, okp in cands:
+            w = vec - removed
+            if table[lo3[w & 0x3FFF] + hi3[w >> 14]] >> (u - k) & 1:
+                found = (s, q - 1, okp, removed, k)
+                break
+        if found is not None:
+            break
+    return found
+
+
+def _build_cover(found, tile_ids, okey_kind: int, ace_high: bool) -> list[Shape]:
+    """The shapes of a winning arrangement found by ``_cover_search``."""
+    chosen, R, uses, absorb = found
+    plain = _PLAIN[okey_kind]
+    pool: dict[int, list[int]] = {}
+    okeys: list[int] = []
+    for t in sorted(tile_ids, reverse=True):  # pop() then gives the lower id first
+        k = plain[t]
+        if k < 0:
+            okeys.append(t)
+        else:
+            lst = pool.get(k)
+            if lst is None:
+                pool[k] = [t]
+            else:
+                lst.append(t)
+    shapes: list[Shape] = []
+    for i, (o, _packed, u4, _n3) in chosen:
+        number = i + 1
+        for layout in _GROUP_LAYOUT[(u4, o)]:
+            if absorb and len(layout) == 3:  # a spare okey joins this group of three
+                absorb -= 1
+                spare = next(c for c in range(4) if all(c != x for x, _ in layout))
+                layout = tuple(sorted((*layout, (spare, True))))
+            tiles, plays = [], []
+            for c, wild in layout:
+                k = c * 13 + number - 1
+                tiles.append(okeys.pop() if wild else pool[k].pop())
+                plays.append(k)
+            shapes.append(_shape(GROUP, tuple(tiles), tuple(plays)))
+    for colour in range(4):
+        vec = R >> (28 * colour) & _M26
+        if not vec:
+            continue
+        kinds = _KIND_AT[colour]
+        for s, e, okp in _cover_runs(vec, uses[colour], ace_high):
+            plays = kinds[s : e + 1]
+            if okp:
+                tiles = tuple(
+                    [okeys.pop() if q in okp else pool[kinds[q]].pop() for q in range(s, e + 1)]
+                )
+            else:
+                tiles = tuple([pool[k].pop() for k in plays])
+            shapes.append(_shape(RUN, tiles, plays))
+    return shapes
 
 
 # the low bit of every 2-bit count of the four colours

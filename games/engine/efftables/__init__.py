@@ -1,4 +1,7 @@
-"""Precomputed colour tables of tile efficiency (``efficiency.colour_table``).
+"""Precomputed tables: the colour tables of tile efficiency (``efficiency.colour_table``,
+below), the run covers of ``evaluate.is_winning`` (``cover.py``, ``run_cover.bin``) and the
+run solver's answers for ``evaluate.best_arrangement`` (``solved.py``,
+``solver_tables.bin``); ``gen.py`` writes all three.
 
 ``colour_tables.bin`` holds the colour table entry of every 13-number count vector with at
 most ``BIG_TILES`` tiles, for runs with and without 12-13-1 (``ace_high``); ``gen.py``

@@ -1,7 +1,10 @@
-"""Write ``colour_tables.bin`` (see the package doc): ``python -m games.engine.efftables.gen``.
+"""Write the precomputed tables: ``colour_tables.bin`` (see the package doc),
+``run_cover.bin`` (``cover.py``) and ``solver_tables.bin`` (``solved.py``):
+``python -m games.engine.efftables.gen`` (about three CPU minutes; ``--only colour``,
+``--only cover`` or ``--only solved`` writes one of them).
 
-Deterministic: the same file on every run (entries numbered in first-met order over the
-fixed vector orders).
+Deterministic: the same files on every run (entries numbered in first-met order over the
+fixed vector orders; the cover masks in rank order, zlib level 9).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ..efficiency import compute_colour_table
-from . import BIG_TILES, MAGIC, MAX_TILES, big_vectors, table_vectors
+from . import BIG_TILES, MAGIC, MAX_TILES, big_vectors, cover, solved, table_vectors
 
 OUT = Path(__file__).with_name("colour_tables.bin")
 
@@ -40,10 +43,21 @@ def build(max_tiles: int = MAX_TILES, big_tiles: int = BIG_TILES) -> bytes:
     return b"".join(parts)
 
 
-def main() -> None:
-    data = build()
-    OUT.write_bytes(data)
-    print(f"{OUT}: {len(data)} bytes")
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    only = args[args.index("--only") + 1] if "--only" in args else None
+    if only in (None, "colour"):
+        data = build()
+        OUT.write_bytes(data)
+        print(f"{OUT}: {len(data)} bytes")
+    if only in (None, "cover"):
+        data = cover.encode(cover.build_cover())
+        cover.COVER_FILE.write_bytes(data)
+        print(f"{cover.COVER_FILE}: {len(data)} bytes")
+    if only in (None, "solved"):
+        data = solved.build()
+        solved.SOLVED_FILE.write_bytes(data)
+        print(f"{solved.SOLVED_FILE}: {len(data)} bytes")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -52,13 +53,31 @@ log = logging.getLogger(__name__)
 STALE_AFTER = timedelta(minutes=2)
 
 _pool: ThreadPoolExecutor | None = None
+# the analyses handed to this process's pool and not finished: a waiting card asks for
+# itself every second, and each visit of a pending row would queue it once more
+_handed: set[int] = set()
+_handed_lock = threading.Lock()
 
 
 def _in_thread(fn: Callable[[int], None], pk: int) -> None:
+    """Hand ``pk`` to the one-thread pool, unless it is there already (queued or being
+    computed): the pool's queue holds each analysis once."""
     global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review-analysis")
-    _pool.submit(fn, pk)
+    with _handed_lock:
+        if pk in _handed:
+            return
+        _handed.add(pk)
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review-analysis")
+
+    def job() -> None:
+        try:
+            fn(pk)
+        finally:
+            with _handed_lock:
+                _handed.discard(pk)
+
+    _pool.submit(job)
 
 
 Runner = Callable[[Callable[[int], None], int], None]

@@ -166,3 +166,26 @@ def test_a_row_left_waiting_by_a_dead_process_stops_counting_in_the_queue(clock)
     assert analysis.queued(T0) == 2
     HandAnalysis.objects.filter(seat=1).update(updated=T0 - timedelta(minutes=3))  # stale
     assert analysis.queued(T0) == 1
+
+
+class _Pool:
+    """The pool, as the analyses are handed to it (run when the test says)."""
+
+    def __init__(self) -> None:
+        self.jobs: list = []
+
+    def submit(self, job) -> None:
+        self.jobs.append(job)
+
+
+def test_the_pool_holds_each_analysis_once_however_often_it_is_asked_for(monkeypatch):
+    pool, ran = _Pool(), []
+    monkeypatch.setattr(analysis, "_pool", pool)
+    monkeypatch.setattr(analysis, "_handed", set())
+    for _ in range(5):  # five polls of a waiting card
+        analysis._in_thread(ran.append, 7)
+    analysis._in_thread(ran.append, 8)
+    assert len(pool.jobs) == 2
+    pool.jobs.pop(0)()  # 7 computed: asked for again, it is handed again
+    analysis._in_thread(ran.append, 7)
+    assert ran == [7] and len(pool.jobs) == 2

@@ -214,6 +214,14 @@ HINTS = {
     "keeps_useful": gettext_lazy(
         "Discard %(tile)s: keeps %(useful)s useful tiles instead of %(instead)s."
     ),
+    "discard_guard": gettext_lazy(
+        "Discard %(tile)s, not %(avoid)s: the next player may be one tile from closing, "
+        "and %(avoid)s is more likely to be that tile."
+    ),
+    "okey_wait": gettext_lazy(
+        "Discard %(tile)s and keep your winning rack: a tile that frees your okey "
+        "may come before anyone closes, and the okey close pays double."
+    ),
 }
 
 
@@ -221,7 +229,8 @@ def hint_text(reason: str, detail: dict, variant: str = "") -> str:
     """The hint's sentence, tiles named in words ("Discard black 6: ...")."""
     # an expert reason without its figures is worded as the plain one
     needs = {"finish": ("points", "close"), "open_now": ("need", "open"),
-             "keeps_useful": ("instead", "discard_loose")}  # fmt: skip
+             "keeps_useful": ("instead", "discard_loose"),
+             "discard_guard": ("avoid", "discard_loose")}  # fmt: skip
     if reason in needs and needs[reason][0] not in detail:
         reason = needs[reason][1]
     text = HINTS.get(reason)

@@ -28,6 +28,8 @@ REASONS = {
     "finish",
     "open_now",
     "keeps_useful",
+    "discard_guard",
+    "okey_wait",
 }
 
 

@@ -413,6 +413,11 @@ def _discard_reasons(
     ):
         reason = "discard_safe"
         detail["avoid"] = notation(plain["tile"])
+    elif getattr(ctx, "why", None) is not None:
+        # the policy module's own reason (expert_whole: a tile kept back from a next
+        # player who may be one tile from closing, or the okey close waited for)
+        reason, extra = ctx.why
+        detail.update(extra)
     else:
         same = [
             o.detail["useful"]

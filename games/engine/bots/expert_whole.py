@@ -11,11 +11,17 @@ import os
 import random
 
 from ..efficiency import _melds_deficiency, _pairs_deficiency
+from ..tiles import notation
 from . import core
 from .core import _INC, Context, collected, pack
 
 _M26 = (1 << 26) - 1
 _OK = 112
+
+# a wait for the okey close must promise this much more than the close it gives up
+# (the hazard model's error; RULES.md §3's worked example, 4 tiles that free the okey
+# on the second turn, estimates 5.6% more, and closes)
+WAIT_MARGIN = 0.08
 
 SW = {
     k: float(os.environ.get("EW_" + k, d))
@@ -25,8 +31,9 @@ SW = {
         ("FEEDK", 1.0),
         ("LOOKS", 1.5),
         ("OKWAIT", 1),
-        ("TAKE", 1),
+        ("TAKE", 0),
         ("SHIFT", 0.9),
+        ("TAKEM", 1.0),
     )
 }
 
@@ -159,10 +166,29 @@ def _feed(ctx: Context, k: int, round_no: float) -> float:
     return base
 
 
+class _Seats:
+    """Just enough of a state for ``Rules.close_lines``: the number of players."""
+
+    def __init__(self, n: int):
+        self.n_players = n
+
+
+def close_edge(ctx: Context, ending: str) -> float:
+    """What a close with ``ending`` earns the closer against the average rival, read
+    from the rule set's own score lines (``Rules.close_lines``: classic, each other
+    player loses 2, 4 with the okey or seven pairs, 8 with both; rummy, the closer
+    scores 3, or 6)."""
+    lines = ctx.rules.close_lines(_Seats(ctx.n), ctx.seat, ending)
+    pts = [0.0] * ctx.n
+    for line in lines:
+        pts[line["seat"]] += line["points"]
+    rivals = [p for s, p in enumerate(pts) if s != ctx.seat]
+    return pts[ctx.seat] - sum(rivals) / max(1, len(rivals))
+
+
 def finish_value(ctx: Context) -> float:
-    """What a plain close earns against each rival, in the rule set's points
-    (classic: each other player loses 2; rummy: the closer scores 3)."""
-    return 3.0 if ctx.rules.higher_wins and ctx.view["variant"] != "classic" else 2.0
+    """What a plain close earns (``close_edge`` of a plain close)."""
+    return close_edge(ctx, "close")
 
 
 def value_rack(ctx: Context, V: int, stage: tuple[float, int, int]) -> float:
@@ -177,7 +203,8 @@ def value_rack(ctx: Context, V: int, stage: tuple[float, int, int]) -> float:
     rivals = ctx.n - 1
     pm = p_win(dm, um, _TYP_M, pool, round_no, rivals, left)
     pp = p_win(dp, up, _TYP_P, pool, round_no, rivals, left)
-    return max(pm, 2 * pp)
+    plain, _okey_c, pairs_c, _both = close_values(ctx)
+    return max(pm, pairs_c / plain * pp)
 
 
 def choose_discard(ctx: Context, cand: list[int], rng: random.Random) -> int:
@@ -207,11 +234,17 @@ def choose_discard(ctx: Context, cand: list[int], rng: random.Random) -> int:
         if t != hard:
             dl = core.route_left(ctx, W) - left_h
             w *= SW["SHIFT"] ** max(1.0, dl)
+        pace = w
         if SW["DEF"]:
             w -= SW["FEEDK"] * _feed(ctx, ctx.kind(t), stage[0]) * (1 + w)
-        scores.append((w, t == hard, t))
+        scores.append((w, t == hard, t, pace))
     scores.sort(key=lambda x: (-x[0], not x[1], x[2]))
-    return scores[0][2]
+    pick = scores[0][2]
+    fast = max(scores, key=lambda x: (x[3], x[1], -x[2]))[2]
+    if ctx.kind(fast) != ctx.kind(pick):
+        # the danger model changed the choice: "Show me" says which tile it kept back
+        ctx.why = ("discard_guard", {"avoid": notation(fast)})
+    return pick
 
 
 def _complete(ctx: Context, V: int) -> tuple[bool, bool]:
@@ -249,11 +282,10 @@ def okey_outs(ctx: Context, V: int) -> tuple[float, float]:
 
 
 def close_values(ctx: Context) -> tuple[float, float, float, float]:
-    """What the rule set pays a close: (plain, okey close, seven pairs, both), from
-    the closer's side against each rival (RULES.md §2 classic 2/4/4/8, §3 rummy 3/6/6/6)."""
-    if finish_value(ctx) == 3.0:
-        return 3.0, 6.0, 6.0, 6.0
-    return 2.0, 4.0, 4.0, 8.0
+    """What the rule set pays a close: (plain, okey close, seven pairs, both)."""
+    return tuple(
+        close_edge(ctx, e) for e in ("close", "okey_close", "pairs_close", "pairs_okey_close")
+    )  # type: ignore[return-value]
 
 
 def _wait_plan(ctx: Context) -> dict | None:
@@ -295,9 +327,12 @@ def _wait_plan(ctx: Context) -> dict | None:
         ev -= (1 - surv) * plain
         ev -= _feed(ctx, ctx.kind(t), round_no) * (later + plain)
         del gain_p
-        if ev > now and (top is None or ev > top[0]):
+        if ev > now * (1 + WAIT_MARGIN) and (top is None or ev > top[0]):
             top = (ev, discards[t])
-    return None if top is None else top[1]
+    if top is None:
+        return None
+    ctx.why = ("okey_wait", {})
+    return top[1]
 
 
 def _ready(ctx: Context) -> bool:
@@ -319,6 +354,41 @@ def _take_for_okey_close(ctx: Context) -> bool:
     return m or p
 
 
+def _take_plan(ctx: Context) -> dict | None:
+    """Take or draw, when a rack one tile from complete is in play (kept now or
+    reachable with the discard): take when the best rack after taking is worth more
+    than the rack kept with a blind draw to come (``value_rack``, the round already
+    played by the others); else None (hard's rule: take when it lowers the loose
+    tiles)."""
+    t = ctx.takeable
+    takes = [a for a in ctx.legal if a["type"] == "take"]
+    draws = [a for a in ctx.legal if a["type"] == "draw"]
+    if t is None or not takes or not draws or not ctx.view["pile_count"]:
+        return None
+    inc = _INC[ctx.okey]
+    V = pack(ctx.rack, ctx.okey)
+    stage = _stage(ctx)
+    dm, dp = defs(V, ctx.ace_high)
+    best = -1.0
+    tenpai = dm <= 1 or dp <= 1
+    seen: set[int] = set()
+    for d in ctx.rack:
+        k = -9 if ctx.is_okey(d) else ctx.kind(d)
+        if k in seen or ctx.is_okey(d):
+            continue
+        seen.add(k)
+        W = V + inc[t] - inc[d]
+        m, p = defs(W, ctx.ace_high)
+        if m == 0 or p == 0:
+            return None  # it closes: hard takes and closes
+        tenpai = tenpai or m <= 1 or p <= 1
+        best = max(best, value_rack(ctx, W, stage))
+    if not tenpai:
+        return None
+    keep = value_rack(ctx, V, stage) / max(0.05, (1 - hazard(stage[0])) ** (ctx.n - 1))
+    return takes[0] if best > keep * SW["TAKEM"] else draws[0]
+
+
 def pick(ctx: Context, rng: random.Random) -> dict | None:
     """The expert's action where it differs from hard's plan, else None."""
     acts = ctx.legal
@@ -335,6 +405,8 @@ def pick(ctx: Context, rng: random.Random) -> dict | None:
             if take and _take_for_okey_close(ctx):
                 return take[0]
             return next(a for a in acts if a["type"] == "draw")
+        if SW["TAKE"]:
+            return _take_plan(ctx)
         return None
     discards = [a for a in acts if a["type"] == "discard"]
     if not discards or not SW["EFF"]:

@@ -6,12 +6,17 @@ with 0, 1 and 2 okeys, random-play hands per second for every rule set of the
 registry (through ``games.engine.simulate`` when it exists) and the peak memory
 (RSS).
 
-Rates are calls per CPU second (``time.process_time``, one core), two of them:
+Rates are calls per CPU second (``time.process_time``, one core), three of them:
 
 * cold: racks the process has not seen (each pass makes new ones from a seed not used
   before) and every lazy memo table cleared before each call, each call timed alone;
+* fresh: racks the process has not seen either, but the memo tables kept from the calls
+  before (what a long-running server sees), timed in chunks of 100 calls;
 * warm: a fixed set of racks (a fixed seed) timed pass after pass after a warm-up pass
   that fills the shared memo tables; each chunk of 100 racks keeps its fastest pass.
+
+The precomputed tables (``efftables/``: data, not memo) are loaded at import and stay in
+all three; their file sizes and load times are printed too.
 
 Also tile efficiency (``efficiency.deficiency`` and ``ukeire``, classic; the lay-down rule
 sets' deficiency before and after opening on random racks of their deal size).
@@ -22,6 +27,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from .tiles import FALSE_KIND, N_KINDS, ids_of_kind
 
@@ -175,6 +181,50 @@ def _cold_rate(
     return calls / spent if spent > 0 else float("inf")
 
 
+def _fresh_rate(
+    fn: Callable[[list[int], int], object],
+    make: Callable[[random.Random], tuple[list[int], int]],
+    seconds: float,
+    n_racks: int,
+    chunk: int = 100,
+) -> float:
+    """Calls per CPU second on racks the process has not seen, the memo tables kept from
+    the calls before (not cleared): new racks every pass, timed ``chunk`` calls at once."""
+    clock = time.process_time
+    spent, calls, start = 0.0, 0, clock()
+    while calls < n_racks or clock() - start < seconds:
+        _COLD_SEEDS[0] += 1
+        rng = random.Random(f"fresh/{_COLD_SEEDS[0]}")
+        racks = [make(rng) for _ in range(chunk)]
+        t = clock()
+        for rack, ok in racks:
+            fn(rack, ok)
+        spent += clock() - t
+        calls += chunk
+        if calls >= 20 * n_racks:
+            break
+    return calls / spent if spent > 0 else float("inf")
+
+
+def table_figures() -> dict:
+    """The precomputed tables: per file its size and the CPU seconds its loading took
+    (each is loaded once a process: the evaluator's at import, the colour tables on first
+    use)."""
+    from . import efficiency, evaluate
+    from .efftables import cover, solved
+
+    efficiency.colour_table(0, True)  # loads the colour tables if not yet loaded
+    here = Path(efficiency.__file__).with_name("efftables")
+    seconds = {**evaluate.TABLE_LOAD_SECONDS, **efficiency.TABLE_LOAD_SECONDS}
+    out = {}
+    for path in (here / "colour_tables.bin", cover.COVER_FILE, solved.SOLVED_FILE):
+        out[path.name] = {
+            "bytes": path.stat().st_size if path.exists() else 0,
+            "load_seconds": round(seconds.get(path.name, 0.0), 3),
+        }
+    return out
+
+
 def _clear_all() -> None:
     from . import efficiency, evaluate
 
@@ -238,11 +288,15 @@ def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> d
             if label in ("is_winning", "deficiency", "ukeire", "best"):
                 n_cold = max(1, n_racks // 30) if few else min(n_racks, 1000)
                 row[label + "_cold"] = round(_cold_rate(fn, make, seconds, n_cold, _clear_all))
+                row[label + "_fresh"] = round(
+                    _fresh_rate(fn, make, seconds, n_cold, 10 if few else 100)
+                )
         rows.append(row)
     lay_rows = _lay_down_rows(seconds, seed, n_racks)
     spent = time.process_time() - t0
     hands = _hands_per_second(seconds)
     return {
+        "tables": table_figures(),
         "evaluator": rows,
         "lay_down": lay_rows,
         "hands_per_second": hands,
@@ -250,8 +304,9 @@ def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> d
         "seconds_per_figure": seconds,
         "cpu_seconds_evaluator": round(spent, 2),
         "note": "calls per CPU second (time.process_time) on one core; cold: racks the"
-        " process has not seen, memo tables cleared before each call; warm: the same racks"
-        " after a warm-up pass, each chunk of 100 racks keeping its fastest pass",
+        " process has not seen, memo tables cleared before each call; fresh: racks not"
+        " seen, memo tables kept from the calls before; warm: the same racks after a"
+        " warm-up pass, each chunk of 100 racks keeping its fastest pass",
     }
 
 
@@ -280,6 +335,9 @@ def _lay_down_rows(seconds: float, seed: int, n_racks: int) -> list[dict]:
                 _cold_rate(
                     fn, lambda r, size=size: random_rack(r, size), seconds, len(part), _clear_all
                 )
+            )
+            row[label + "_fresh"] = round(
+                _fresh_rate(fn, lambda r, size=size: random_rack(r, size), seconds, len(part), 10)
             )
         rows.append(row)
     return rows
@@ -312,14 +370,18 @@ def _hands_per_second(seconds: float) -> dict:
 
 def format_table(figures: dict) -> str:
     cols = ["is_winning", "deficiency", "ukeire", "best"]
-    lines = ["Evaluator and tile efficiency (calls per CPU second, cold / warm)", ""]
-    head = f"{'racks':<24}" + "".join(f"{c:>20}" for c in cols)
+    lines = ["Precomputed tables (loaded at import; data, not memo)", ""]
+    for name, t in figures.get("tables", {}).items():
+        lines.append(f"  {name:<22}{t['bytes']:>12,} bytes  load {t['load_seconds']:.3f} s")
+    lines += ["", "Evaluator and tile efficiency (calls per CPU second, cold / fresh / warm)", ""]
+    head = f"{'racks':<24}" + "".join(f"{c:>26}" for c in cols)
     lines += [head, "-" * len(head)]
 
     def cell(row: dict, c: str) -> str:
         if c not in row:
-            return f"{'-':>20}"
-        return f"{str(row.get(c + '_cold', '-')) + ' / ' + str(row[c]):>20}"
+            return f"{'-':>26}"
+        parts = [row.get(c + "_cold", "-"), row.get(c + "_fresh", "-"), row[c]]
+        return f"{' / '.join(map(str, parts)):>26}"
 
     for row in figures["evaluator"]:
         lines.append(f"{row['racks']:<24}" + "".join(cell(row, c) for c in cols))
@@ -328,7 +390,7 @@ def format_table(figures: dict) -> str:
         cells = "".join(f"{row.get(c, '-'):>16}" for c in ("best_sum", "best_seventeen"))
         lines.append(f"{row['racks']:<24}{cells}")
     if figures.get("lay_down"):
-        lines += ["", "Lay-down deficiency (cold / warm): before opening, after opening", ""]
+        lines += ["", "Lay-down deficiency (cold / fresh / warm): before, after opening", ""]
         for row in figures["lay_down"]:
             lines.append(
                 f"{row['racks']:<24}" + "".join(cell(row, c) for c in ("opening", "opened"))

@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import struct
 import sys
+import time
 from array import array
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
@@ -195,7 +196,18 @@ _BIG: dict[bool, tuple[array, array, list]] = {}
 _TABLES: dict[bool, dict[int, tuple[tuple[int, int, int], ...]]] = {True: {}, False: {}}
 
 
+TABLE_LOAD_SECONDS: dict[str, float] = {}  # for the bench
+
+
 def _load_tables() -> None:
+    t0 = time.process_time()
+    try:
+        _read_tables()
+    finally:
+        TABLE_LOAD_SECONDS["colour_tables.bin"] = time.process_time() - t0
+
+
+def _read_tables() -> None:
     path = Path(__file__).with_name("efftables") / "colour_tables.bin"
     try:
         data = path.read_bytes()

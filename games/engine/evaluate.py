@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
+from time import process_time as _process_time
 
 from .efficiency import _melds_complete_vecs
 from .efftables import cover as _cover
@@ -793,7 +794,9 @@ def _plan_list(plan) -> list:
 
 # the solver's answers for colours of up to _solved.SOLVED_TILES tiles, precomputed
 # (efftables/solved.py): data loaded once, not memo (clear_caches keeps them)
+_t0 = _process_time()
 _SOLVED_BY = _solved.load() or {}
+TABLE_LOAD_SECONDS = {_solved.SOLVED_FILE.name: _process_time() - _t0}  # for the bench
 _NO_OUTS = (None,)
 _NO_INDEX = bytes(_cover.N13)
 
@@ -965,7 +968,9 @@ def is_winning(
 # table read instead of the scored run solver; the runs of the arrangement found are then
 # laid out by walking the same masks (each run chosen so that the rest stays coverable).
 
+_t0 = _process_time()
 _COVER = _cover.load()
+TABLE_LOAD_SECONDS[_cover.COVER_FILE.name] = _process_time() - _t0
 if _COVER is not None:
     _COVER_LOW, _COVER_HIGH, _COVER_ACE = _COVER
 _LO3, _HI3 = _cover.LO3, _cover.HI3

@@ -33,7 +33,7 @@ from pathlib import Path
 from . import table_vectors, tiles_in
 from .cover import HI3, LO3, N13
 
-SOLVED_MAGIC = b"OKEYSOL3"
+SOLVED_MAGIC = b"OKEYSOL4"
 SOLVED_FILE = Path(__file__).with_name("solver_tables.bin")
 SOLVED_TILES = 10
 # (value mode, ace rule) of the rule sets: classic, rummy and fifty-one; 101; seventeen
@@ -152,9 +152,13 @@ def _swapped(a: array) -> bytes:
 
 
 def build() -> bytes:
-    """The whole file (about half a CPU minute)."""
-    body = b"".join(build_combo(mode, ace_high) for mode, ace_high in COMBOS)
-    return SOLVED_MAGIC + zlib.compress(body, 9)
+    """The whole file (about half a CPU minute): per combo its length (uint32) and its
+    zlib-compressed part."""
+    parts = [SOLVED_MAGIC]
+    for mode, ace_high in COMBOS:  # each combo compressed on its own (a smaller peak to load)
+        body = zlib.compress(build_combo(mode, ace_high), 9)
+        parts += [struct.pack("<I", len(body)), body]
+    return b"".join(parts)
 
 
 class Solved:
@@ -220,6 +224,14 @@ class Solved:
         return out if u == 0 else None  # an empty colour holds no okey
 
 
+def _int64s(raw: bytes, pos: int, n: int) -> array:
+    a = array("q")
+    a.frombytes(raw[pos : pos + 8 * n])
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a
+
+
 def load() -> dict[tuple[str, bool], Solved] | None:
     """The tables of ``solver_tables.bin``, or None when it is missing or not this format."""
     try:
@@ -228,18 +240,22 @@ def load() -> dict[tuple[str, bool], Solved] | None:
         return None
     if not data.startswith(SOLVED_MAGIC):
         return None
-    raw = zlib.decompress(data[len(SOLVED_MAGIC) :])
-    pos = 0
     out: dict[tuple[str, bool], Solved] = {}
+    at = len(SOLVED_MAGIC)
     for mode, ace_high in COMBOS:
+        (size,) = struct.unpack_from("<I", data, at)
+        raw = zlib.decompress(data[at + 4 : at + 4 + size])
+        at += 4 + size
+        pos = 0
         (n_out,) = struct.unpack_from("<I", raw, pos)
         pos += 4
-        flat = struct.unpack_from(f"<{4 * n_out}q", raw, pos)
+        flat = _int64s(raw, pos, 4 * n_out)
         pos += 32 * n_out
         ints: dict[int, int] = {}  # one int object per distinct value
         outs: list = [None]
         for i in range(0, 4 * n_out, 4):
-            outs.append(tuple(ints.setdefault(x, x) for x in flat[i : i + 4]))
+            outs.append(tuple([ints.setdefault(x, x) for x in flat[i : i + 4]]))
+        del flat
         out_idx = array("H")
         out_idx.frombytes(raw[pos : pos + 2 * N13])
         pos += 2 * N13
@@ -274,11 +290,13 @@ def load() -> dict[tuple[str, bool], Solved] | None:
         pos += 2 * n_keys
         (n_raw,) = struct.unpack_from("<I", raw, pos)
         pos += 4
-        flat_r = struct.unpack_from(f"<{3 * n_raw}q", raw, pos)
+        flat_r = _int64s(raw, pos, 3 * n_raw)
         pos += 24 * n_raw
         raws = [
-            tuple(ints.setdefault(x, x) for x in flat_r[i : i + 3]) for i in range(0, 3 * n_raw, 3)
+            tuple([ints.setdefault(x, x) for x in flat_r[i : i + 3]])
+            for i in range(0, 3 * n_raw, 3)
         ]
+        del flat_r
         rvals = array("H")
         rvals.frombytes(raw[pos : pos + 2 * n_keys])
         pos += 2 * n_keys

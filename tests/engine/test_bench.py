@@ -1,0 +1,46 @@
+"""The engine bench's figures (games/engine/bench.py): what each column measures."""
+
+from __future__ import annotations
+
+from games.engine import bench
+from games.engine.bench import random_rack
+
+
+def test_the_fresh_figure_never_sees_a_rack_twice_and_keeps_the_memo() -> None:
+    """Fresh: racks the process has not timed before (new seeds each pass, also apart
+    from the cold passes), and nothing cleared between the calls."""
+    seen: list[tuple[int, ...]] = []
+
+    def fn(rack, ok):
+        seen.append((*sorted(rack), ok))
+
+    cleared: list[str] = []
+    bench._cold_rate(fn, lambda r: random_rack(r, 14), 0.0, 50, lambda: cleared.append("x"))
+    n_cold = len(seen)
+    rate = bench._fresh_rate(fn, lambda r: random_rack(r, 14), 0.0, 50, chunk=25)
+    rate2 = bench._fresh_rate(fn, lambda r: random_rack(r, 14), 0.0, 50, chunk=25)
+    assert rate > 0 and rate2 > 0
+    assert len(seen) >= n_cold + 100 and len(set(seen)) == len(seen)
+    assert len(cleared) == n_cold  # only the cold calls cleared anything
+
+
+def test_the_tables_are_reported_with_their_size_and_load_time() -> None:
+    tables = bench.table_figures()
+    assert set(tables) == {"colour_tables.bin", "run_cover.bin", "solver_tables.bin"}
+    for t in tables.values():
+        assert t["bytes"] > 0 and t["load_seconds"] >= 0
+
+
+def test_the_table_prints_cold_fresh_and_warm() -> None:
+    row = {"racks": "random 14", "is_winning": 3, "is_winning_cold": 1, "is_winning_fresh": 2}
+    figures = {
+        "tables": {"run_cover.bin": {"bytes": 10, "load_seconds": 0.5}},
+        "evaluator": [row],
+        "lay_down": [],
+        "hands_per_second": {"classic": 1.0},
+        "peak_rss_mb": 1.0,
+    }
+    text = bench.format_table(figures)
+    assert "cold / fresh / warm" in text
+    assert "1 / 2 / 3" in text
+    assert "run_cover.bin" in text and "load 0.500 s" in text

@@ -703,21 +703,28 @@ def _okey_split(R: int, left: int, mode: str, ace_high: bool, need_all: bool) ->
         v = R >> (28 * c) & _M26
         e = tab.outs[tab.out_idx[_cover.rank(v)]] if tab is not None else None
         s.append(e or scores.get(v) or _solve_colour(v, mode, ace_high))
+    if need_all:
+        for u0 in range(left + 1):
+            for u1 in range(left - u0 + 1):
+                for u2 in range(left - u0 - u1 + 1):
+                    u3 = left - u0 - u1 - u2
+                    uses = (u0, u1, u2, u3)
+                    if all(s[c][3] >> uses[c] & 1 for c in range(4)):
+                        return list(uses)
+        return [0, 0, 0, 0]
+    # each colour's score with u okeys in its runs; the okeys not in runs stay over
+    c0, c1, c2, c3 = ((e[0], e[0] + e[1], e[0] + e[2]) for e in s)
     best = None
     for u0 in range(left + 1):
+        t0 = c0[u0]
         for u1 in range(left - u0 + 1):
+            t1 = t0 + c1[u1]
             for u2 in range(left - u0 - u1 + 1):
+                t2 = t1 + c2[u2]
                 for u3 in range(left - u0 - u1 - u2 + 1):
-                    uses = (u0, u1, u2, u3)
-                    k = u0 + u1 + u2 + u3
-                    if need_all:
-                        if k == left and all(s[c][3] >> uses[c] & 1 for c in range(4)):
-                            return list(uses)
-                        continue
-                    total = sum(s[c][0] + (0 if u == 0 else s[c][u]) for c, u in enumerate(uses))
-                    total += (left - k) * _LEFT
+                    total = t2 + c3[u3] + (left - u0 - u1 - u2 - u3) * _LEFT
                     if best is None or total < best[0]:
-                        best = (total, list(uses))
+                        best = (total, [u0, u1, u2, u3])
     return best[1] if best else [0, 0, 0, 0]
 
 

@@ -8,10 +8,11 @@ import pytest
 
 from games.engine import apply, legal_actions
 from games.engine.bots import decide
+from games.engine.bots.hint import hint
 from games.engine.efficiency import ukeire
 from games.engine.rules import rules_for
 from games.engine.testing import make_state, tile
-from games.engine.tiles import FALSE_KIND, kind_of
+from games.engine.tiles import FALSE_KIND, kind_of, notation
 from games.engine.view import view_for
 
 # Indicator K1: both K2 are okeys. The 14 tiles R1 R2 R3 | Y10 Y11 Y12 Y13 | B9 B10 B11 K2 |
@@ -50,6 +51,8 @@ def test_early_in_the_hand_the_expert_keeps_the_rack_for_the_okey_close(variant)
     assert _decide(st, 0, "hard")["type"] == "close"
     act = _decide(st, 0, "expert")
     assert act == {"type": "discard", "seat": 0, "tile": tile(st, 0, "K13")}
+    h = hint(st, 0)
+    assert h["action"] == act and h["reason"] == "okey_wait"
 
 
 @pytest.mark.parametrize("variant", ["classic", "rummy"])
@@ -117,3 +120,69 @@ def test_one_tile_from_complete_the_expert_keeps_the_wider_wait():
     assert hard["type"] == expert["type"] == "discard"
     assert hard["tile"] != expert["tile"]
     assert _closing_tiles(st, 0, expert["tile"]) > _closing_tiles(st, 0, hard["tile"])
+
+
+def _guarded():
+    """Two rounds before the pile runs out; the next player (seat 1) took three tiles.
+    Seat 0 holds three runs and six loose tiles, too far from complete to close in time.
+    The tiles not named lie in old discards (seat 0's own pile holds the other K3)."""
+    return make_state(
+        "classic",
+        [
+            "R1 R2 R3 Y7 Y8 Y9 B7 B8 B9 R5 Y11 B1 K3 K8 K12",
+            "R9 R10 K6 K7 Y4 Y4 B11 B11 R6 Y13 K1 B7 B3 R13",
+            None,
+            None,
+        ],
+        indicator="K1",
+        pile="R4 Y5 B6 K9 R7 Y10 B12 K13",
+        rest="discards",
+        took=["", "R9 K6 Y4", "", ""],
+    )
+
+
+def test_late_and_far_from_complete_the_expert_throws_a_tile_the_next_player_passed_up():
+    """Hard throws the loose Y11, a kind the next player has not seen go by; the expert
+    throws another loose tile, one whose kind lies in its own discards (the next player
+    let it go, RULES.md §1: only the last discard may be taken) or in the next player's
+    discards, as loose for its own rack; "Show me" says which tile it kept back."""
+    st = _guarded()
+    view = view_for(st, 0)
+    passed = {kind_of(x["id"]) for s in (0, 1) for x in view["discards"][s]}
+    hard = _decide(st, 0, "hard")
+    expert = _decide(st, 0, "expert")
+    assert kind_of(hard["tile"]) not in passed
+    assert kind_of(expert["tile"]) in passed
+    rules = rules_for("classic")
+    for act in (hard, expert):
+        keep = [t for t in st.racks[0] if t != act["tile"]]
+        assert ukeire(keep, st.okey_kind, rules, {})[0] == 3  # as far from complete
+    h = hint(st, 0)
+    assert h["action"] == expert and h["reason"] == "discard_guard"
+    assert h["detail"]["avoid"] == notation(hard["tile"])
+
+
+def test_early_in_the_hand_the_expert_discards_like_hard_when_nothing_is_one_tile_away():
+    """The same rack with the pile full and no tile taken: nobody is near closing, so
+    the danger is small and the expert keeps hard's discard."""
+    st = make_state(
+        "classic",
+        ["R1 R2 R3 Y7 Y8 Y9 B7 B8 B9 R5 Y11 B1 K3 K8 K12", None, None, None],
+        indicator="K1",
+    )
+    assert _decide(st, 0, "expert") == _decide(st, 0, "hard")
+
+
+def test_the_new_reasons_are_worded_with_their_tiles():
+    from django.utils import translation
+
+    from games import messages
+
+    with translation.override("en"):
+        text = messages.hint_text("discard_guard", {"tile": "K3", "avoid": "Y11"})
+        assert text.startswith("Discard black 3, not yellow 11:")
+        text = messages.hint_text("okey_wait", {"tile": "K13"})
+        assert text.startswith("Discard black 13 and keep your winning rack")
+        # without the tile kept back it reads as a plain discard
+        plain = messages.hint_text("discard_loose", {"tile": "K3", "leftover": 5})
+        assert messages.hint_text("discard_guard", {"tile": "K3", "leftover": 5}) == plain

@@ -2,13 +2,65 @@
 
 ``pick(ctx, rng)`` returns the action the expert plays for a prepared context
 (``core.Context`` with the expert's unseen count and route), or None to play hard's
-plan (``core.play(ctx, "hard", rng)``). It reads the seat's view only.
+plan (``core.play(ctx, "hard", rng)``). It reads the seat's view only (the tiles it
+cannot see are counted from ``ctx.unseen()``; ``tests/engine/test_expert.py`` permutes
+them), and it is deterministic (no clock, no randomness of its own).
+
+Where the points are. A hand ends with one close (RULES.md §2, §3): in classic each other
+player loses 2, 4 for an okey close or seven pairs, 8 for both; in rummy the closer scores
+3, or 6. Between hard CPUs about half the closes are made with the previous player's
+discard, taken (RULES.md §1, "A turn"; measured on 100 classic hands: 53 of 99), and the
+chance that a discard lets the next player close rises from under 1% in the first rounds
+to 8% late in the hand, against about 1% for a kind the next player declined (it is in
+the discarder's pile) or threw. So what a seat throws decides hands as much as what it
+keeps, and that is where the expert beats hard.
+
+* **The discard** (``choose_discard``): every candidate (one per kind, okeys kept) is
+  valued by the chance of closing with the 14 tiles kept, less what it may feed the next
+  player. The chance (``value_rack``, ``p_win``): each route's deficiency (runs and
+  groups, seven pairs: the definitions of ``efficiency.py``) and, one tile from
+  complete, the exact count of unseen tiles that close it; a small chain over the rounds
+  left, a step each time a useful tile is drawn or taken (``LOOKS`` a round), stopped
+  when a rival closes first (``hazard``, by the round); seven pairs count at the rule
+  set's pairs pay (``close_edge``). The danger (``_feed``): the chance the next player
+  takes the tile and closes, by the round and by how many tiles it took (the public
+  ``took`` log), near nothing for a kind it declined or threw, more for one it evidently
+  collects (``core.collected``); it costs the hand's own chance plus the close paid.
+  Hard's discard (its look-ahead over the far racks) is the default; another one is
+  charged ``SHIFT`` per loose tile more, and one that keeps more than ``FAR`` loose
+  tiles more gives the hand up (only its safety counts). "Show me" says
+  ``discard_guard`` when the danger changed the choice.
+* **The okey close** (``_wait_plan``): complete now with an okey in the rack, it keeps the
+  winning 14 and throws the 15th tile openly when one more round promises ``WAIT_MARGIN``
+  more than closing now: the tiles that free the okey (``okey_outs``, drawn or taken)
+  pay the okey close, a rival may close first, the thrown tile may feed the next player.
+  Waiting, it takes a discard only when it frees the okey (hard takes any tile that
+  closes), else draws. "Show me" says ``okey_wait``. It seldom applies (complete early
+  with several tiles that free the okey).
+* Taking, drawing, and everything else: hard's plan.
+
+Tried against hard on the arena's duplicate deals (edge per hand, 95% interval); "kept" is
+the expert as described above:
+
+| change | rule set, deals (seed) | edge | interval |
+|---|---|---|---|
+| all discards by deficiency + loose count | classic, 120 (dev1) | −0.200 | [−0.299, −0.101] |
+| kept | classic, 100 (dev1) | +0.118 | [0.013, 0.222] |
+| kept, no danger model | classic, 100 (dev1) | +0.008 | [−0.095, 0.110] |
+| kept, no okey wait | classic, 100 (dev1) | +0.115 | [0.011, 0.219] |
+| kept, the danger counted twice | classic, 100 (dev1) | +0.063 | [−0.053, 0.178] |
+| kept, the danger counted three times | classic, 100 (dev1) | −0.033 | [−0.151, 0.086] |
+| kept, ``SHIFT`` 1 (no charge) | classic, 100 (dev1) | +0.120 | [0.009, 0.232] |
+| kept + take/draw valued alike near complete (1) | classic, 100 (dev1) | +0.133 | [0.024, 0.241] |
+| kept | rummy, 100 (dev1) | +0.175 | [0.019, 0.331] |
+
+(1) left out: no better within the noise, and its decisions took too long (p99 575 ms).
 """
 
 from __future__ import annotations
 
-import os
 import random
+from collections.abc import Iterable
 
 from ..efficiency import _melds_deficiency, _pairs_deficiency
 from ..tiles import notation
@@ -23,19 +75,13 @@ _OK = 112
 # on the second turn, estimates 5.6% more, and closes)
 WAIT_MARGIN = 0.08
 
-SW = {
-    k: float(os.environ.get("EW_" + k, d))
-    for k, d in (
-        ("DEF", 1),
-        ("EFF", 1),
-        ("FEEDK", 1.0),
-        ("LOOKS", 1.5),
-        ("OKWAIT", 1),
-        ("TAKE", 0),
-        ("SHIFT", 0.9),
-        ("TAKEM", 1.0),
-    )
-}
+# one more loose tile than hard's discard keeps multiplies a rack's chance of closing
+# by this (hard's look-ahead reads racks far from complete better than the typical
+# counts used here)
+SHIFT = 0.9
+# looks at a tile a round: the draw, and the previous player's discard (taken when it
+# helps), which is not a random tile
+LOOKS = 1.5
 
 
 def _vecs(V: int) -> tuple[list[int], int]:
@@ -43,6 +89,12 @@ def _vecs(V: int) -> tuple[list[int], int]:
 
 
 _DEF_MEMO: dict[tuple, tuple[int, int]] = {}
+# the melds deficiency is searched up to this (a rack four tiles or more from complete
+# is read as four: its chance of closing is small either way, and the search is slow)
+DEF_CAP = 4
+# a discard that keeps more than this many loose tiles more than hard's gives the hand up
+# (its chance of closing is read as none): only what it keeps from the next player counts
+FAR = 2
 
 
 def defs(V: int, ace_high: bool) -> tuple[int, int]:
@@ -53,8 +105,12 @@ def defs(V: int, ace_high: bool) -> tuple[int, int]:
         return hit
     vecs, j = _vecs(V)
     p = _pairs_deficiency(vecs, j, 7)
-    m = _melds_deficiency(vecs, j, 14, ace_high, 6)
-    res = (6 if m is None else m, p)
+    m = None
+    for bound in range(1, DEF_CAP + 1):  # deepening: a tight bound prunes the search
+        m = _melds_deficiency(vecs, j, 14, ace_high, bound)
+        if m is not None:
+            break
+    res = (DEF_CAP if m is None else m, p)
     if len(_DEF_MEMO) > 200_000:
         _DEF_MEMO.clear()
     _DEF_MEMO[key] = res
@@ -78,7 +134,18 @@ def waits(ctx: Context, V: int, unseen: list[int]) -> tuple[int, float, int, int
     up = 0
     if dm != 1 and dp != 1:
         return dm, um, dp, up
-    for k in range(53):
+    key = (V, ctx.okey, ctx.ace_high, tuple(unseen))
+    hit = _WAITS_MEMO.get(key)
+    if hit is not None:
+        return hit
+    # a closing tile meets a tile of the rack (same colour within two, same number, its
+    # twin), or is an okey; with two okeys in the rack any tile may close
+    if V >> _OK >= 2:
+        near: Iterable[int] = range(53)
+    else:
+        here = {k for k in range(52) if (V >> (28 * (k // 13) + 2 * (k % 13))) & 3}
+        near = (*core._near_kinds(here, ctx.ace_high, True), ctx.okey, 52)
+    for k in dict.fromkeys(near):
         u = unseen[k]
         if u <= 0:
             continue
@@ -92,7 +159,13 @@ def waits(ctx: Context, V: int, unseen: list[int]) -> tuple[int, float, int, int
             up += u
         if dm == 1 and _melds_deficiency(vecs, j, 14, ctx.ace_high, 1) == 0:
             um += u
+    if len(_WAITS_MEMO) > 50_000:
+        _WAITS_MEMO.clear()
+    _WAITS_MEMO[key] = (dm, um, dp, up)
     return dm, um, dp, up
+
+
+_WAITS_MEMO: dict[tuple, tuple[int, float, int, int]] = {}
 
 
 _TYP_M = (0, 6, 16, 24, 30, 34, 36, 38)
@@ -114,7 +187,7 @@ def p_win(
         return 0.0
     if s == 0:
         return (1 - hazard(round_no)) ** rivals
-    looks = SW["LOOKS"]
+    looks = LOOKS
     dist = {s: 1.0}
     total = 0.0
     surv = 1.0
@@ -230,17 +303,18 @@ def choose_discard(ctx: Context, cand: list[int], rng: random.Random) -> int:
     scores = []
     for _k, t in by_kind.items():
         W = V - inc[t]
-        w = value_rack(ctx, W, stage)
-        if t != hard:
-            dl = core.route_left(ctx, W) - left_h
-            w *= SW["SHIFT"] ** max(1.0, dl)
+        dl = 0 if t == hard else core.route_left(ctx, W) - left_h
+        if t == hard:
+            w = value_rack(ctx, W, stage)
+        else:
+            w = 0.0 if dl > FAR else value_rack(ctx, W, stage) * SHIFT ** max(1.0, dl)
         pace = w
-        if SW["DEF"]:
-            w -= SW["FEEDK"] * _feed(ctx, ctx.kind(t), stage[0]) * (1 + w)
-        scores.append((w, t == hard, t, pace))
-    scores.sort(key=lambda x: (-x[0], not x[1], x[2]))
-    pick = scores[0][2]
-    fast = max(scores, key=lambda x: (x[3], x[1], -x[2]))[2]
+        w -= _feed(ctx, ctx.kind(t), stage[0]) * (1 + w)
+        scores.append((w, t == hard, dl, t, pace))
+    # ties: hard's discard, then the fewest loose tiles
+    scores.sort(key=lambda x: (-x[0], not x[1], x[2], x[3]))
+    pick = scores[0][3]
+    fast = min(scores, key=lambda x: (-x[4], not x[1], x[2], x[3]))[3]
     if ctx.kind(fast) != ctx.kind(pick):
         # the danger model changed the choice: "Show me" says which tile it kept back
         ctx.why = ("discard_guard", {"avoid": notation(fast)})
@@ -307,7 +381,7 @@ def _wait_plan(ctx: Context) -> dict | None:
     round_no, _left, pool = _stage(ctx)
     rivals = ctx.n - 1
     surv = (1 - hazard(round_no)) ** rivals
-    looks = SW["LOOKS"]
+    looks = LOOKS
     discards = {a["tile"]: a for a in ctx.legal if a["type"] == "discard"}
     top = None
     for a in closes:
@@ -322,11 +396,9 @@ def _wait_plan(ctx: Context) -> dict | None:
         later = pairs_c if p else plain
         q_m = 1 - (1 - min(0.95, om / pool)) ** looks
         q_p = 1 - (1 - min(0.95, op / pool)) ** looks
-        gain_p = both if p else okey_c
         ev = surv * (q_p * both + q_m * okey_c + (1 - q_p - q_m) * later)
         ev -= (1 - surv) * plain
         ev -= _feed(ctx, ctx.kind(t), round_no) * (later + plain)
-        del gain_p
         if ev > now * (1 + WAIT_MARGIN) and (top is None or ev > top[0]):
             top = (ev, discards[t])
     if top is None:
@@ -354,41 +426,6 @@ def _take_for_okey_close(ctx: Context) -> bool:
     return m or p
 
 
-def _take_plan(ctx: Context) -> dict | None:
-    """Take or draw, when a rack one tile from complete is in play (kept now or
-    reachable with the discard): take when the best rack after taking is worth more
-    than the rack kept with a blind draw to come (``value_rack``, the round already
-    played by the others); else None (hard's rule: take when it lowers the loose
-    tiles)."""
-    t = ctx.takeable
-    takes = [a for a in ctx.legal if a["type"] == "take"]
-    draws = [a for a in ctx.legal if a["type"] == "draw"]
-    if t is None or not takes or not draws or not ctx.view["pile_count"]:
-        return None
-    inc = _INC[ctx.okey]
-    V = pack(ctx.rack, ctx.okey)
-    stage = _stage(ctx)
-    dm, dp = defs(V, ctx.ace_high)
-    best = -1.0
-    tenpai = dm <= 1 or dp <= 1
-    seen: set[int] = set()
-    for d in ctx.rack:
-        k = -9 if ctx.is_okey(d) else ctx.kind(d)
-        if k in seen or ctx.is_okey(d):
-            continue
-        seen.add(k)
-        W = V + inc[t] - inc[d]
-        m, p = defs(W, ctx.ace_high)
-        if m == 0 or p == 0:
-            return None  # it closes: hard takes and closes
-        tenpai = tenpai or m <= 1 or p <= 1
-        best = max(best, value_rack(ctx, W, stage))
-    if not tenpai:
-        return None
-    keep = value_rack(ctx, V, stage) / max(0.05, (1 - hazard(stage[0])) ** (ctx.n - 1))
-    return takes[0] if best > keep * SW["TAKEM"] else draws[0]
-
-
 def pick(ctx: Context, rng: random.Random) -> dict | None:
     """The expert's action where it differs from hard's plan, else None."""
     acts = ctx.legal
@@ -396,20 +433,16 @@ def pick(ctx: Context, rng: random.Random) -> dict | None:
     if ctx.taken is not None:
         return None
     if "close" in types:
-        if SW["OKWAIT"]:
-            return _wait_plan(ctx)
-        return None
+        return _wait_plan(ctx)
     if "draw" in types:
-        if SW["OKWAIT"] and _ready(ctx) and ctx.view["pile_count"]:
+        if _ready(ctx) and ctx.view["pile_count"]:
             take = [a for a in acts if a["type"] == "take"]
             if take and _take_for_okey_close(ctx):
                 return take[0]
             return next(a for a in acts if a["type"] == "draw")
-        if SW["TAKE"]:
-            return _take_plan(ctx)
         return None
     discards = [a for a in acts if a["type"] == "discard"]
-    if not discards or not SW["EFF"]:
+    if not discards:
         return None
     if len(ctx.rack) != 15:
         return None

@@ -51,7 +51,7 @@ from ..legal import _melds_with
 from ..melds import classify
 from ..rulebase import Rules
 from ..tiles import notation
-from . import core
+from . import core, expert_lay, expert_whole
 from .core import _INC, Context, collected, pack, plan_route, route_left
 
 # The opening search's budget: a number of search steps, not a clock, so that a decision
@@ -371,8 +371,6 @@ def _policy(ctx: Context, rng: random.Random) -> dict:
     """The expert's own choice where its policy module has one (``expert_whole`` for
     whole-rack rule sets, ``expert_lay`` for lay-down ones; each returns None to leave
     the decision to hard's plan), else hard's plan."""
-    from . import expert_lay, expert_whole
-
     mod = expert_whole if ctx.whole else expert_lay
     pick = mod.pick(ctx, rng)
     return pick if pick is not None else core.play(ctx, "hard", rng)

@@ -44,7 +44,9 @@ def hint(state: HandState, seat: int) -> dict[str, Any]:
     show, open_now (``total``, ``need``), lay, add, swap, undo, take_fits, draw,
     keeps_useful (``useful``, ``instead``), discard_safe (``avoid``: the tile kept
     back, which the next player collects: what it took, the view's public ``took``
-    log), discard_loose (``leftover``)."""
+    log), discard_guard (``avoid``: the tile kept back from a next player who may be
+    one tile from closing), okey_wait (the winning rack kept for the okey close),
+    discard_loose (``leftover``)."""
     view = view_for(state, seat)
     legal = legal_actions(state, seat)
     best = evaluate(view, legal)[0]

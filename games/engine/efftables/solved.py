@@ -178,7 +178,7 @@ class Solved:
     )
 
     def __init__(self, ace_high: bool, outs, out_idx, topx, runs, triples, keys, vals, raws, rvals):
-        self.raws = raws  # the solver's own scores of a state, per okey count (_INF: none)
+        self.raws = raws  # the solver's own scores of the states, 3 a state (_INF: none)
         self.rvals = rvals
         self.ace_high = ace_high
         self.outs = outs  # [None, out 1, out 2, ...]
@@ -202,7 +202,8 @@ class Solved:
         when the state is not stored."""
         i = bisect_left(self.keys, vec)
         if i < len(self.keys) and self.keys[i] == vec:
-            return self.raws[self.rvals[i]]
+            j = 3 * self.rvals[i]
+            return tuple(self.raws[j : j + 3])
         return None
 
     def walk(self, vec: int, u: int) -> list[tuple[int, int, tuple[int, ...]]] | None:
@@ -290,13 +291,8 @@ def load() -> dict[tuple[str, bool], Solved] | None:
         pos += 2 * n_keys
         (n_raw,) = struct.unpack_from("<I", raw, pos)
         pos += 4
-        flat_r = _int64s(raw, pos, 3 * n_raw)
+        raws = _int64s(raw, pos, 3 * n_raw)  # flat: read only for the longer colours
         pos += 24 * n_raw
-        raws = [
-            tuple([ints.setdefault(x, x) for x in flat_r[i : i + 3]])
-            for i in range(0, 3 * n_raw, 3)
-        ]
-        del flat_r
         rvals = array("H")
         rvals.frombytes(raw[pos : pos + 2 * n_keys])
         pos += 2 * n_keys

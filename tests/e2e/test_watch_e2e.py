@@ -38,7 +38,6 @@ def test_a_watcher_opens_the_lobby_clicks_a_live_table_and_sees_no_rack(
     player, watcher = player_ctx.new_page(), watcher_ctx.new_page()
     watcher.goto(f"{daphne_server}/watch/")
     watcher.wait_for_function("() => document.querySelector('[hx-ext=ws]') && window.htmx")
-    rows = watcher.get_by_test_id("live-table")
 
     sign_up(player, daphne_server, "watched_player")
     player.goto(f"{daphne_server}/")
@@ -58,7 +57,8 @@ def test_a_watcher_opens_the_lobby_clicks_a_live_table_and_sees_no_rack(
     expect(row.locator(".cpu-badge")).to_have_count(3)
     expect(row.get_by_test_id("live-rating")).to_have_text("1500?")
     expect(row.get_by_test_id("live-watchers")).to_have_text("0 watching")
-    expect(rows).to_have_count(1)
+    # listed once (other tests' public tables, a quick match's say, may be live beside it)
+    expect(row).to_have_count(1)
     shots(watcher, "watch-lobby")
 
     row.get_by_test_id("live-link").click()

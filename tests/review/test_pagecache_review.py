@@ -26,8 +26,11 @@ def without_tokens(html: str) -> str:
 
 
 def kept_fragments() -> list[str]:
+    """Every fragment in the pages cache (there is at least one)."""
     store = caches[pagecache.ALIAS]
-    return [store.get(k.split(":", 2)[-1]) for k in list(store._cache)]
+    found = [store.get(k.split(":", 2)[-1]) for k in list(store._cache)]
+    assert found and all(found)
+    return found
 
 
 def two_player_hand() -> tuple[Table, object, object]:

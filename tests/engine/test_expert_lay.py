@@ -1,0 +1,115 @@
+"""The expert's lay-down play (games/engine/bots/expert_lay.py): before opening it
+throws the tile that leaves its rack fewest replacements from an opening, and it keeps
+back the high tiles an unopened next player would take into its opening (RULES.md §4-§6:
+an unopened loser pays the most)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import apply, legal_actions, new_hand
+from games.engine.bots import decide, expert_lay
+from games.engine.bots.core import Context
+from games.engine.rules import RULES
+from games.engine.testing import make_state, tile
+from games.engine.tiles import kind_of
+from games.engine.view import view_for
+
+
+def _decide(state, seat: int, level: str) -> dict:
+    return decide(view_for(state, seat), legal_actions(state, seat), level)
+
+
+def test_seventeen_the_expert_keeps_the_pair_one_tile_from_a_pairs_opening():
+    """Seventeen, indicator B11 (okeys B12), nobody opened: R12 R12 + K7 K7 = 19 of the
+    26 a pairs opening needs (RULES.md §5: a pair counts its number, ⌈1.5 × 17⌉ = 26),
+    so one more pair of 7 or more opens (Y7, R10, B10, K9 or an okey drawn). Hard
+    throws an R12 (its runs-and-groups look-ahead); the expert throws R2 and stays one
+    replacement from an opening instead of two."""
+    st = make_state(
+        "seventeen",
+        ["R2 R3 R10 R12 R12 Y4 Y6 Y7 B3 B4 B10 K5 K7 K7 K9", None, None, None],
+        indicator="B11",
+    )
+    assert kind_of(_decide(st, 0, "hard")["tile"]) == kind_of(tile(st, 0, "R12"))
+    assert _decide(st, 0, "expert") == {"type": "discard", "seat": 0, "tile": tile(st, 0, "R2")}
+
+
+# Indicator K1 (okeys K2), nobody opened: R5 R6 R7 and Y9 B9 K9 are melds, Y3 Y4, B6 B7 and
+# K11 K12 wait for a third tile; R13, B2 and R10 are loose (no tile of the rack is one or
+# two numbers from them, nor of their number).
+LOOSE = "R5 R6 R7 Y9 B9 K9 Y3 Y4 B6 B7 K11 K12 R13 B2 R10"
+LAY_DOWN = ["fifty-one", "seventeen", "101"]
+
+
+def _loose_state(variant: str, **kw):
+    rack = LOOSE + (" Y11 Y12 B11 R1 R1 K5 K6" if variant == "101" else "")  # 22 tiles
+    return make_state(variant, [rack, None, None, None], indicator="K1", **kw)
+
+
+@pytest.mark.parametrize("variant", LAY_DOWN)
+def test_the_expert_keeps_a_high_loose_tile_from_an_unopened_next_player(variant):
+    """Three loose tiles and the next player has not opened: hard throws R10; the
+    expert throws B2, the one an unopened player is least likely to take into its
+    opening (an unopened loser pays the most: RULES.md §4 500, §5 the base, §6 202;
+    in fifty-one the taken discard also costs its discarder 10 × its number)."""
+    st = _loose_state(variant)
+    assert _decide(st, 0, "hard") == {"type": "discard", "seat": 0, "tile": tile(st, 0, "R10")}
+    assert _decide(st, 0, "expert") == {"type": "discard", "seat": 0, "tile": tile(st, 0, "B2")}
+
+
+@pytest.mark.parametrize("variant", ["fifty-one", "seventeen"])
+def test_a_kind_the_next_player_threw_away_is_safe_to_feed(variant):
+    """The same rack when the next player threw an R10 itself: it does not collect
+    R10, so the expert throws it like hard."""
+    st = _loose_state(variant, discards=["", "R10", "", ""])
+    assert _decide(st, 0, "expert") == {"type": "discard", "seat": 0, "tile": tile(st, 0, "R10")}
+
+
+@pytest.mark.parametrize("variant", ["fifty-one", "seventeen"])
+def test_an_opened_next_player_is_not_fed_an_opening(variant):
+    """When the next player has opened already there is no opening to feed: the expert
+    throws R10 like hard."""
+    limit = 20 if variant == "seventeen" else 60
+    st = _loose_state(variant, opened=[None, "melds", None, None], limit=limit)
+    assert _decide(st, 0, "expert") == {"type": "discard", "seat": 0, "tile": tile(st, 0, "R10")}
+
+
+def test_the_stake_of_opening_comes_from_the_rules_object():
+    """What being opened is worth when another seat finishes (an unopened loser's line
+    less an opened one's with 5 + 7 + 9 left): fifty-one 500 − 21 × 5, seventeen (black
+    okey, base 500) 500 − 3 × 10, 101 202 − 21; and a fifty-one take costs the
+    discarder 10 × the number (RULES.md §4), a 101 take nothing (§6, [D30])."""
+    stakes = {}
+    for variant in LAY_DOWN:
+        st = _loose_state(variant)
+        ctx = Context(view_for(st, 0), legal_actions(st, 0))
+        stakes[variant] = expert_lay.open_stake(ctx)
+        if variant != "seventeen":
+            cost = expert_lay.take_cost(ctx, tile(st, 0, "R10"))
+            assert cost == (100.0 if variant == "fifty-one" else 0.0)
+    assert stakes == {"fifty-one": 395.0, "seventeen": 470.0, "101": 181.0}
+
+
+@pytest.mark.parametrize("base", LAY_DOWN)
+def test_the_expert_reads_a_lay_down_rule_set_from_its_rules_object(monkeypatch, base):
+    """The same rules registered under another name are played the same way by the
+    expert: every decision of a hand is the same."""
+    from games.engine import options
+
+    cls = type(RULES[base])
+    renamed = type("Renamed", (cls,), {"name": f"{base}-renamed"})()
+    monkeypatch.setitem(RULES, renamed.name, renamed)
+    monkeypatch.setitem(options.VARIANTS, renamed.name, renamed.meta())
+
+    def log(variant: str) -> list:
+        out = []
+        state = new_hand(variant, None, "renamed-expert", 1)
+        while not state.over:
+            seat = state.turn
+            action = _decide(state, seat, "expert" if seat % 2 == 0 else "hard")
+            out.append(action)
+            state, _ = apply(state, action)
+        return out
+
+    assert log(renamed.name) == log(base)

@@ -218,6 +218,13 @@ HINTS = {
         "Discard %(tile)s, not %(avoid)s: the next player may be one tile from closing, "
         "and %(avoid)s is more likely to be that tile."
     ),
+    "opening_nearer": gettext_lazy(
+        "Discard %(tile)s, not %(avoid)s: your rack stays closer to an opening."
+    ),
+    "opening_unfed": gettext_lazy(
+        "Discard %(tile)s, not %(avoid)s: the next player has not opened yet, and "
+        "%(avoid)s is more likely to help it open."
+    ),
     "okey_wait": gettext_lazy(
         "Discard %(tile)s and keep your winning rack: a tile that frees your okey "
         "may come before anyone closes, and the okey close pays double."
@@ -230,7 +237,9 @@ def hint_text(reason: str, detail: dict, variant: str = "") -> str:
     # an expert reason without its figures is worded as the plain one
     needs = {"finish": ("points", "close"), "open_now": ("need", "open"),
              "keeps_useful": ("instead", "discard_loose"),
-             "discard_guard": ("avoid", "discard_loose")}  # fmt: skip
+             "discard_guard": ("avoid", "discard_loose"),
+             "opening_nearer": ("avoid", "discard_loose"),
+             "opening_unfed": ("avoid", "discard_loose")}  # fmt: skip
     if reason in needs and needs[reason][0] not in detail:
         reason = needs[reason][1]
     text = HINTS.get(reason)

@@ -113,3 +113,36 @@ def test_the_expert_reads_a_lay_down_rule_set_from_its_rules_object(monkeypatch,
         return out
 
     assert log(renamed.name) == log(base)
+
+
+def test_show_me_says_why_the_expert_throws_another_tile_than_hard():
+    """ "Show me" is the expert's choice, with why it is not hard's: the rack stays
+    closer to an opening (the seventeen pairs rack above), or hard's tile is likelier
+    to help an unopened next player open (the three loose tiles)."""
+    from games.engine.bots.hint import hint
+
+    st = make_state(
+        "seventeen",
+        ["R2 R3 R10 R12 R12 Y4 Y6 Y7 B3 B4 B10 K5 K7 K7 K9", None, None, None],
+        indicator="B11",
+    )
+    h = hint(st, 0)
+    assert h["reason"] == "opening_nearer" and h["detail"]["avoid"] == "R12"
+    for variant in LAY_DOWN:
+        h = hint(_loose_state(variant), 0)
+        assert h["reason"] == "opening_unfed" and h["detail"]["avoid"] == "R10", variant
+
+
+def test_the_opening_reasons_are_worded_with_their_tiles():
+    from django.utils import translation
+
+    from games import messages
+
+    with translation.override("en"):
+        text = messages.hint_text("opening_nearer", {"tile": "R2", "avoid": "R12"})
+        assert text == "Discard red 2, not red 12: your rack stays closer to an opening."
+        text = messages.hint_text("opening_unfed", {"tile": "B2", "avoid": "R10"})
+        assert text.startswith("Discard blue 2, not red 10: the next player has not opened")
+        # without the tile kept back it reads as a plain discard
+        plain = messages.hint_text("discard_loose", {"tile": "B2", "leftover": 3})
+        assert messages.hint_text("opening_unfed", {"tile": "B2", "leftover": 3}) == plain

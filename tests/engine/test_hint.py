@@ -30,6 +30,8 @@ REASONS = {
     "keeps_useful",
     "discard_guard",
     "okey_wait",
+    "opening_nearer",
+    "opening_unfed",
 }
 
 

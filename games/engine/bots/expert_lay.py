@@ -61,6 +61,7 @@ from types import SimpleNamespace
 from ..efficiency import _NO_BOUND, _deficiency_vec, _vectors
 from ..evaluate import _INC
 from ..rules import rules_for
+from ..tiles import notation
 from . import core
 from .core import Context, pack, search_packed
 
@@ -237,7 +238,33 @@ def pre_open_discard(ctx: Context) -> dict | None:
     if len(cand) <= 1 or need <= 0:
         return None
     t = fewest_replacements(ctx, opening_scores(ctx, cand))
+    _explain(ctx, t)
     return next(a for a in ctx.legal if a["type"] == "discard" and a["tile"] == t)
+
+
+def _replacements(ctx: Context, t: int) -> int:
+    vecs, j = _vectors([x for x in ctx.rack if x != t], ctx.okey)
+    v = ctx.view
+    n = len(ctx.rack) - 1
+    return _deficiency_vec(vecs, j, n, ctx.rules, False, v.get("limit"), v.get("options"))
+
+
+def _explain(ctx: Context, t: int) -> None:
+    """Why "Show me" plays ``t`` where hard throws another tile (``ctx.why``, read by
+    ``expert._discard_reasons``): ``opening_nearer`` (the rack stays fewer replacements
+    from an opening) or ``opening_unfed`` (hard's tile is likelier to carry an unopened
+    next player's opening); nothing when neither holds."""
+    plain = core.play(ctx, "hard", random.Random(0))  # hard's lay-down plan draws no lots
+    h = plain.get("tile") if plain.get("type") == "discard" else None
+    if h is None or ctx.kind(h) == ctx.kind(t) or ctx.is_okey(h) != ctx.is_okey(t):
+        return
+    avoid = {"avoid": notation(h)}
+    if _replacements(ctx, t) < _replacements(ctx, h):
+        ctx.why = ("opening_nearer", avoid)
+        return
+    safe = safe_kinds(ctx)
+    if feed_danger(ctx, h, safe) > feed_danger(ctx, t, safe):
+        ctx.why = ("opening_unfed", avoid)
 
 
 def pick(ctx: Context, rng: random.Random) -> dict | None:

@@ -46,6 +46,8 @@ def hint(state: HandState, seat: int) -> dict[str, Any]:
     back, which the next player collects: what it took, the view's public ``took``
     log), discard_guard (``avoid``: the tile kept back from a next player who may be
     one tile from closing), okey_wait (the winning rack kept for the okey close),
+    opening_nearer and opening_unfed (``avoid``: hard's discard, farther from an opening
+    or likelier to carry an unopened next player's opening: ``expert_lay``),
     discard_loose (``leftover``)."""
     view = view_for(state, seat)
     legal = legal_actions(state, seat)

@@ -112,12 +112,16 @@ def _e2e_allow_async_unsafe(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_page_cache():
+def _fresh_page_cache(settings):
     """Each test starts with no rendered page fragments (games/pagecache.py): a test's
-    database may reuse the ids of an earlier test's rows, and a key names rows by id."""
+    database may reuse the ids of an earlier test's rows, and a key names rows by id.
+    The heavy pages are not paced in the test process (a socket an earlier test left
+    open would count as a live table); tests/review/test_pagecache_share.py sets
+    ``OKEY_PAGE_SHARE`` to test the pacing."""
     from django.core.cache import caches
 
     caches["pages"].clear()
+    settings.OKEY_PAGE_SHARE = 1
     yield
 
 

@@ -72,6 +72,7 @@ def test_a_page_that_would_wait_too_long_is_busy_and_frees_its_turn(fake_time, l
 
 @pytest.mark.django_db
 def test_a_paced_page_says_busy_with_a_503(client, fake_time, live, settings, monkeypatch):
+    settings.OKEY_PAGE_SHARE = 0.25
     organiser = make_user("orga")
     t = in_person(organiser, published=True)
     register_names(t, organiser, ["Ayşe", "Baran", "Cem", "Deniz"])

@@ -219,11 +219,12 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Rendered fragments of the heavy pages (games/pagecache.py): always local to the process,
 # with Redis too: each key carries the version it was rendered from, read from the
-# database, so every process's copy of a key is the same HTML.
+# database, so every process's copy of a key is the same HTML. At most 500 fragments (the
+# least recently read go first): about 50 MB if all were 100 kB replays.
 CACHES["pages"] = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "okey-pages",
-    "OPTIONS": {"MAX_ENTRIES": 2000},
+    "OPTIONS": {"MAX_ENTRIES": 500},
 }
 OKEY_PAGE_CACHE = os.environ.get("OKEY_PAGE_CACHE", "1") != "0"
 # The heavy pages' share of a process's time while it serves live tables (games/heavy.py).

@@ -13,7 +13,7 @@ discard, taken (RULES.md §1, "A turn"; measured on 100 classic hands: 53 of 99)
 chance that a discard lets the next player close rises from under 1% in the first rounds
 to 8% late in the hand, against about 1% for a kind the next player declined (it is in
 the discarder's pile) or threw. So what a seat throws decides hands as much as what it
-keeps, and that is where the expert beats hard.
+keeps; the expert reads both (below).
 
 * **The discard** (``choose_discard``): every candidate (one per kind, okeys kept) is
   valued by the chance of closing with the 14 tiles kept, less what it may feed the next
@@ -53,6 +53,14 @@ the expert as described above:
 | kept, ``SHIFT`` 1 (no charge) | classic, 100 (dev1) | +0.120 | [0.009, 0.232] |
 | kept + take/draw valued alike near complete (1) | classic, 100 (dev1) | +0.133 | [0.024, 0.241] |
 | kept | rummy, 100 (dev1) | +0.175 | [0.019, 0.331] |
+| kept (final) | classic, 400 (dev-final) | −0.027 | [−0.077, 0.023] |
+| kept (final) | rummy, 400 (dev-final) | −0.039 | [−0.114, 0.035] |
+
+On the larger sample of other deals (dev-final) the edge is gone: the dev1 figures were the
+luck of those 100 deals (every variant tried on them scored alike, the danger model apart).
+The expert is not yet clearly stronger than hard in whole-rack rule sets. Decision times
+(arena, shared machine, load average 3-6): p50 3.4 ms, p99 234 ms (classic); p50 2.9 ms,
+p99 213 ms (rummy).
 
 (1) left out: no better within the noise, and its decisions took too long (p99 575 ms).
 """

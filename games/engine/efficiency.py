@@ -363,7 +363,6 @@ def _melds_D(
             per_number.append((b, opts))
     best = [bound]
     conv = _CONV3
-    exact = bound == 1  # only D = 0 counts
 
     def leaf(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
         t0 = pre.get(v0) or colour_table(v0, ace_high)
@@ -407,7 +406,10 @@ def _melds_D(
             return leaf(v0, v1, v2, v3, G, M)
         b, opts = per_number[i]
         for use, c, m in opts:  # groups first: they often settle the bound early
-            if exact and G + c > s:  # with nothing left out, empty slots only add up
+            # a cover needs s - G - (its colours' g) >= 0, and a colour's g = c - d is at
+            # least -d: groups whose empty slots pass s + (best D so far - 1) cannot lead to
+            # a better cover (deeper groups only add empty slots)
+            if G + c >= s + best[0]:
                 continue
             if rec(
                 i + 1,

@@ -63,7 +63,9 @@ stored in ``efftables/colour_tables.bin`` (written by ``efftables/gen.py``, 1.3 
 colour with more tiles is computed when first met, by the greedy recursion (see
 ``_colour_rec``: the same deficiencies, far quicker), and kept (``clear_caches`` forgets
 those). A search stops as soon as it meets its bound (ukeire only asks whether a drawn
-tile gets below the deficiency).
+tile gets below the deficiency), and drops a group whose empty slots G reach s plus the
+best D so far: a cover needs s - G - sum(g) >= 0 and a colour's g = c - d is at least -d,
+so it leaves out D >= G - s tiles (deeper groups only add empty slots).
 
 Openings add values: an exact memoised search over the rack's real tiles (lowest tile
 first: not in the opening, or the lowest real tile of one of its melds), giving the best

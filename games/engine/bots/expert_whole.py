@@ -55,6 +55,8 @@ the expert as described above:
 | kept | rummy, 100 (dev1) | +0.175 | [0.019, 0.331] |
 | kept (final) | classic, 400 (dev-final) | −0.027 | [−0.077, 0.023] |
 | kept (final) | rummy, 400 (dev-final) | −0.039 | [−0.114, 0.035] |
+| kept, no danger model | classic, 400 (dev-final) | −0.011 | [−0.056, 0.034] |
+| kept, danger halved, take factors refitted | classic, 400 (dev-final) | −0.031 | [−0.078, 0.017] |
 
 On the larger sample of other deals (dev-final) the edge is gone: the dev1 figures were the
 luck of those 100 deals (every variant tried on them scored alike, the danger model apart).

@@ -50,9 +50,9 @@ points, positive = expert better; ``python -m games.engine arena --variant V --a
 | both (as kept) | seventeen | 200 (dev2) | +36.3 | [10.2, 62.4] |
 | both (as kept) | fifty-one | 200 (dev2) | +9.2 | [−26.1, 44.5] |
 | both (as kept) | 101 | 200 (dev2) | −0.8 | [−6.5, 4.9] |
-| both (as kept) | seventeen | 400 (dev-final) | +32.3 | [15.2, 49.5] |
-| both (as kept) | fifty-one | 400 (dev-final) | −1.5 | [−26.1, 23.0] |
-| both (as kept) | 101 | 300 (dev-final) | +6.4 | [1.7, 11.0] |
+| both (as kept) | seventeen | 700 (dev-final) | +27.6 | [15.3, 40.0] |
+| both (as kept) | fifty-one | 800 (dev-final) | +1.5 | [−15.7, 18.7] |
+| both (as kept) | 101 | 600 (dev-final) | +5.6 | [2.2, 9.0] |
 | opened: unfed high tiles (dropped) | fifty-one | 200 (dev2) | +18.4 | [−25.4, 62.2] |
 | the same (dropped) | fifty-one | 400 (dev-final) | −4.6 | [−33.0, 23.7] |
 
@@ -60,7 +60,9 @@ points, positive = expert better; ``python -m games.engine arena --variant V --a
 laying everything) when its feed danger plus half what keeping hard's tile would cost at
 the end (the rules object's price of a point left: fifty-one 5, 101 1) is lower.
 
-Decision times in the dev-final runs (load average 3-6): seventeen p50 0.88 ms, p99 80
+The dev-final rows are two ranges each (deals 0-399 and 400-799 for fifty-one; 0-399
+and 400-699 for seventeen; 0-299 and 300-599 for 101), pooled from their means and
+intervals; decision times (worst range, load average 1-6): seventeen p50 0.88 ms, p99 80
 ms; fifty-one p50 0.82 ms, p99 56 ms; 101 p50 1.2 ms, p99 166 ms.
 """
 

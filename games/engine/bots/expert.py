@@ -7,7 +7,7 @@ the answer does not change). ``decide(view, legal, "expert")`` plays
 ``evaluate(...)[0].action``.
 
 What it plays: the hard level's plan (``core.play``: finish, open, lay, add, take
-when it helps, discard by hard's look-ahead and feed reading), with two changes:
+when it helps, discard by hard's look-ahead and feed reading), with these changes:
 
 * **Tiles it cannot see.** Each kind exists twice; the seat sees its rack, the
   discards, the table melds, the indicator (``Context.unseen``) and, here, the tiles

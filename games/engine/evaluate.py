@@ -808,13 +808,13 @@ _NO_OUTS = (None,)
 _NO_INDEX = bytes(_cover.N13)
 
 
-def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all: bool):
-    """Shapes and leftover ids from a search result."""
-    _score, chosen, R, left = found[:4]
+def _pool_desc(tile_ids, okey_kind: int) -> tuple[dict[int, list[int]], list[int]]:
+    """The rack's plain tiles by the kind they play, highest id first (``pop()`` then
+    gives the lower id first), and its okeys."""
     plain = _PLAIN[okey_kind]
     pool: dict[int, list[int]] = {}
     okeys: list[int] = []
-    for t in sorted(tile_ids, reverse=True):  # pop() then gives the lower id first
+    for t in sorted(tile_ids, reverse=True):
         k = plain[t]
         if k < 0:
             okeys.append(t)
@@ -824,6 +824,13 @@ def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all:
                 pool[k] = [t]
             else:
                 lst.append(t)
+    return pool, okeys
+
+
+def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all: bool):
+    """Shapes and leftover ids from a search result."""
+    _score, chosen, R, left = found[:4]
+    pool, okeys = _pool_desc(tile_ids, okey_kind)
     shapes: list[Shape] = []
     absorb = found[5] if len(found) > 5 else 0
     for number, u4, o, _n3 in chosen:
@@ -1227,19 +1234,7 @@ def _cover_run_any(vec: int, u: int, p: int, top: int, table: bytes):
 def _build_cover(found, tile_ids, okey_kind: int, ace_high: bool) -> list[Shape]:
     """The shapes of a winning arrangement found by ``_cover_search``."""
     chosen, R, uses, absorb = found
-    plain = _PLAIN[okey_kind]
-    pool: dict[int, list[int]] = {}
-    okeys: list[int] = []
-    for t in sorted(tile_ids, reverse=True):  # pop() then gives the lower id first
-        k = plain[t]
-        if k < 0:
-            okeys.append(t)
-        else:
-            lst = pool.get(k)
-            if lst is None:
-                pool[k] = [t]
-            else:
-                lst.append(t)
+    pool, okeys = _pool_desc(tile_ids, okey_kind)
     shapes: list[Shape] = []
     for i, (o, _packed, u4, _n3) in chosen:
         number = i + 1

@@ -507,8 +507,9 @@ def _opening_search(vecs: tuple[int, ...], mode: str, ace_high: bool):
         if c is None:
             return _fresh_value(mode, 0)
         vec = v[c]
-        low = (vec & -vec).bit_length() - 1
-        n = low // 2 + 1
+        # a number held twice has only the high bit of its field set: align to the field
+        n = ((vec & -vec).bit_length() - 1) // 2 + 1
+        low = 2 * (n - 1)
         bit = 1 << low
         skip = list(v)
         skip[c] = vec - bit

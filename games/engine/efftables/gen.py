@@ -1,7 +1,8 @@
 """Write the precomputed tables: ``colour_tables.bin`` (see the package doc),
 ``run_cover.bin`` (``cover.py``) and ``solver_tables.bin`` (``solved.py``):
 ``python -m games.engine.efftables.gen`` (about three CPU minutes; ``--only colour``,
-``--only cover`` or ``--only solved`` writes one of them).
+``--only cover`` or ``--only solved`` writes one of them), and ``long_colour_tables.bin``
+(``longcolour.py``, about two CPU minutes more; ``--only long``).
 
 Deterministic: the same files on every run (entries numbered in first-met order over the
 fixed vector orders; the cover masks in rank order, zlib level 9).
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from .. import evaluate
 from ..efficiency import compute_colour_table
-from . import BIG_TILES, MAGIC, MAX_TILES, big_vectors, cover, solved, table_vectors
+from . import BIG_TILES, MAGIC, MAX_TILES, big_vectors, cover, longcolour, solved, table_vectors
 
 OUT = Path(__file__).with_name("colour_tables.bin")
 
@@ -175,6 +176,16 @@ def main(argv: list[str] | None = None) -> None:
         data = cover.encode(cover.build_cover())
         cover.COVER_FILE.write_bytes(data)
         print(f"{cover.COVER_FILE}: {len(data)} bytes")
+    if only in (None, "long"):
+        from .. import efficiency
+
+        def clear() -> None:
+            for r in efficiency._GREEDY.values():
+                r.cache_clear()
+
+        data = longcolour.build(lambda v, a: compute_colour_table(v, a, True), clear)
+        longcolour.LONG_FILE.write_bytes(data)
+        print(f"{longcolour.LONG_FILE}: {len(data)} bytes")
     if only in (None, "solved"):
         data = build_solved()
         solved.SOLVED_FILE.write_bytes(data)

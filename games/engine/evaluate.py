@@ -763,6 +763,23 @@ _GROUP_LAYOUT = {
 }
 
 
+# _GROUP_PLAYS[number][(u4, okeys)] = per group (plays, None or okey flags, layout)
+_GROUP_PLAYS = [{}] + [
+    {
+        key: tuple(
+            (
+                tuple(c * 13 + number - 1 for c, _w in layout),
+                None if not any(w for _c, w in layout) else tuple(w for _c, w in layout),
+                layout,
+            )
+            for layout in layouts
+        )
+        for key, layouts in _GROUP_LAYOUT.items()
+    }
+    for number in range(1, 14)
+]
+
+
 _new = object.__new__
 _FAST_SHAPE = not hasattr(Shape, "__slots__")
 
@@ -808,43 +825,82 @@ _NO_OUTS = (None,)
 _NO_INDEX = bytes(_cover.N13)
 
 
-def _pool_desc(tile_ids, okey_kind: int) -> tuple[dict[int, list[int]], list[int]]:
-    """The rack's plain tiles by the kind they play, highest id first (``pop()`` then
-    gives the lower id first), and its okeys."""
+def _next_ids(tile_ids, okey_kind: int) -> tuple[dict[int, int], list[int]]:
+    """The rack's plain tiles as ``nxt[kind]`` = the lowest id of that kind not yet laid
+    (a kind's two copies are ids ``a`` and ``a + 1``: 2k and 2k + 1, or the false jokers
+    104 and 105 for the okey's kind, so taking a tile is ``t = nxt[k]; nxt[k] = t + 1``),
+    and its okeys, highest id first (``pop()`` gives the lower id first)."""
     plain = _PLAIN[okey_kind]
-    pool: dict[int, list[int]] = {}
+    nxt: dict[int, int] = {}
     okeys: list[int] = []
     for t in sorted(tile_ids, reverse=True):
         k = plain[t]
         if k < 0:
             okeys.append(t)
         else:
-            lst = pool.get(k)
-            if lst is None:
-                pool[k] = [t]
+            nxt[k] = t
+    return nxt, okeys
+
+
+def _group_shapes(groups, absorb: int, nxt: dict[int, int], okeys: list[int], shapes: list) -> None:
+    """Append the groups' shapes: ``groups`` as (number, u4, okeys used) each, ``absorb``
+    spare okeys joining the first groups of three (the one builder of both searches)."""
+    for number, u4, o in groups:
+        for plays, wild, layout in _GROUP_PLAYS[number][(u4, o)]:
+            if absorb and len(plays) == 3:  # a spare okey joins this group of three
+                absorb -= 1
+                spare = next(c for c in range(4) if all(c != x for x, _ in layout))
+                layout = tuple(sorted((*layout, (spare, True))))
+                plays = tuple(c * 13 + number - 1 for c, _w in layout)
+                wild = tuple(w for _c, w in layout)
+            tiles = []
+            if wild is None:
+                for k in plays:
+                    t = nxt[k]
+                    nxt[k] = t + 1
+                    tiles.append(t)
             else:
-                lst.append(t)
-    return pool, okeys
+                for k, w in zip(plays, wild, strict=True):
+                    if w:
+                        tiles.append(okeys.pop())
+                    else:
+                        t = nxt[k]
+                        nxt[k] = t + 1
+                        tiles.append(t)
+            shapes.append(_shape(GROUP, tuple(tiles), plays))
+
+
+def _run_shapes(runs, colour: int, nxt: dict[int, int], okeys: list[int], shapes: list) -> None:
+    """Append the shapes of one colour's runs, each (start, end, okey positions)."""
+    kinds = _KIND_AT[colour]
+    for s, e, okp in runs:
+        plays = kinds[s : e + 1]
+        tiles = []
+        if okp:
+            for q in range(s, e + 1):
+                if q in okp:
+                    tiles.append(okeys.pop())
+                else:
+                    k = kinds[q]
+                    t = nxt[k]
+                    nxt[k] = t + 1
+                    tiles.append(t)
+        else:
+            for k in plays:
+                t = nxt[k]
+                nxt[k] = t + 1
+                tiles.append(t)
+        shapes.append(_shape(RUN, tuple(tiles), plays))
 
 
 def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all: bool):
     """Shapes and leftover ids from a search result."""
     _score, chosen, R, left = found[:4]
-    pool, okeys = _pool_desc(tile_ids, okey_kind)
+    nxt, okeys = _next_ids(tile_ids, okey_kind)
     shapes: list[Shape] = []
     absorb = found[5] if len(found) > 5 else 0
-    for number, u4, o, _n3 in chosen:
-        for layout in _GROUP_LAYOUT[(u4, o)]:
-            if absorb and len(layout) == 3:  # a spare okey joins this group of three
-                absorb -= 1
-                spare = next(c for c in range(4) if all(c != x for x, _ in layout))
-                layout = tuple(sorted((*layout, (spare, True))))
-            tiles, plays = [], []
-            for c, wild in layout:
-                k = c * 13 + number - 1
-                tiles.append(okeys.pop() if wild else pool[k].pop())
-                plays.append(k)
-            shapes.append(_shape(GROUP, tuple(tiles), tuple(plays)))
+    if chosen:
+        _group_shapes([t[:3] for t in chosen], absorb, nxt, okeys, shapes)
     if len(found) > 4:
         uses = found[4]
     else:
@@ -864,17 +920,12 @@ def _build(found, tile_ids, okey_kind: int, mode: str, ace_high: bool, need_all:
             else:
                 entry = entry[uses[colour]]
             runs = _plan_list(entry[1])
-        kinds = _KIND_AT[colour]
-        for s, e, okp in runs:
-            plays = kinds[s : e + 1]
-            if okp:
-                tiles = tuple(
-                    [okeys.pop() if q in okp else pool[kinds[q]].pop() for q in range(s, e + 1)]
-                )
-            else:
-                tiles = tuple([pool[k].pop() for k in plays])
-            shapes.append(_shape(RUN, tiles, plays))
-    return shapes, sorted([t for ts in pool.values() for t in ts] + okeys)
+        _run_shapes(runs, colour, nxt, okeys, shapes)
+    plain = _PLAIN[okey_kind]
+    leftover = [t for t in tile_ids if (k := plain[t]) >= 0 and t >= nxt[k]]
+    leftover += okeys
+    leftover.sort()
+    return shapes, leftover
 
 
 def _pairs(tile_ids, okey_kind: int, mode: str | None):
@@ -1122,11 +1173,49 @@ def _cover_search(V: int, j: int, ace_high: bool, masks, two, three, forced, gro
     return rec(0, V & ~(3 << _OK_SHIFT), j)
 
 
+def _segments(m: int, top: int) -> tuple | None:
+    """The maximal runs of set bits of a presence mask (bit p - 1: position p) as runs
+    (start, end, no okey positions), or None when one is shorter than 3 or longer than 13."""
+    runs = []
+    while m:
+        low = m & -m
+        seg = m & ~(m + low)
+        s, e = low.bit_length(), seg.bit_length()
+        if e - s < 2 or e - s > 12 or e > top:
+            return None
+        runs.append((s, e, ()))
+        m ^= seg
+    return tuple(runs)
+
+
+def _segment_tables() -> tuple[list, list]:
+    """Per 13-number presence mask, the runs of a colour with one tile a number and no
+    okey (what ``_cover_runs`` lays out: each maximal row of numbers is one run): without
+    12-13-1, and with it (the 1 low when that covers, else high, as there)."""
+    low_t, ace_t = [], []
+    for m in range(1 << 13):
+        lo = _segments(m, 13)
+        low_t.append(lo)
+        if lo is None and m & 1:
+            lo = _segments(m & ~1 | 1 << 13, 14)
+        ace_t.append(lo)
+    return low_t, ace_t
+
+
+_SEGS_LOW, _SEGS_ACE = _segment_tables()
+_PAIR_HIGH_BITS = 0x2AAAAAA  # the high bit of each of the 13 two-bit counts
+
+
 def _cover_runs(vec: int, u: int, ace_high: bool) -> list[tuple[int, int, tuple[int, ...]]]:
     """Runs (start, end, okey positions) holding every tile of a colour with exactly u
     okeys, the colour's cover mask saying they exist: lowest tile first, each run the
     longest (then with the fewest okeys below its lowest tile) that leaves a coverable
     rest."""
+    if not u and not vec & _PAIR_HIGH_BITS:  # one tile a number, no okey: rows of numbers
+        pres = _PRES
+        runs = (_SEGS_ACE if ace_high else _SEGS_LOW)[pres[vec & 0x3FFF] | pres[vec >> 14] << 7]
+        if runs is not None:
+            return runs
     lo3, hi3 = _LO3, _HI3
     if ace_high:
         table, top = _COVER_HIGH, 14
@@ -1234,35 +1323,14 @@ def _cover_run_any(vec: int, u: int, p: int, top: int, table: bytes):
 def _build_cover(found, tile_ids, okey_kind: int, ace_high: bool) -> list[Shape]:
     """The shapes of a winning arrangement found by ``_cover_search``."""
     chosen, R, uses, absorb = found
-    pool, okeys = _pool_desc(tile_ids, okey_kind)
+    nxt, okeys = _next_ids(tile_ids, okey_kind)
     shapes: list[Shape] = []
-    for i, (o, _packed, u4, _n3) in chosen:
-        number = i + 1
-        for layout in _GROUP_LAYOUT[(u4, o)]:
-            if absorb and len(layout) == 3:  # a spare okey joins this group of three
-                absorb -= 1
-                spare = next(c for c in range(4) if all(c != x for x, _ in layout))
-                layout = tuple(sorted((*layout, (spare, True))))
-            tiles, plays = [], []
-            for c, wild in layout:
-                k = c * 13 + number - 1
-                tiles.append(okeys.pop() if wild else pool[k].pop())
-                plays.append(k)
-            shapes.append(_shape(GROUP, tuple(tiles), tuple(plays)))
+    if chosen:
+        _group_shapes([(i + 1, opt[2], opt[0]) for i, opt in chosen], absorb, nxt, okeys, shapes)
     for colour in range(4):
         vec = R >> (28 * colour) & _M26
-        if not vec:
-            continue
-        kinds = _KIND_AT[colour]
-        for s, e, okp in _cover_runs(vec, uses[colour], ace_high):
-            plays = kinds[s : e + 1]
-            if okp:
-                tiles = tuple(
-                    [okeys.pop() if q in okp else pool[kinds[q]].pop() for q in range(s, e + 1)]
-                )
-            else:
-                tiles = tuple([pool[k].pop() for k in plays])
-            shapes.append(_shape(RUN, tiles, plays))
+        if vec:
+            _run_shapes(_cover_runs(vec, uses[colour], ace_high), colour, nxt, okeys, shapes)
     return shapes
 
 

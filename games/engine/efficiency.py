@@ -60,10 +60,16 @@ tables are computed ahead by an exact recursion (lowest position first: leave on
 out, or start a run there, with up to four empty slots below it and real or empty slots
 above, at most ``_RUN_EMPTY`` empty slots a run) for every vector of up to 10 tiles and
 stored in ``efftables/colour_tables.bin`` (written by ``efftables/gen.py``, 1.3 MB); a
-colour with more tiles is computed when first met, by the greedy recursion (see
-``_colour_rec``: the same deficiencies, far quicker), and kept (``clear_caches`` forgets
-those). A search stops as soon as it meets its bound (ukeire only asks whether a drawn
-tile gets below the deficiency), and drops a group whose empty slots G reach s plus the
+colour of 11-14 tiles is read from ``efftables/long_colour_tables.bin``
+(``efftables/longcolour.py``: the entries of the greedy recursion, see ``_colour_rec``: the
+same deficiencies, far quicker; 1.3 MB), and a longer one (only in the lay-down rule sets'
+longer racks) is computed by that recursion when first met and kept (``clear_caches``
+forgets those). At a leaf, colours 0 and 1 and colours 2 and 3 are read as two *pair
+forms* (see "pair forms" below: built once a process from the stored tables for colours of
+up to ``MAX_TILES`` tiles), so the knapsack is a loop over a few points with one table
+read each; a leaf with a longer colour takes the four-colour knapsack. A search stops as
+soon as it meets its bound (ukeire only asks whether a drawn tile gets below the
+deficiency), and drops a group whose empty slots G reach s plus the
 best D so far: a cover needs s - G - sum(g) >= 0 and a colour's g = c - d is at least -d,
 so it leaves out D >= G - s tiles (deeper groups only add empty slots).
 
@@ -87,7 +93,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .efftables import BIG_TILES, MAGIC, big_vectors, table_vectors, tiles_in
+from .efftables import BIG_TILES, MAGIC, big_vectors, longcolour, table_vectors, tiles_in
 from .melds import PAIRS_OPENING, RUN, seventeen_value
 from .tiles import FALSE_KIND, kind_of, make_kind, number_of_kind
 
@@ -195,6 +201,8 @@ _GREEDY = {True: _colour_rec(True, True), False: _colour_rec(False, True)}
 _PRE: dict[bool, dict[int, tuple[tuple[int, int, int], ...]]] = {}
 # the larger precomputed vectors: (sorted vectors, entry indices, entries) per ace rule
 _BIG: dict[bool, tuple[array, array, list]] = {}
+# the colours of 11-14 tiles (efftables/longcolour.py), in the same form as _BIG
+_LONG: dict[bool, tuple[array, array, list]] = {}
 _TABLES: dict[bool, dict[int, tuple[tuple[int, int, int], ...]]] = {True: {}, False: {}}
 
 
@@ -207,6 +215,16 @@ def _load_tables() -> None:
         _read_tables()
     finally:
         TABLE_LOAD_SECONDS["colour_tables.bin"] = time.process_time() - t0
+    t0 = time.process_time()
+    empty = (array("I"), array("H"), [])
+    long = longcolour.load() or {}
+    for ace_high in (True, False):
+        _LONG[ace_high] = long.get(ace_high, empty)
+    TABLE_LOAD_SECONDS[longcolour.LONG_FILE.name] = time.process_time() - t0
+    t0 = time.process_time()
+    for ace_high in (True, False):
+        _PAIRS[ace_high] = _build_pairs(_PRE[ace_high])
+    TABLE_LOAD_SECONDS["pair forms (built from colour_tables.bin)"] = time.process_time() - t0
 
 
 def _read_tables() -> None:
@@ -281,11 +299,105 @@ def colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
         i = bisect_left(keys, vec)
         if i < len(keys) and keys[i] == vec:
             return entries[idx[i]]
+        keys, idx, entries = _LONG[ace_high]
+        i = bisect_left(keys, vec)
+        if i < len(keys) and keys[i] == vec:
+            return entries[idx[i]]
         table = _TABLES[ace_high]
         entry = table.get(vec)
         if entry is None:
             entry = table[vec] = compute_colour_table(vec, ace_high, True)
     return entry
+
+
+# ------------------------------------------------------------------ pair forms
+#
+# A leaf of the group search (four colour vectors once the groups are out, the groups'
+# empty slots G and growth mask M) is a knapsack over the four colour tables. Two colours
+# merge into a *pair form*: per total D of tiles left out, the achievable g = c - d of the
+# two colours as one (g, mask) (everything from g + 3 up is reachable), cumulative over
+# D (leaving one more tile out keeps every cover: d + 1, c + 1). The leaf then reads the
+# form of colours 0 and 1 as its points (D, g, m) and the form of colours 2 and 3 as a
+# table H[cm][r]: the fewest tiles those two leave out for r more empty slots to fill
+# with cm the other offsets reachable, so a leaf is a loop over a few points with one
+# table read each. Pair forms are built once a process from the stored colour tables,
+# for every two colours of at most MAX_TILES tiles (their 139-140 distinct entries: about
+# 19,000 pairs); a leaf with a longer colour takes the four-colour knapsack.
+
+_R_LO, _R_HI = -14, 28  # H's rows: r below _R_LO cannot be met, r from _R_HI up always is
+_FAR = 1 << 20  # H's "cannot be met"
+
+# per ace rule: (vector -> small id, number of small ids, forms by small id pairs)
+_PAIRS: dict[bool, tuple[dict[int, int], int, list]] = {}
+
+
+def _union(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """The (g, mask) form of the union of two achievable sets (each: g plus the mask's
+    offsets 0-2, and everything from g + 3 up)."""
+    g = min(a[0], b[0])
+    m = 0
+    for gx, mx in (a, b):
+        if gx - g < 3:
+            m |= (mx << (gx - g)) & 7
+    return g, m
+
+
+def pair_points(e0: tuple, e1: tuple) -> tuple[tuple[int, int, int], ...]:
+    """The pair form of two colour table entries: (D, g, m) at every total D where the
+    cumulative achievable set grows (D ascending)."""
+    conv = _CONV3
+    at: dict[int, tuple[int, int]] = {}
+    for d0, g0, m0 in e0:
+        for d1, g1, m1 in e1:
+            f = (g0 + g1, conv[m0][m1])
+            D = d0 + d1
+            at[D] = _union(at[D], f) if D in at else f
+    out: list[tuple[int, int, int]] = []
+    cur: tuple[int, int] | None = None
+    for D in sorted(at):
+        new = at[D] if cur is None else _union(cur, at[D])
+        if new != cur:
+            out.append((D, *new))
+            cur = new
+    return tuple(out)
+
+
+def pair_rows(points: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """H[cm][r - _R_LO]: the fewest tiles D the pair leaves out for r empty slots more
+    than its g to be filled exactly, the rest of the rack reaching the offsets of cm."""
+    conv = _CONV3
+    rows = []
+    for cm in range(8):
+        row = []
+        for r in range(_R_LO, _R_HI + 1):
+            best = _FAR
+            for D, g, m in points:
+                x = r - g
+                if x >= 3 or (x >= 0 and conv[cm][m] >> x & 1):
+                    best = D
+                    break
+            row.append(best)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _build_pairs(pre: dict[int, tuple]) -> tuple[dict[int, int], int, list]:
+    ids: dict[tuple, int] = {}
+    sid: dict[int, int] = {}
+    for v, e in pre.items():
+        sid[v] = ids.setdefault(e, len(ids))
+    entries = list(ids)
+    k = len(entries)
+    forms: dict[tuple, tuple] = {}
+    table = []
+    for e0 in entries:
+        for e1 in entries:
+            pts = pair_points(e0, e1)
+            f = forms.get(pts)
+            if f is None:
+                f = forms[pts] = (pts, pair_rows(pts))
+            table.append(f)
+    return sid, k, table
 
 
 # ------------------------------------------------------------------ group options
@@ -365,8 +477,29 @@ def _melds_D(
             per_number.append((b, opts))
     best = [bound]
     conv = _CONV3
+    sid, k, forms = _PAIRS[ace_high]
+    r_hi = _R_HI - _R_LO
 
     def leaf(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
+        try:
+            points = forms[sid[v0] * k + sid[v1]][0]
+            rows = forms[sid[v2] * k + sid[v3]][1]
+        except KeyError:  # a colour longer than the pair forms': the four-colour knapsack
+            return leaf4(v0, v1, v2, v3, G, M)
+        bd = best[0]
+        room = s - G - _R_LO
+        for d01, g, m in points:
+            if d01 >= bd:
+                break
+            r = room - g
+            if r >= 0:
+                total = d01 + rows[conv[M][m]][r if r < r_hi else r_hi]
+                if total < bd:
+                    bd = total
+        best[0] = bd
+        return bd <= enough
+
+    def leaf4(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
         t0 = pre.get(v0) or colour_table(v0, ace_high)
         t1 = pre.get(v1) or colour_table(v1, ace_high)
         t2 = pre.get(v2) or colour_table(v2, ace_high)

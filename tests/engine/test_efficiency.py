@@ -436,7 +436,9 @@ def test_colour_tables_agree_with_the_oracle(ace_high, data) -> None:
     for d, g, m in table:
         c = g + d
         assert min(want[d]) == c, (numbers, d)
-        assert m == sum(1 << t for t in range(3) if c + t in want[d]), (numbers, d)
+        # the oracle tries up to 13 empty slots: offsets above that are not checked
+        known = sum(1 << t for t in range(3) if c + t <= 13)
+        assert m & known == sum(1 << t for t in range(3) if c + t in want[d]), (numbers, d)
     best_g = min(g for _d, g, _m in table)
     for d, cs in want.items():
         if d not in listed:
@@ -524,6 +526,8 @@ def test_the_greedy_recursion_gives_the_same_deficiencies(monkeypatch) -> None:
     monkeypatch.setattr(efficiency, "_PRE", {True: {}, False: {}})
     empty = (array("I"), array("H"), [])
     monkeypatch.setattr(efficiency, "_BIG", {True: empty, False: empty})
+    monkeypatch.setattr(efficiency, "_LONG", {True: empty, False: empty})
+    monkeypatch.setattr(efficiency, "_PAIRS", {True: ({}, 0, []), False: ({}, 0, [])})
     efficiency.clear_caches()
     try:
         greedy = [deficiency(r, ok, rules, opened=o) for r, ok, rules, o in cases]

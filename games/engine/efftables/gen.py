@@ -16,7 +16,7 @@ import zlib
 from array import array
 from pathlib import Path
 
-from .. import evaluate
+from .. import efficiency, evaluate
 from ..efficiency import compute_colour_table
 from . import BIG_TILES, MAGIC, MAX_TILES, big_vectors, cover, longcolour, solved, table_vectors
 
@@ -177,7 +177,6 @@ def main(argv: list[str] | None = None) -> None:
         cover.COVER_FILE.write_bytes(data)
         print(f"{cover.COVER_FILE}: {len(data)} bytes")
     if only in (None, "long"):
-        from .. import efficiency
 
         def clear() -> None:
             for r in efficiency._GREEDY.values():

@@ -225,6 +225,10 @@ HINTS = {
         "Discard %(tile)s, not %(avoid)s: the next player has not opened yet, and "
         "%(avoid)s is more likely to help it open."
     ),
+    "melds_kept": gettext_lazy(
+        "Discard %(tile)s and keep your melds in the rack for now: every tile a rival adds "
+        "to a meld of yours on the table costs you points."
+    ),
     "okey_wait": gettext_lazy(
         "Discard %(tile)s and keep your winning rack: a tile that frees your okey "
         "may come before anyone closes, and the okey close pays double."

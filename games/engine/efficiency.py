@@ -448,6 +448,8 @@ def _group_options(cnt: tuple[int, ...]) -> list[tuple[int, int, int]]:
 
 
 _GROUP_OPTS = {c4: _group_options(c4) for c4 in product(range(3), repeat=4)}
+# the same by the packed counts of one number (colour c's count at bit 2c)
+_OPTS_BY_KEY = [_GROUP_OPTS.get((k & 3, k >> 2 & 3, k >> 4 & 3, k >> 6), []) for k in range(256)]
 
 
 # ------------------------------------------------------------------ melds deficiency
@@ -470,34 +472,32 @@ def _melds_D(
     if not _PRE:
         _load_tables()
     pre = _PRE[ace_high]
+    v0, v1, v2, v3 = vecs
+    # the numbers held in two colours or more (the only ones with groups), lowest first;
+    # each group option as what it takes from each colour, its empty slots and its mask
+    p0 = (v0 | v0 >> 1) & 0x5555555
+    p1 = (v1 | v1 >> 1) & 0x5555555
+    p2 = (v2 | v2 >> 1) & 0x5555555
+    p3 = (v3 | v3 >> 1) & 0x5555555
+    multi = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
     per_number = []
-    for b in range(0, 26, 2):
-        opts = _GROUP_OPTS[(vecs[0] >> b & 3, vecs[1] >> b & 3, vecs[2] >> b & 3, vecs[3] >> b & 3)]
-        if opts:
-            per_number.append((b, opts))
+    while multi:
+        low = multi & -multi
+        multi ^= low
+        b = low.bit_length() - 1
+        key = (v0 >> b & 3) | (v1 >> b & 3) << 2 | (v2 >> b & 3) << 4 | (v3 >> b & 3) << 6
+        # pushed last first, so that the groups come off the stack before "no group" (they
+        # often settle the bound early), in the order of _group_options
+        per_number.append(
+            [
+                ((u & 3) << b, (u >> 2 & 3) << b, (u >> 4 & 3) << b, (u >> 6 & 3) << b, c, m)
+                for u, c, m in reversed(_OPTS_BY_KEY[key])
+            ]
+        )
     best = [bound]
     conv = _CONV3
     sid, k, forms = _PAIRS[ace_high]
     r_hi = _R_HI - _R_LO
-
-    def leaf(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
-        try:
-            points = forms[sid[v0] * k + sid[v1]][0]
-            rows = forms[sid[v2] * k + sid[v3]][1]
-        except KeyError:  # a colour longer than the pair forms': the four-colour knapsack
-            return leaf4(v0, v1, v2, v3, G, M)
-        bd = best[0]
-        room = s - G - _R_LO
-        for d01, g, m in points:
-            if d01 >= bd:
-                break
-            r = room - g
-            if r >= 0:
-                total = d01 + rows[conv[M][m]][r if r < r_hi else r_hi]
-                if total < bd:
-                    bd = total
-        best[0] = bd
-        return bd <= enough
 
     def leaf4(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
         t0 = pre.get(v0) or colour_table(v0, ace_high)
@@ -535,31 +535,45 @@ def _melds_D(
         return bd <= enough
 
     last = len(per_number)
-
-    def rec(i: int, v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
-        if i == last:
-            return leaf(v0, v1, v2, v3, G, M)
-        b, opts = per_number[i]
-        for use, c, m in opts:  # groups first: they often settle the bound early
-            # a cover needs s - G - (its colours' g) >= 0, and a colour's g = c - d is at
-            # least -d: groups whose empty slots pass s + (best D so far - 1) cannot lead to
-            # a better cover (deeper groups only add empty slots)
-            if G + c >= s + best[0]:
-                continue
-            if rec(
-                i + 1,
-                v0 - ((use & 3) << b),
-                v1 - ((use >> 2 & 3) << b),
-                v2 - ((use >> 4 & 3) << b),
-                v3 - ((use >> 6 & 3) << b),
-                G + c,
-                conv[M][m],
-            ):
-                return True
-        return rec(i + 1, v0, v1, v2, v3, G, M)
-
-    rec(0, vecs[0], vecs[1], vecs[2], vecs[3], 0, 1)
-    return best[0] if best[0] < bound else None
+    bd = bound
+    stack = [(0, v0, v1, v2, v3, 0, 1)]
+    push = stack.append
+    pop = stack.pop
+    while stack:
+        i, v0, v1, v2, v3, G, M = pop()
+        # a cover needs s - G - (its colours' g) >= 0, and a colour's g = c - d is at least
+        # -d: a node whose groups' empty slots reach s + (best D so far) cannot lead to a
+        # better cover (deeper groups only add empty slots)
+        if s + bd <= G:
+            continue
+        if i < last:
+            i += 1
+            push((i, v0, v1, v2, v3, G, M))  # no group at this number: after the groups
+            for u0, u1, u2, u3, c, m in per_number[i - 1]:
+                push((i, v0 - u0, v1 - u1, v2 - u2, v3 - u3, G + c, conv[M][m]))
+            continue
+        # a leaf: colours 0-1 as a pair form's points, 2-3 as its rows
+        try:
+            points = forms[sid[v0] * k + sid[v1]][0]
+            rows = forms[sid[v2] * k + sid[v3]][1]
+        except KeyError:  # a colour longer than the pair forms': the four-colour knapsack
+            best[0] = bd
+            if leaf4(v0, v1, v2, v3, G, M):
+                return best[0] if best[0] < bound else None
+            bd = best[0]
+            continue
+        room = s - G - _R_LO
+        for d01, g, m in points:
+            if d01 >= bd:
+                break
+            r = room - g
+            if r >= 0:
+                total = d01 + rows[conv[M][m]][r if r < r_hi else r_hi]
+                if total < bd:
+                    bd = total
+        if bd <= enough:
+            break
+    return bd if bd < bound else None
 
 
 def melds_complete(tiles: Sequence[int], okey_kind: int, ace_high: bool) -> bool:

@@ -47,7 +47,11 @@ table reads. ``is_winning`` first rejects racks with a tile that no meld can hol
 and forces into groups the tiles that no run can hold; it needs any complete
 arrangement, not the best, so it judges each colour by its precomputed cover mask
 (``efftables/cover.py``: with which numbers of okeys runs hold all its tiles) and
-stops at the first complete arrangement, whose runs it lays out from the same masks.
+stops at the first complete arrangement, whose runs it lays out from the same masks
+(a colour with one tile a number and no okey: its rows of numbers, from a table; with
+okeys: each okey put where the mask says the rest still covers, then the rows). Both
+builders lay the groups out with one helper (``_group_shapes``) and take the tiles by kind,
+the lower id first (``_next_ids``).
 """
 
 from __future__ import annotations
@@ -229,16 +233,6 @@ _plans13: dict[tuple[str, bool], dict[int, tuple]] = {}
 _scores13: dict[tuple[str, bool], dict[int, tuple[int, int, int, int]]] = {}
 
 
-class _TablePlan:
-    """The plan of a state read from the precomputed solver tables (efftables/solved.py),
-    walked when the arrangement is built (``_plan_list``)."""
-
-    __slots__ = ("tab", "vec", "u")
-
-    def __init__(self, tab, vec: int, u: int) -> None:
-        self.tab, self.vec, self.u = tab, vec, u
-
-
 def _solver(mode: str, ace_high: bool, tables: bool = True):
     """The memoised run solver of one value mode and ace rule. ``tables``: a state of up to
     ``_solved.SOLVED_TILES`` tiles is read from the precomputed tables (same answers;
@@ -250,8 +244,10 @@ def _solver(mode: str, ace_high: bool, tables: bool = True):
     small = _solved.SOLVED_TILES
     single = 0x5555555  # the low bit of each of the 14 positions
 
+    get = memo.get
+
     def rec(vec: int) -> tuple:
-        r = memo.get(vec)
+        r = get(vec)
         if r is not None:
             return r
         if vec == 0:
@@ -263,9 +259,14 @@ def _solver(mode: str, ace_high: bool, tables: bool = True):
             if tab is not None:
                 raw = tab.state(vec)
                 if raw is not None:
-                    r = tuple(
-                        None if sc == _INF else (sc, _TablePlan(tab, vec, u))
-                        for u, sc in enumerate(raw)
+                    # a plan read from the tables is (tables, state, okeys), walked when
+                    # the arrangement is built (_plan_list); a solver plan is a cons list
+                    # of (run, plan) pairs
+                    a, b, c = raw
+                    r = (
+                        None if a == _INF else (a, (tab, vec, 0)),
+                        None if b == _INF else (b, (tab, vec, 1)),
+                        None if c == _INF else (c, (tab, vec, 2)),
                     )
                     memo[vec] = r
                     return r
@@ -284,16 +285,16 @@ def _solver(mode: str, ace_high: bool, tables: bool = True):
                 q, k, removed, okp = stack.pop()
                 length = q - s
                 if length >= 3:
-                    sub = rec(vec - removed)
+                    x = vec - removed
+                    sub = get(x) or rec(x)  # a memo hit without a call
                     v = vals[(s, q - 1)] * _VAL - 1
-                    run = (s, q - 1, okp)
                     for u in range(3 - k):
                         e = sub[u]
                         if e is not None:
                             sc = e[0] - v
                             cur = best[u + k]
                             if cur is None or sc < cur[0]:
-                                best[u + k] = (sc, (run, e[1]))
+                                best[u + k] = (sc, ((s, q - 1, okp), e[1]))
                 if q > top or length >= 13:
                     continue
                 bit = 2 * (q - 1)
@@ -782,6 +783,23 @@ _GROUP_PLAYS = [{}] + [
 
 _new = object.__new__
 _FAST_SHAPE = not hasattr(Shape, "__slots__")
+_FAST_ARRANGEMENT = not hasattr(Arrangement, "__slots__")
+
+
+def _arrangement(
+    kind: str | None, melds: list[Shape], leftover: list[int], total: int | None
+) -> Arrangement:
+    """Arrangement(kind, melds, leftover, total), filling the frozen dataclass's __dict__
+    directly, as ``_shape`` does (same object, equality and hash)."""
+    if _FAST_ARRANGEMENT:
+        a = _new(Arrangement)
+        d = a.__dict__
+        d["kind"] = kind
+        d["melds"] = melds
+        d["leftover"] = leftover
+        d["opening_total"] = total
+        return a
+    return Arrangement(kind, melds, leftover, total)
 
 
 def _shape(kind: str, tiles: tuple[int, ...], plays: tuple[int, ...]) -> Shape:
@@ -808,8 +826,8 @@ def _plan_list(plan) -> list:
     """The runs of a solver plan (a cons list)."""
     out = []
     while plan is not None:
-        if type(plan) is _TablePlan:
-            out += plan.tab.walk(plan.vec, plan.u)
+        if len(plan) == 3:  # (tables, state, okeys): the rest of the plan is in the tables
+            out += plan[0].walk(plan[1], plan[2])
             break
         run, plan = plan
         out.append(run)
@@ -833,12 +851,16 @@ def _next_ids(tile_ids, okey_kind: int) -> tuple[dict[int, int], list[int]]:
     plain = _PLAIN[okey_kind]
     nxt: dict[int, int] = {}
     okeys: list[int] = []
-    for t in sorted(tile_ids, reverse=True):
+    for t in tile_ids:
         k = plain[t]
         if k < 0:
             okeys.append(t)
+        elif k in nxt:  # both copies: the lower is the even id
+            nxt[k] = t & -2
         else:
             nxt[k] = t
+    if len(okeys) == 2 and okeys[0] < okeys[1]:
+        okeys.reverse()
     return nxt, okeys
 
 
@@ -1009,7 +1031,7 @@ def is_winning(
             found = _cover_search(V, j, ace_high, masks, two, three, None, 0)
         if found is None:
             return None
-        return Arrangement(MELDS, _build_cover(found, tile_ids, okey_kind, ace_high), [], None)
+        return _arrangement(MELDS, _build_cover(found, tile_ids, okey_kind, ace_high), [], None)
     if not _melds_complete_vecs(vecs, j, ace_high, 14):  # the colour tables' verdict
         return None
     if j < 2:
@@ -1031,7 +1053,11 @@ def is_winning(
 # enumerated number by number, and each colour's rest is judged by its precomputed cover
 # mask (efftables/cover.py: with which numbers of okeys runs hold every tile of it), a
 # table read instead of the scored run solver; the runs of the arrangement found are then
-# laid out by walking the same masks (each run chosen so that the rest stays coverable).
+# laid out by walking the same masks (each run chosen so that the rest stays coverable):
+# a colour with one tile a number and no okey is its rows of numbers (_SEGS_*, no walk);
+# with okeys, each okey is first put in a place the masks accept (``_okey_runs``: just
+# above a tile first, so okeys fill gaps and extend runs upwards, RULES.md §1) and the
+# colour is then laid out with no okey; the run-by-run walk is what is left when that fails.
 
 _t0 = _process_time()
 _COVER = _cover.load()
@@ -1203,7 +1229,10 @@ def _segment_tables() -> tuple[list, list]:
 
 
 _SEGS_LOW, _SEGS_ACE = _segment_tables()
+# positions 1-13 (no 12-13-1) or 1-14 (position 14: a 1 played after 13), as they are
+_SEGS_BY_TOP = {13: _SEGS_LOW, 14: [_segments(m, 14) for m in range(1 << 14)]}
 _PAIR_HIGH_BITS = 0x2AAAAAA  # the high bit of each of the 13 two-bit counts
+_PAIR_HIGH_BITS14 = 0xAAAAAAA  # and of the 14 positions
 
 
 def _cover_runs(vec: int, u: int, ace_high: bool) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -1227,6 +1256,10 @@ def _cover_runs(vec: int, u: int, ace_high: bool) -> list[tuple[int, int, tuple[
                 break
     else:
         table, top = _COVER_LOW, 13
+    if u:
+        runs = _okey_runs(vec, u, table, top)
+        if runs is not None:
+            return runs
     runs = []
     while vec:
         low = (vec & -vec).bit_length() - 1
@@ -1284,6 +1317,83 @@ def _cover_runs(vec: int, u: int, ace_high: bool) -> list[tuple[int, int, tuple[
         runs.append((s, e, okp))
         vec -= removed
         u -= k
+    return runs
+
+
+def _okey_runs(vec: int, u: int, table: bytes, top: int) -> list | None:
+    """Runs holding every tile of a colour (positions 1 to ``top``) and u okeys, found by
+    putting each okey in the first place that leaves the rest coverable with the okeys
+    after it (a cover mask read per place tried: first just above a tile, highest first,
+    so okeys fill gaps and extend runs upwards; then just below one; then anywhere), then
+    laying out the real and placed tiles as runs with no okey; None when no place within
+    the tables' reach works (the caller then searches runs)."""
+    lo3, hi3, pres = _LO3, _HI3, _PRES
+    placed = []
+    w = vec
+    full = (1 << top) - 1
+    for after in range(u - 1, -1, -1):
+        m = pres[w & 0x3FFF] | pres[w >> 14] << 7
+        up = m << 1 & full & ~m  # just above a tile: extends a run or fills a gap
+        down = m >> 1 & ~m & ~up  # just below one
+        for cand in (up, down, full & ~up & ~down):
+            while cand:
+                q = cand.bit_length()
+                cand ^= 1 << (q - 1)
+                b = 2 * q - 2
+                if w >> b & 3 == 2:
+                    continue
+                w2 = w + (1 << b)
+                if top == 14 and (w2 & 3) + (w2 >> 26) > 2:
+                    continue  # the high table holds at most two 1s low and high together
+                if table[lo3[w2 & 0x3FFF] + hi3[w2 >> 14]] >> after & 1:
+                    w = w2
+                    placed.append(q)
+                    break
+            else:
+                continue
+            break
+        else:
+            return None
+    if w & _PAIR_HIGH_BITS14:
+        plain = _plain_runs(w, table, top)
+    else:
+        pres = _PRES
+        plain = _SEGS_BY_TOP[top][pres[w & 0x3FFF] | pres[w >> 14] << 7]
+    if plain is None:
+        return None
+    runs = []
+    for s, e, okp in plain:
+        if placed:
+            okp = tuple(sorted({q for q in placed if s <= q <= e}))
+            for q in okp:
+                placed.remove(q)
+        runs.append((s, e, okp))
+    return runs
+
+
+def _plain_runs(vec: int, table: bytes, top: int) -> list | None:
+    """Runs of real tiles only holding every tile of a colour whose cover mask has bit 0:
+    lowest tile first, each run the longest that leaves a coverable rest."""
+    lo3, hi3 = _LO3, _HI3
+    runs = []
+    while vec:
+        low = (vec & -vec).bit_length() - 1
+        p = low // 2 + 1
+        removed, q = 0, p
+        while q <= top and q - p < 13 and vec >> (2 * q - 2) & 3:
+            removed += 1 << (2 * q - 2)
+            q += 1
+        e = q - 1
+        while e >= p + 2:
+            w = vec - removed
+            if table[lo3[w & 0x3FFF] + hi3[w >> 14]] & 1:
+                break
+            removed -= 1 << (2 * e - 2)
+            e -= 1
+        else:
+            return None
+        runs.append((p, e, ()))
+        vec = w
     return runs
 
 
@@ -1380,8 +1490,7 @@ def best_arrangement(
     total = None
     if values is not None:
         total = -((found[0] - len(leftover) * _LEFT) // _VAL) if shapes else 0
-    best = Arrangement(MELDS if shapes else None, shapes, leftover, total)
-    return best
+    return _arrangement(MELDS if shapes else None, shapes, leftover, total)
 
 
 def clear_caches() -> None:

@@ -19,6 +19,7 @@ import pytest
 from games.engine import evaluate
 from games.engine.bench import near_winning_rack, random_rack, winning_rack
 from games.engine.rules import RULES
+from games.engine.tiles import make_kind
 
 from . import test_evaluate_before as before
 from .test_evaluate_oracle import check_shapes, random_rack_with_okeys
@@ -92,3 +93,18 @@ def test_is_winning_gives_the_verdict_before_with_a_valid_arrangement(
             assert new.kind == old.kind and not new.leftover and new.opening_total is None
             check_shapes(new, rack, ok, ace_high)
     assert wins > 1000  # the built winning racks, and some near ones that still win
+
+
+def test_okeys_the_cover_masks_cannot_place_one_by_one_still_win() -> None:
+    """Two black 1s, one playing after 13: an okey placed next to them would make three 1s,
+    beyond what the high cover table holds, so the layout falls back to the run-by-run walk
+    (evaluate._okey_runs gives None) and still returns a valid winning arrangement."""
+    ok = make_kind(3, 2)  # black 2: the two black 2s are the okeys, F plays black 2
+    rack = [2 * make_kind(3, n) + c for n, c in ((1, 0), (1, 1), (4, 0), (5, 0))]
+    rack += [2 * make_kind(3, n) for n in range(7, 14)] + [104, 2 * ok, 2 * ok + 1]
+    vec = evaluate._pack(rack, ok) & evaluate._M26
+    w = vec - 1 + (1 << 26)  # one of the 1s high
+    assert evaluate._okey_runs(w, 2, evaluate._COVER_HIGH, 14) is None
+    arr = evaluate.is_winning(rack, ok)
+    assert arr is not None and arr.kind == "melds" and not arr.leftover
+    check_shapes(arr, rack, ok, True)

@@ -460,7 +460,7 @@ def _vectors(tiles: Sequence[int], okey_kind: int) -> tuple[list[int], int]:
         raise ValueError("a rack cannot hold the same tile id twice")
     inc = _INC[okey_kind]
     V = sum(map(inc.__getitem__, tiles))
-    return [V >> (28 * c) & _M26 for c in range(4)], V >> _OK_SHIFT
+    return [V & _M26, V >> 28 & _M26, V >> 56 & _M26, V >> 84 & _M26], V >> _OK_SHIFT
 
 
 def _melds_D(
@@ -598,7 +598,9 @@ def _melds_deficiency(
 ) -> int | None:
     """The runs-and-groups deficiency for T tiles in melds, or None when it is not below
     ``bound``."""
-    n_real = sum(_count(v) for v in vecs)
+    v0, v1, v2, v3 = vecs
+    w = v0 | v1 << 28 | v2 << 56 | v3 << 84
+    n_real = (w & _K4).bit_count() + 2 * (w >> 1 & _K4).bit_count()
     extra = n_real + j - T  # tiles of the rack outside the target
     D = _melds_D(vecs, T - n_real, ace_high, bound + max(0, extra), max(0, extra))
     if D is None:
@@ -608,11 +610,15 @@ def _melds_deficiency(
 
 
 _count = tiles_in
+_K4 = sum(0x5555555 << (28 * c) for c in range(4))  # the low bit of every count, 4 colours
 
 
 def _pairs_deficiency(vecs: list[int], j: int, n_pairs: int) -> int:
-    doubles = sum((v >> 1 & 0x5555555).bit_count() for v in vecs)
-    singles = sum((v & ~(v >> 1) & 0x5555555).bit_count() for v in vecs)
+    v0, v1, v2, v3 = vecs
+    w = v0 | v1 << 28 | v2 << 56 | v3 << 84  # the colours packed again (2 free bits apart)
+    hi = w >> 1
+    doubles = (hi & _K4).bit_count()
+    singles = (w & ~hi & _K4).bit_count()
     p = min(doubles, n_pairs)
     k = 2 * p + min(singles + (doubles - p), n_pairs - p)
     return max(0, 2 * n_pairs - j - k)

@@ -65,13 +65,15 @@ colour of 11-14 tiles is read from ``efftables/long_colour_tables.bin``
 same deficiencies, far quicker; 1.3 MB), and a longer one (only in the lay-down rule sets'
 longer racks) is computed by that recursion when first met and kept (``clear_caches``
 forgets those). At a leaf, colours 0 and 1 and colours 2 and 3 are read as two *pair
-forms* (see "pair forms" below: built once a process from the stored tables for colours of
-up to ``MAX_TILES`` tiles), so the knapsack is a loop over a few points with one table
-read each; a leaf with a longer colour takes the four-colour knapsack. A search stops as
-soon as it meets its bound (ukeire only asks whether a drawn tile gets below the
-deficiency), and drops a group whose empty slots G reach s plus the
-best D so far: a cover needs s - G - sum(g) >= 0 and a colour's g = c - d is at least -d,
-so it leaves out D >= G - s tiles (deeper groups only add empty slots).
+forms* (see "pair forms" below: built once a process, on an ace rule's first use, from the
+stored tables for colours of up to ``MAX_TILES`` tiles), so the knapsack is a loop over a
+few points with one table read each; a leaf with a longer colour takes the four-colour
+knapsack. The groups are enumerated depth first on an explicit stack (only the numbers
+held in two colours or more have any). A search stops as soon as it meets its bound
+(ukeire only asks whether a drawn tile gets below the deficiency), and drops a node whose
+groups' empty slots G reach s plus the best D so far: a cover needs s - G - sum(g) >= 0
+and a colour's g = c - d is at least -d, so it leaves out D >= G - s tiles (deeper groups
+only add empty slots).
 
 Openings add values: an exact memoised search over the rack's real tiles (lowest tile
 first: not in the opening, or the lowest real tile of one of its melds), giving the best
@@ -221,10 +223,6 @@ def _load_tables() -> None:
     for ace_high in (True, False):
         _LONG[ace_high] = long.get(ace_high, empty)
     TABLE_LOAD_SECONDS[longcolour.LONG_FILE.name] = time.process_time() - t0
-    t0 = time.process_time()
-    for ace_high in (True, False):
-        _PAIRS[ace_high] = _build_pairs(_PRE[ace_high])
-    TABLE_LOAD_SECONDS["pair forms (built from colour_tables.bin)"] = time.process_time() - t0
 
 
 def _read_tables() -> None:
@@ -320,9 +318,10 @@ def colour_table(vec: int, ace_high: bool) -> tuple[tuple[int, int, int], ...]:
 # form of colours 0 and 1 as its points (D, g, m) and the form of colours 2 and 3 as a
 # table H[cm][r]: the fewest tiles those two leave out for r more empty slots to fill
 # with cm the other offsets reachable, so a leaf is a loop over a few points with one
-# table read each. Pair forms are built once a process from the stored colour tables,
-# for every two colours of at most MAX_TILES tiles (their 139-140 distinct entries: about
-# 19,000 pairs); a leaf with a longer colour takes the four-colour knapsack.
+# table read each. Pair forms are built once a process (an ace rule's first use, about
+# 0.35 s) from the stored colour tables, for every two colours of at most MAX_TILES tiles
+# (their 139-140 distinct entries: about 19,000 pairs, 3,700 distinct forms); a leaf with a
+# longer colour takes the four-colour knapsack.
 
 _R_LO, _R_HI = -14, 28  # H's rows: r below _R_LO cannot be met, r from _R_HI up always is
 _FAR = 1 << 20  # H's "cannot be met"
@@ -349,9 +348,20 @@ def pair_points(e0: tuple, e1: tuple) -> tuple[tuple[int, int, int], ...]:
     at: dict[int, tuple[int, int]] = {}
     for d0, g0, m0 in e0:
         for d1, g1, m1 in e1:
-            f = (g0 + g1, conv[m0][m1])
+            g = g0 + g1
+            m = conv[m0][m1]
             D = d0 + d1
-            at[D] = _union(at[D], f) if D in at else f
+            old = at.get(D)
+            if old is None:
+                at[D] = (g, m)
+            else:  # _union, inline
+                go, mo = old
+                if g < go:
+                    at[D] = (g, m | (mo << (go - g) & 7 if go - g < 3 else 0))
+                elif g == go:
+                    at[D] = (g, m | mo)
+                elif g - go < 3:
+                    at[D] = (go, mo | (m << (g - go) & 7))
     out: list[tuple[int, int, int]] = []
     cur: tuple[int, int] | None = None
     for D in sorted(at):
@@ -366,19 +376,32 @@ def pair_rows(points: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, ...]
     """H[cm][r - _R_LO]: the fewest tiles D the pair leaves out for r empty slots more
     than its g to be filled exactly, the rest of the rack reaching the offsets of cm."""
     conv = _CONV3
+    width = _R_HI - _R_LO + 1
     rows = []
     for cm in range(8):
-        row = []
-        for r in range(_R_LO, _R_HI + 1):
-            best = _FAR
-            for D, g, m in points:
-                x = r - g
-                if x >= 3 or (x >= 0 and conv[cm][m] >> x & 1):
-                    best = D
-                    break
-            row.append(best)
+        row = [_FAR] * width
+        # the points from the most tiles left out down: a point with fewer overwrites
+        for D, g, m in reversed(points):
+            lo = g - _R_LO  # the index of r = g (x = 0)
+            if lo + 3 < width:
+                start = max(0, lo + 3)
+                row[start:] = [D] * (width - start)
+            mask = conv[cm][m]
+            for x in range(3):
+                if mask >> x & 1 and 0 <= lo + x < width:
+                    row[lo + x] = D
         rows.append(tuple(row))
     return tuple(rows)
+
+
+def _pairs_for(ace_high: bool) -> tuple[dict[int, int], int, list]:
+    """The pair forms of an ace rule, built on its first use (about 0.35 s of CPU; data
+    derived from the stored tables, kept by ``clear_caches``)."""
+    t0 = time.process_time()
+    pairs = _PAIRS[ace_high] = _build_pairs(_PRE[ace_high])
+    key = f"pair forms, ace_high={ace_high} (built from colour_tables.bin)"
+    TABLE_LOAD_SECONDS[key] = time.process_time() - t0
+    return pairs
 
 
 def _build_pairs(pre: dict[int, tuple]) -> tuple[dict[int, int], int, list]:
@@ -496,7 +519,7 @@ def _melds_D(
         )
     best = [bound]
     conv = _CONV3
-    sid, k, forms = _PAIRS[ace_high]
+    sid, k, forms = _PAIRS.get(ace_high) or _pairs_for(ace_high)
     r_hi = _R_HI - _R_LO
 
     def leaf4(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:

@@ -312,7 +312,7 @@ def test_pair_forms_are_the_two_colours_knapsack(ace_high) -> None:
     sets directly: some g of each colour summing to the room less an offset the groups
     reach (their mask's, or 3 and more)."""
     colour_table(0, ace_high)
-    sid, k, forms = efficiency._PAIRS[ace_high]
+    sid, k, forms = efficiency._PAIRS.get(ace_high) or efficiency._pairs_for(ace_high)
     by_id = {sid[v]: e for v, e in efficiency._PRE[ace_high].items()}
     assert len(by_id) == k
     rng = random.Random(f"fast/pairs/{ace_high}")

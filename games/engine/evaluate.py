@@ -1120,8 +1120,14 @@ def _cover_leaf(table: bytes, R: int, left: int, chosen) -> tuple | None:
     if sums >> left & 1:
         runs = left
     elif left and chosen:  # spare okeys join groups of three
-        g3 = sum(opt[3] for _i, opt in chosen)
-        runs = next((t for t in range(left - 1, max(0, left - g3) - 1, -1) if sums >> t & 1), -1)
+        g3 = 0
+        for _i, opt in chosen:
+            g3 += opt[3]
+        runs = -1
+        for t in range(left - 1, max(0, left - g3) - 1, -1):
+            if sums >> t & 1:
+                runs = t
+                break
         if runs < 0:
             return None
     else:

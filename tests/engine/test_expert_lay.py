@@ -11,7 +11,7 @@ from games.engine import apply, legal_actions, new_hand
 from games.engine.bots import decide, expert_lay
 from games.engine.bots.core import Context
 from games.engine.rules import RULES
-from games.engine.testing import make_state, tile
+from games.engine.testing import ids, make_state, tile
 from games.engine.tiles import kind_of
 from games.engine.view import view_for
 
@@ -146,3 +146,79 @@ def test_the_opening_reasons_are_worded_with_their_tiles():
         # without the tile kept back it reads as a plain discard
         plain = messages.hint_text("discard_loose", {"tile": "B2", "leftover": 3})
         assert messages.hint_text("opening_unfed", {"tile": "B2", "leftover": 3}) == plain
+
+
+# Fifty-one, indicator K1 (okeys K2): seat 0 opened with R10 R11 R12 and Y10 B10 K10 (63);
+# its rack holds a new run R3 R4 R5 and four loose tiles that fit no meld on the table.
+OPENED_MELDS = [{"owner": 0, "tiles": "R10 R11 R12"}, {"owner": 0, "tiles": "Y10 B10 K10"}]
+HELD_RACK = "R3 R4 R5 Y7 B2 K13 Y5"
+
+
+def _held_state(racks: list[str | None], melds: list[dict], opened: list[str | None]):
+    return make_state(
+        "fifty-one", racks, indicator="K1", melds=melds, opened=opened, limit=63, phase="play"
+    )
+
+
+def test_fifty_one_the_expert_keeps_a_new_meld_in_its_rack_while_nobody_is_near_finishing():
+    """RULES.md §4: a tile a rival adds to your meld on the table costs you 10 × its
+    number. With no opened rival near finishing, laying R3 R4 R5 now gains nothing (the
+    hand cannot be finished this turn) and opens R2 and R6 to the rivals' lay-offs:
+    hard lays it, the expert keeps it and discards."""
+    st = _held_state([HELD_RACK, None, None, None], OPENED_MELDS, ["melds", None, None, None])
+    run = sorted(ids(st, 0, "R3 R4 R5"))
+    assert _decide(st, 0, "hard") == {"type": "lay", "seat": 0, "melds": [run]}
+    mine = _decide(st, 0, "expert")
+    assert mine["type"] == "discard" and mine["tile"] not in run
+
+
+def test_fifty_one_the_expert_lays_its_melds_when_an_opened_rival_is_near_finishing():
+    """The same rack when seat 1 has opened and holds three tiles: if it finishes, every
+    tile left in the expert's rack costs 5 × its number (RULES.md §4, Ending), so the
+    expert lays the run like hard."""
+    melds = [*OPENED_MELDS, {"owner": 1, "tiles": "K5 K6 K7"}]
+    st = _held_state([HELD_RACK, "B6 B7 Y1", None, None], melds, ["melds", "melds", None, None])
+    run = sorted(ids(st, 0, "R3 R4 R5"))
+    assert _decide(st, 0, "expert") == {"type": "lay", "seat": 0, "melds": [run]}
+
+
+def test_fifty_one_the_expert_lays_its_melds_when_that_finishes_the_hand():
+    """R3 R4 R5 and one loose tile: laying the run leaves the last tile to discard,
+    which finishes the hand (−500), so the expert lays at once."""
+    st = _held_state(["R3 R4 R5 Y7", None, None, None], OPENED_MELDS, ["melds", None, None, None])
+    run = sorted(ids(st, 0, "R3 R4 R5"))
+    assert _decide(st, 0, "expert") == {"type": "lay", "seat": 0, "melds": [run]}
+
+
+@pytest.mark.parametrize("variant", ["seventeen", "101"])
+def test_where_a_lay_off_costs_its_owner_nothing_the_expert_lays_like_hard(variant):
+    """Seventeen and 101 charge nothing to a meld's owner for a rival's lay-off (the
+    rules object's ``cpu_lays_off_on_rivals_first`` is off): the expert lays its new
+    meld as hard does."""
+    rules = RULES[variant]
+    assert not rules.cpu_lays_off_on_rivals_first
+    rack = HELD_RACK + (" R1 Y1 B1 K1 Y12 B12 K12 B8" if variant == "101" else "")
+    limit = 20 if variant == "seventeen" else 101
+    st = make_state(
+        variant, [rack, None, None, None], indicator="K1", melds=OPENED_MELDS,
+        opened=["melds", None, None, None], limit=limit, phase="play",
+    )  # fmt: skip
+    hard = _decide(st, 0, "hard")
+    assert hard["type"] == "lay"
+    assert _decide(st, 0, "expert") == hard
+
+
+def test_show_me_says_the_expert_keeps_its_melds_in_the_rack():
+    """ "Show me" on the rack above: the expert's discard, with the reason that its
+    melds stay in the rack (worded with the tile it throws)."""
+    from django.utils import translation
+
+    from games import messages
+    from games.engine.bots.hint import hint
+
+    st = _held_state([HELD_RACK, None, None, None], OPENED_MELDS, ["melds", None, None, None])
+    h = hint(st, 0)
+    assert h["reason"] == "melds_kept" and h["action"] == _decide(st, 0, "expert")
+    with translation.override("en"):
+        text = messages.hint_text("melds_kept", {"tile": "K13"})
+    assert text.startswith("Discard black 13 and keep your melds in the rack for now")

@@ -32,6 +32,7 @@ REASONS = {
     "okey_wait",
     "opening_nearer",
     "opening_unfed",
+    "melds_kept",
 }
 
 

@@ -31,7 +31,23 @@ the discard:
   the rules object's ``end_lines`` and ``take_lines`` on a made-up table) from each
   candidate's score, both as shares (of the opening minimum, of the stake).
 
-After opening, taking, laying, adding and the pairs route it plays hard's plan.
+After opening (fifty-one: the rules object's ``cpu_lays_off_on_rivals_first``, a
+rival's lay-off costs the meld's owner) it keeps its new melds in the rack:
+
+* **Melds kept in the rack.** Hard lays every meld as soon as it has opened. In
+  fifty-one every tile a rival adds to a meld on the table costs its owner 10 × the
+  number (§4, "Adding to a rival's meld"): about 65 points a seat and a hand in
+  expert-against-hard hands, a third of what an unopened seat pays on average. A meld
+  kept in the rack costs nothing until the hand ends, and then 5 × its numbers only if
+  another seat finishes or the pile runs out. So the expert lays a new meld only when
+  that lets it finish (no more than one tile of the rack fits neither a meld of its
+  arrangement nor one on the table), when an opened rival (not its partner) holds
+  ``HOLD_NEAR`` tiles or fewer, or when the pile is down to ``HOLD_PILE`` tiles; else it
+  plays hard's plan without the lays (swaps, lay-offs, the discard). "Show me" says
+  so (reason ``melds_kept``). Seventeen and 101 charge the owner nothing for a lay-off:
+  there it lays like hard.
+
+Taking, adding and the pairs route are hard's plan.
 
 What was tried (expert against hard, duplicate deals, edge per hand in the rule set's
 points, positive = expert better; ``python -m games.engine arena --variant V --a expert
@@ -56,6 +72,32 @@ points, positive = expert better; ``python -m games.engine arena --variant V --a
 | opened: unfed high tiles (dropped) | fifty-one | 200 (dev2) | +18.4 | [−25.4, 62.2] |
 | the same (dropped) | fifty-one | 400 (dev-final) | −4.6 | [−33.0, 23.7] |
 
+Fifty-one after opening, 200 deals of seed lay2a each ("paired": the row's edge less
+that of today's expert without them, −0.9 [−40.2, 38.3], over the same deals, where
+most of the deals' luck cancels; "≤ k": melds laid once an opened rival holds k tiles):
+
+| change | edge | 95% interval | paired | its interval |
+|---|---|---|---|---|
+| melds kept, ≤ 4 | +9.4 | [−28.5, 47.3] | +10.4 | [−7.9, 28.7] |
+| melds kept, ≤ 6 | +10.2 | [−28.0, 48.4] | +11.1 | [−3.9, 26.1] |
+| melds kept, ≤ 2 | +1.6 | [−36.0, 39.2] | +2.5 | [−22.4, 27.5] |
+| melds kept, ≤ 9 | +5.4 | [−33.7, 44.5] | +6.3 | [−6.6, 19.3] |
+| ≤ 4, laid once the pile holds 8 | +10.7 | [−27.2, 48.5] | +11.6 | [−6.8, 30.1] |
+| ≤ 6, pile 12 (no hand differs from ≤ 6) | +10.2 | [−28.0, 48.4] | +11.1 | [−3.9, 26.1] |
+| ≤ 5, pile 8 (as kept) | +13.4 | [−25.1, 51.8] | +14.3 | [−1.1, 29.8] |
+| ≤ 5, pile 8, highest loose tile (dropped) | +5.7 | [−34.0, 45.5] | +6.7 | [−18.4, 31.8] |
+| ≤ 6 without the discard before opening (dropped) | −2.5 | [−19.2, 14.3] | −1.5 | [−44.2, 41.1] |
+| open with the fewest tiles, melds kept (dropped) | −12.4 | [−51.8, 27.1] | −11.4 | [−41.9, 19.1] |
+| open without an okey if still enough (dropped) | −2.8 | [−40.6, 35.1] | −1.9 | [−11.1, 7.4] |
+| open with the highest total (dropped) | −2.0 | [−43.1, 39.2] | −1.0 | [−14.5, 12.5] |
+
+"Highest total": ``expert.best_opening``'s melds when they total more than the listed
+opening's. "Open with the fewest tiles": the opening's melds cut to the fewest tiles that reach the
+limit, the rest kept; a low opening lowers the barrier of every later opener ([D10]).
+"Highest loose tile": once an opened rival holds 4 tiles or fewer, throw the highest
+tile the arrangement leaves loose instead of hard's (5 × its number if that rival
+finishes, RULES.md §4, Ending).
+
 "Opened: unfed high tiles": once opened, throw another tile than hard's (no farther from
 laying everything) when its feed danger plus half what keeping hard's tile would cost at
 the end (the rules object's price of a point left: fifty-one 5, 101 1) is lower.
@@ -76,6 +118,7 @@ from types import SimpleNamespace
 from ..efficiency import _NO_BOUND, _deficiency_vec, _vectors
 from ..evaluate import _INC
 from ..rules import rules_for
+from ..table import placements
 from ..tiles import notation
 from . import core
 from .core import Context, pack, search_packed
@@ -84,6 +127,10 @@ from .core import Context, pack, search_packed
 DEFICIENCY_CANDIDATES = 5
 # the feed danger's weight against the opening progress (both as shares)
 FEED_WEIGHT = 1.0
+# melds kept in the rack (fifty-one) until an opened rival holds this many tiles or fewer,
+# or until the pile holds this many
+HOLD_NEAR = 5
+HOLD_PILE = 8
 
 
 # ----------------------------------------------------------------- the stakes
@@ -282,11 +329,53 @@ def _explain(ctx: Context, t: int) -> None:
         ctx.why = ("opening_unfed", avoid)
 
 
+# ----------------------------------------------------------- after opening
+
+
+def rival_near_finish(ctx: Context, tiles: int) -> bool:
+    """Does an opened rival (not the seat's partner) hold ``tiles`` tiles or fewer?"""
+    counts = ctx.view.get("rack_counts") or []
+    partner = ctx.rules.partner(core._Seat(ctx), ctx.seat)
+    return any(
+        s not in (ctx.seat, partner) and ctx.opened[s] is not None and counts[s] <= tiles
+        for s in range(min(ctx.n, len(counts)))
+    )
+
+
+def keep_melds(ctx: Context) -> bool:
+    """Opened with runs and groups where a lay-off costs the meld's owner: keep new
+    melds in the rack (see the module's docstring) unless laying lets the seat finish,
+    an opened rival is near finishing, or the pile is nearly out."""
+    if not ctx.rules.cpu_lays_off_on_rivals_first or ctx.opened[ctx.seat] != "melds":
+        return False
+    if ctx.view.get("pile_count", 0) <= HOLD_PILE or rival_near_finish(ctx, HOLD_NEAR):
+        return False
+    arr = ctx.arr(ctx.rack, pairs=False)
+    loose = [
+        t
+        for t in arr.leftover
+        if not any(placements(t, m, ctx.okey, ctx.ace_high) for m in ctx.melds)
+    ]
+    return len(loose) > 1
+
+
+def _without_lays(ctx: Context) -> Context:
+    other = Context(ctx.view, [a for a in ctx.legal if a["type"] != "lay"])
+    other._seen, other.route = ctx._seen, ctx.route
+    return other
+
+
 def pick(ctx: Context, rng: random.Random) -> dict | None:
     """The expert's action where it differs from hard's plan, else None: the discard
-    before opening (not on the pairs route, which keeps hard's pairs discard)."""
+    before opening (not on the pairs route, which keeps hard's pairs discard), and,
+    once opened, hard's plan without laying new melds while ``keep_melds`` says so."""
     if ctx.view.get("phase") != "play" or ctx.taken is not None:
         return None
+    if any(a["type"] == "lay" for a in ctx.legal) and keep_melds(ctx):
+        act = core.play(_without_lays(ctx), "hard", rng)
+        if act["type"] == "discard":
+            ctx.why = ("melds_kept", {})
+        return act
     if ctx.opened[ctx.seat] is not None or ctx.route == "pairs" or len(ctx.rack) <= 1:
         return None
     types = {a["type"] for a in ctx.legal}

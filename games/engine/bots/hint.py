@@ -47,7 +47,8 @@ def hint(state: HandState, seat: int) -> dict[str, Any]:
     log), discard_guard (``avoid``: the tile kept back from a next player who may be
     one tile from closing), okey_wait (the winning rack kept for the okey close),
     opening_nearer and opening_unfed (``avoid``: hard's discard, farther from an opening
-    or likelier to carry an unopened next player's opening: ``expert_lay``),
+    or likelier to carry an unopened next player's opening: ``expert_lay``), melds_kept
+    (fifty-one, opened: the new melds stay in the rack, ``expert_lay``),
     discard_loose (``leftover``)."""
     view = view_for(state, seat)
     legal = legal_actions(state, seat)

@@ -4,76 +4,71 @@
 (``core.Context`` with the expert's unseen count and route), or None to play hard's
 plan (``core.play(ctx, "hard", rng)``). It reads the seat's view only (the tiles it
 cannot see are counted from ``ctx.unseen()``; ``tests/engine/test_expert.py`` permutes
-them), and it is deterministic (no clock, no randomness of its own).
+them), and it is deterministic: its only randomness is the ``rng`` passed in (seeded
+from the view), and its budget is counted in steps, never by a clock.
 
 Where the points are. A hand ends with one close (RULES.md §2, §3): in classic each other
 player loses 2, 4 for an okey close or seven pairs, 8 for both; in rummy the closer scores
-3, or 6. Between hard CPUs about half the closes are made with the previous player's
-discard, taken (RULES.md §1, "A turn"; measured on 100 classic hands: 53 of 99), and the
-chance that a discard lets the next player close rises from under 1% in the first rounds
-to 8% late in the hand, against about 1% for a kind the next player declined (it is in
-the discarder's pile) or threw. So what a seat throws decides hands as much as what it
-keeps; the expert reads both (below).
+3, or 6. On the arena's duplicate deals a side's edge is, near enough, how much more often
+it closes first (times what the close pays). Between hard CPUs about half the closes are
+made with the previous player's discard, taken (RULES.md §1, "A turn"; 53 of 99 classic
+hands), so a seat's next turns are draws *and* chances to take.
 
-* **The discard** (``choose_discard``): every candidate (one per kind, okeys kept) is
-  valued by the chance of closing with the 14 tiles kept, less what it may feed the next
-  player. The chance (``value_rack``, ``p_win``): each route's deficiency (runs and
-  groups, seven pairs: the definitions of ``efficiency.py``) and, one tile from
-  complete, the exact count of unseen tiles that close it; a small chain over the rounds
-  left, a step each time a useful tile is drawn or taken (``LOOKS`` a round), stopped
-  when a rival closes first (``hazard``, by the round); seven pairs count at the rule
-  set's pairs pay (``close_edge``). The danger (``_feed``): the chance the next player
-  takes the tile and closes, by the round and by how many tiles it took (the public
-  ``took`` log), near nothing for a kind it declined or threw, more for one it evidently
-  collects (``core.collected``); it costs the hand's own chance plus the close paid.
-  Hard's discard (its look-ahead over the far racks) is the default; another one is
-  charged ``SHIFT`` per loose tile more, and one that keeps more than ``FAR`` loose
-  tiles more gives the hand up (only its safety counts). "Show me" says
-  ``discard_guard`` when the danger changed the choice.
+* **The discard** (``choose_discard``, ``look_ahead``): when the rack is near complete
+  (the best discard leaves at most ``GATE`` loose tiles on the route), the discards
+  leaving at most one loose tile more than the best, and hard's, are played out over
+  the same ``SAMPLES`` futures of ``TURNS`` turns each: every future is a sequence of
+  (previous player's discard, drawn tile) pairs sampled without replacement from the
+  tiles the seat cannot see, with the seat's ``rng``. In each turn the discard is taken
+  when it closes or lowers the loose count (hard's rule), else the tile is drawn; a
+  tile that does not help goes again, else the continuation throws the tile whose loss
+  leaves the fewest loose tiles. A close in turn i counts what the rule set pays for it
+  (``close_values``: its own score lines, seven pairs and the okey close included) times
+  the chance that no rival closed first (``hazard``, by the round). Comparing the
+  candidates on the same futures (common random numbers) is what lets 32 futures rank
+  them. Another discard than hard's must promise ``EPS`` of a plain close more.
 * **The okey close** (``_wait_plan``): complete now with an okey in the rack, it keeps the
   winning 14 and throws the 15th tile openly when one more round promises ``WAIT_MARGIN``
   more than closing now: the tiles that free the okey (``okey_outs``, drawn or taken)
   pay the okey close, a rival may close first, the thrown tile may feed the next player.
   Waiting, it takes a discard only when it frees the okey (hard takes any tile that
-  closes), else draws. "Show me" says ``okey_wait``. It seldom applies (complete early
-  with several tiles that free the okey).
+  closes), else draws. "Show me" says ``okey_wait``. It seldom applies.
 * Taking, drawing, and everything else: hard's plan.
 
-Tried against hard on the arena's duplicate deals (edge per hand, 95% interval); "kept" is
-the expert as described above:
+Tried against hard on the arena's duplicate deals (edge per hand, 95% interval, one
+worker on the shared machine). Earlier model (a p_win chain over each route's deficiency
+and exact closing tiles, with a danger model for feeding the next player):
 
 | change | rule set, deals (seed) | edge | interval |
 |---|---|---|---|
 | all discards by deficiency + loose count | classic, 120 (dev1) | −0.200 | [−0.299, −0.101] |
-| kept | classic, 100 (dev1) | +0.118 | [0.013, 0.222] |
-| kept, no danger model | classic, 100 (dev1) | +0.008 | [−0.095, 0.110] |
-| kept, no okey wait | classic, 100 (dev1) | +0.115 | [0.011, 0.219] |
-| kept, the danger counted twice | classic, 100 (dev1) | +0.063 | [−0.053, 0.178] |
-| kept, the danger counted three times | classic, 100 (dev1) | −0.033 | [−0.151, 0.086] |
-| kept, ``SHIFT`` 1 (no charge) | classic, 100 (dev1) | +0.120 | [0.009, 0.232] |
-| kept + take/draw valued alike near complete (1) | classic, 100 (dev1) | +0.133 | [0.024, 0.241] |
-| kept | rummy, 100 (dev1) | +0.175 | [0.019, 0.331] |
-| kept (final) | classic, 400 (dev-final) | −0.027 | [−0.077, 0.023] |
-| kept (final) | rummy, 400 (dev-final) | −0.039 | [−0.114, 0.035] |
-| kept, no danger model | classic, 400 (dev-final) | −0.011 | [−0.056, 0.034] |
-| kept, danger halved, take factors refitted | classic, 400 (dev-final) | −0.031 | [−0.078, 0.017] |
+| p_win chain + danger + okey wait | classic, 100 (dev1) | +0.118 | [0.013, 0.222] |
+| the same | rummy, 100 (dev1) | +0.175 | [0.019, 0.331] |
+| the same | classic, 400 (dev-final) | −0.027 | [−0.077, 0.023] |
+| the same | rummy, 400 (dev-final) | −0.039 | [−0.114, 0.035] |
+| the same, no danger model | classic, 400 (dev-final) | −0.011 | [−0.056, 0.034] |
+| the same, danger halved, takes refitted | classic, 400 (dev-final) | −0.031 | [−0.078, 0.017] |
 
-On the larger sample of other deals (dev-final) the edge is gone: the dev1 figures were the
-luck of those 100 deals (every variant tried on them scored alike, the danger model apart).
-The expert is not yet clearly stronger than hard in whole-rack rule sets. Decision times
-(arena, shared machine, load average 3-6): p50 3.4 ms, p99 234 ms (classic); p50 2.9 ms,
-p99 213 ms (rummy).
+(On dev1 the danger model, the okey wait, ``SHIFT`` and the take factors were each
+varied on the same 100 deals: every variant read +0.06 to +0.13, the luck of those deals.)
 
-(1) left out: no better within the noise, and its decisions took too long (p99 575 ms).
+The determinised look-ahead (this module; 32 futures of 4 turns, gate 3, unless said),
+each row on the same 400 classic deals of seed dev-w2a:
+
+| change | edge | interval | expert ms p50 / p99 |
+|---|---|---|---|
+| look-ahead discard | +0.029 | [−0.008, 0.065] | 0.8 / 86 |
+| + danger cost (``_feed`` × a plain close) | +0.034 | [−0.006, 0.074] | 0.8 / 125 |
+| 128 futures | +0.026 | [−0.007, 0.059] | 1.3 / 273 |
+| futures as slices of shuffled pools (stratified) | +0.015 | [−0.022, 0.052] | 1.1 / 189 |
+| + take or draw chosen by the same look-ahead | −0.019 | [−0.070, 0.033] | 6.4 / 148 |
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 from ..efficiency import _melds_deficiency, _pairs_deficiency
-from ..tiles import notation
 from . import core
 from .core import _INC, Context, collected, pack
 
@@ -85,10 +80,6 @@ _OK = 112
 # on the second turn, estimates 5.6% more, and closes)
 WAIT_MARGIN = 0.08
 
-# one more loose tile than hard's discard keeps multiplies a rack's chance of closing
-# by this (hard's look-ahead reads racks far from complete better than the typical
-# counts used here)
-SHIFT = 0.9
 # looks at a tile a round: the draw, and the previous player's discard (taken when it
 # helps), which is not a random tile
 LOOKS = 1.5
@@ -98,35 +89,6 @@ def _vecs(V: int) -> tuple[list[int], int]:
     return [V >> (28 * c) & _M26 for c in range(4)], V >> _OK
 
 
-_DEF_MEMO: dict[tuple, tuple[int, int]] = {}
-# the melds deficiency is searched up to this (a rack four tiles or more from complete
-# is read as four: its chance of closing is small either way, and the search is slow)
-DEF_CAP = 4
-# a discard that keeps more than this many loose tiles more than hard's gives the hand up
-# (its chance of closing is read as none): only what it keeps from the next player counts
-FAR = 2
-
-
-def defs(V: int, ace_high: bool) -> tuple[int, int]:
-    """(melds deficiency, pairs deficiency) of the packed 14-tile rack ``V``."""
-    key = (V, ace_high)
-    hit = _DEF_MEMO.get(key)
-    if hit is not None:
-        return hit
-    vecs, j = _vecs(V)
-    p = _pairs_deficiency(vecs, j, 7)
-    m = None
-    for bound in range(1, DEF_CAP + 1):  # deepening: a tight bound prunes the search
-        m = _melds_deficiency(vecs, j, 14, ace_high, bound)
-        if m is not None:
-            break
-    res = (DEF_CAP if m is None else m, p)
-    if len(_DEF_MEMO) > 200_000:
-        _DEF_MEMO.clear()
-    _DEF_MEMO[key] = res
-    return res
-
-
 def _tid(ctx: Context, k: int) -> int:
     """A tile id playing kind ``k`` (52: a real okey)."""
     if k == 52:
@@ -134,88 +96,10 @@ def _tid(ctx: Context, k: int) -> int:
     return 104 if k == ctx.okey else 2 * k
 
 
-def waits(ctx: Context, V: int, unseen: list[int]) -> tuple[int, float, int, int]:
-    """(melds deficiency, tiles that close, pairs deficiency, tiles that close) of
-    the packed 14-tile rack ``V``: where a route is one tile from complete (its
-    deficiency 1), the unseen copies of the kinds that complete it; else 0."""
-    dm, dp = defs(V, ctx.ace_high)
-    inc = _INC[ctx.okey]
-    um = 0.0
-    up = 0
-    if dm != 1 and dp != 1:
-        return dm, um, dp, up
-    key = (V, ctx.okey, ctx.ace_high, tuple(unseen))
-    hit = _WAITS_MEMO.get(key)
-    if hit is not None:
-        return hit
-    # a closing tile meets a tile of the rack (same colour within two, same number, its
-    # twin), or is an okey; with two okeys in the rack any tile may close
-    if V >> _OK >= 2:
-        near: Iterable[int] = range(53)
-    else:
-        here = {k for k in range(52) if (V >> (28 * (k // 13) + 2 * (k % 13))) & 3}
-        near = (*core._near_kinds(here, ctx.ace_high, True), ctx.okey, 52)
-    for k in dict.fromkeys(near):
-        u = unseen[k]
-        if u <= 0:
-            continue
-        b = inc[_tid(ctx, k)]
-        if k != 52 and (V // b) & 3 >= 2:
-            continue
-        if k == 52 and (V >> _OK) >= 2:
-            continue
-        vecs, j = _vecs(V + b)
-        if dp == 1 and _pairs_deficiency(vecs, j, 7) == 0:
-            up += u
-        if dm == 1 and _melds_deficiency(vecs, j, 14, ctx.ace_high, 1) == 0:
-            um += u
-    if len(_WAITS_MEMO) > 50_000:
-        _WAITS_MEMO.clear()
-    _WAITS_MEMO[key] = (dm, um, dp, up)
-    return dm, um, dp, up
-
-
-_WAITS_MEMO: dict[tuple, tuple[int, float, int, int]] = {}
-
-
-_TYP_M = (0, 6, 16, 24, 30, 34, 36, 38)
-_TYP_P = (0, 1.5, 3, 4.5, 6, 7, 8, 9)
-
-
 def hazard(round_no: float) -> float:
     """Chance one rival closes on its turn, by the round of the hand (measured on
     hard-vs-hard classic hands: about 1% a turn in the first rounds, 12% by the 8th)."""
     return min(0.16, 0.004 + 0.0012 * max(0.0, round_no) ** 2.2)
-
-
-def p_win(
-    s: int, u: float, typ: tuple, pool: int, round_no: float, rivals: int, rounds_left: int
-) -> float:
-    """Chance of completing the rack before a rival closes or the pile runs out,
-    from deficiency ``s`` with ``u`` useful unseen tiles (later steps: a typical count)."""
-    if s >= len(typ):
-        return 0.0
-    if s == 0:
-        return (1 - hazard(round_no)) ** rivals
-    looks = LOOKS
-    dist = {s: 1.0}
-    total = 0.0
-    surv = 1.0
-    for r in range(max(1, rounds_left)):
-        surv *= (1 - hazard(round_no + r)) ** rivals
-        new: dict[int, float] = {}
-        for j, p in dist.items():
-            c = u if j == s else typ[j]
-            q = 1 - (1 - min(0.95, c / pool)) ** looks
-            if j == 1:
-                total += surv * p * q
-            else:
-                new[j - 1] = new.get(j - 1, 0.0) + p * q
-            new[j] = new.get(j, 0.0) + p * (1 - q)
-        dist = new
-        if surv < 0.02:
-            break
-    return total
 
 
 def _stage(ctx: Context) -> tuple[float, int, int]:
@@ -272,63 +156,6 @@ def close_edge(ctx: Context, ending: str) -> float:
 def finish_value(ctx: Context) -> float:
     """What a plain close earns (``close_edge`` of a plain close)."""
     return close_edge(ctx, "close")
-
-
-def value_rack(ctx: Context, V: int, stage: tuple[float, int, int]) -> float:
-    """Chance of closing with the packed 14-tile rack ``V`` kept, a seven-pairs close
-    counting double (RULES.md §2, §3: classic 4 instead of 2, rummy 6 instead of 3)."""
-    round_no, left, pool = stage
-    dm, um, dp, up = waits(ctx, V, ctx.unseen())
-    if dm != 1:
-        um = _TYP_M[min(dm, 7)]
-    if dp != 1:
-        up = _TYP_P[min(dp, 7)]
-    rivals = ctx.n - 1
-    pm = p_win(dm, um, _TYP_M, pool, round_no, rivals, left)
-    pp = p_win(dp, up, _TYP_P, pool, round_no, rivals, left)
-    plain, _okey_c, pairs_c, _both = close_values(ctx)
-    return max(pm, pairs_c / plain * pp)
-
-
-def choose_discard(ctx: Context, cand: list[int], rng: random.Random) -> int:
-    """Hard's discard unless another one is worth more: it leaves a rack one tile from
-    complete with more tiles that close it (counted exactly over the unseen tiles,
-    seven pairs at double pay), or it feeds the next player less (``_feed``) for a
-    small loss of pace. A discard other than hard's is charged ``SHIFT`` a loose tile
-    more than hard's (hard's look-ahead sees the far racks better)."""
-    okey = ctx.okey
-    inc = _INC[okey]
-    V = pack(ctx.rack, okey)
-    hard = core.choose_discard(ctx, cand, "hard", rng)
-    by_kind: dict[int, int] = {}
-    for t in cand:
-        if ctx.is_okey(t):
-            continue
-        by_kind.setdefault(ctx.kind(t), t)
-    by_kind[-9 if ctx.is_okey(hard) else ctx.kind(hard)] = hard
-    if len(by_kind) == 1:
-        return hard
-    stage = _stage(ctx)
-    left_h = core.route_left(ctx, V - inc[hard])
-    scores = []
-    for _k, t in by_kind.items():
-        W = V - inc[t]
-        dl = 0 if t == hard else core.route_left(ctx, W) - left_h
-        if t == hard:
-            w = value_rack(ctx, W, stage)
-        else:
-            w = 0.0 if dl > FAR else value_rack(ctx, W, stage) * SHIFT ** max(1.0, dl)
-        pace = w
-        w -= _feed(ctx, ctx.kind(t), stage[0]) * (1 + w)
-        scores.append((w, t == hard, dl, t, pace))
-    # ties: hard's discard, then the fewest loose tiles
-    scores.sort(key=lambda x: (-x[0], not x[1], x[2], x[3]))
-    pick = scores[0][3]
-    fast = min(scores, key=lambda x: (-x[4], not x[1], x[2], x[3]))[3]
-    if ctx.kind(fast) != ctx.kind(pick):
-        # the danger model changed the choice: "Show me" says which tile it kept back
-        ctx.why = ("discard_guard", {"avoid": notation(fast)})
-    return pick
 
 
 def _complete(ctx: Context, V: int) -> tuple[bool, bool]:
@@ -458,3 +285,166 @@ def pick(ctx: Context, rng: random.Random) -> dict | None:
         return None
     tile = choose_discard(ctx, [a["tile"] for a in discards], rng)
     return next(a for a in discards if a["tile"] == tile)
+
+
+def choose_discard(ctx: Context, cand: list[int], rng: random.Random) -> int:
+    """Hard's discard, unless the look-ahead (``look_ahead``) finds one that closes
+    more, or more profitably, over the seat's next turns."""
+    hard = core.choose_discard(ctx, cand, "hard", rng)
+    by_kind: dict[int, int] = {}
+    for t in cand:
+        if ctx.is_okey(t):
+            continue
+        by_kind.setdefault(ctx.kind(t), t)
+    by_kind[-9 if ctx.is_okey(hard) else ctx.kind(hard)] = hard
+    if len(by_kind) == 1:
+        return hard
+    got = look_ahead(ctx, by_kind, hard, rng)
+    return hard if got is None else got
+
+
+# ------------------------------------------------------- determinised look-ahead
+
+# the look-ahead's budget, counted in steps (never a clock: RULES.md's rules are the
+# same on a busy machine): futures sampled, turns in each, and the loose tiles (on the
+# route, of the best discard) above which hard's discard is kept without looking
+SAMPLES = 32
+TURNS = 4
+GATE = 3
+# another discard than hard's must promise this share of a plain close more
+EPS = 0.02
+
+
+def _pool(unseen: list[int]) -> list[int]:
+    """The tiles the seat cannot see, one entry per copy, by played kind (52: an okey)."""
+    return [k for k, u in enumerate(unseen) for _ in range(u)]
+
+
+def _kinds_held(ctx: Context, V: int) -> list[int]:
+    """The packed increment of one tile of every kind held in ``V`` (okeys apart), in
+    kind order."""
+    inc = _INC[ctx.okey]
+    out = []
+    for c in range(4):
+        seg = V >> (28 * c)
+        for n in range(13):
+            if (seg >> (2 * n)) & 3:
+                k = 13 * c + n
+                out.append(inc[104] if k == ctx.okey else inc[2 * k])
+    return out
+
+
+def _close_pay(ctx: Context, V: int, pays: tuple[float, float, float, float]) -> float:
+    """What closing with the packed 15-tile rack ``V`` pays, as ``close_values``
+    (0.0: it cannot close). RULES.md §1-§3: the 15th tile goes down and the 14 kept
+    are runs and groups, or seven pairs; an okey put down as the 15th tile is an okey
+    close."""
+    plain, okey_c, pairs_c, both = pays
+    ah = ctx.ace_high
+    okeys = V >> _OK
+    if core.pairs_left(V) <= 1:
+        if okeys and core.pairs_left(V - (1 << _OK)) == 0:
+            return both
+        return pairs_c
+    lm = core.left_packed(V, "sum", ah, False)
+    if lm > 1:
+        return 0.0
+    if okeys and core.left_packed(V - (1 << _OK), "sum", ah, False) == 0:
+        return okey_c
+    if lm == 0 and not any(core.left_packed(V - b, "sum", ah, False) == 0
+                           for b in _kinds_held(ctx, V)):  # fmt: skip
+        return 0.0  # 15 tiles in melds of three: none can go without breaking one
+    return plain
+
+
+def _greedy_keep(ctx: Context, V: int) -> tuple[int, int]:
+    """The continuation's discard: the 14 tiles of the packed 15-tile rack ``V`` with
+    the fewest loose tiles on the route (the first such kind), and that count."""
+    best: tuple[int, int] | None = None
+    for b in _kinds_held(ctx, V):
+        lw = core.route_left(ctx, V - b)
+        if best is None or lw < best[1]:
+            best = (V - b, lw)
+    if best is None:  # okeys only
+        return V - (1 << _OK), core.route_left(ctx, V - (1 << _OK))
+    return best
+
+
+def _simulate(
+    ctx: Context,
+    W: int,
+    futures: list[list[tuple[int, int]]],
+    surv: list[float],
+    pays: tuple[float, float, float, float],
+) -> float:
+    """Mean pay of the closes the 14-tile rack ``W`` makes over the sampled futures,
+    each close weighted by the chance no rival closed before it (``surv``). Each turn of
+    a future is a pair (the previous player's discard, the drawn tile): the discard is
+    taken when it closes or lowers the loose count (hard's rule), else the tile is drawn;
+    a drawn tile that does not help goes again, else the continuation's discard does."""
+    inc = _INC[ctx.okey]
+    total = 0.0
+    l0 = core.route_left(ctx, W)
+    for fut in futures:
+        cur, lc = W, l0
+        for i, (y, x) in enumerate(fut):
+            Vy = cur + inc[_tid(ctx, y)]
+            pay = _close_pay(ctx, Vy, pays)
+            if pay:
+                total += surv[i] * pay
+                break
+            if core.route_left(ctx, Vy) - 1 < lc:
+                cur, lc = _greedy_keep(ctx, Vy)
+                continue
+            Vx = cur + inc[_tid(ctx, x)]
+            pay = _close_pay(ctx, Vx, pays)
+            if pay:
+                total += surv[i] * pay
+                break
+            if core.route_left(ctx, Vx) > lc:
+                continue  # the drawn tile goes
+            cur, lc = _greedy_keep(ctx, Vx)
+    return total / max(1, len(futures))
+
+
+def look_ahead(ctx: Context, by_kind: dict[int, int], hard: int, rng: random.Random) -> int | None:
+    """The discard the determinised look-ahead prefers to hard's, or None.
+
+    Candidates: the discards leaving at most one loose tile more than the fewest (at
+    most six, and hard's), when the fewest is at most ``GATE``. Each is played over the
+    same ``SAMPLES`` futures of ``TURNS`` turns (common random numbers: the candidates
+    differ by their racks only, so a few dozen futures rank them), sampled from the
+    tiles the seat cannot see with the seat's ``rng``; a close in turn i counts what it
+    pays (``close_values``) times the chance no rival closed first (``hazard``)."""
+    inc = _INC[ctx.okey]
+    V = pack(ctx.rack, ctx.okey)
+    lefts = {t: core.route_left(ctx, V - inc[t]) for t in by_kind.values()}
+    low = min(lefts.values())
+    if low > GATE:
+        return None
+    cand = sorted((t for t in lefts if lefts[t] <= low + 1), key=lambda t: (lefts[t], t))[:6]
+    if hard not in cand:
+        cand.append(hard)
+    if len(cand) == 1:
+        return None
+    round_no, left_rounds, _n = _stage(ctx)
+    turns = max(1, min(TURNS, left_rounds))
+    surv = []
+    s = 1.0
+    for r in range(turns):
+        s *= (1 - hazard(round_no + r)) ** (ctx.n - 1)
+        surv.append(s)
+    pool = _pool(ctx.unseen())
+    if len(pool) < 2 * turns:
+        return None
+    futures = []
+    for _ in range(SAMPLES):
+        d = rng.sample(pool, 2 * turns)
+        futures.append([(d[2 * i], d[2 * i + 1]) for i in range(turns)])
+    pays = close_values(ctx)
+    scores = [(_simulate(ctx, V - inc[t], futures, surv, pays), t) for t in cand]
+    hv = next(v for v, t in scores if t == hard)
+    bv, bt = max(scores, key=lambda x: (x[0], x[1] == hard, -x[1]))
+    if bt == hard or bv - hv <= EPS * pays[0]:
+        return None
+    return bt

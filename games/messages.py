@@ -233,6 +233,10 @@ HINTS = {
         "Discard %(tile)s and keep your winning rack: a tile that frees your okey "
         "may come before anyone closes, and the okey close pays double."
     ),
+    "closes_more": gettext_lazy(
+        "Discard %(tile)s, not %(avoid)s: played out over your next turns, "
+        "your rack closes more often before anyone else does."
+    ),
 }
 
 
@@ -242,6 +246,7 @@ def hint_text(reason: str, detail: dict, variant: str = "") -> str:
     needs = {"finish": ("points", "close"), "open_now": ("need", "open"),
              "keeps_useful": ("instead", "discard_loose"),
              "discard_guard": ("avoid", "discard_loose"),
+             "closes_more": ("avoid", "discard_loose"),
              "opening_nearer": ("avoid", "discard_loose"),
              "opening_unfed": ("avoid", "discard_loose")}  # fmt: skip
     if reason in needs and needs[reason][0] not in detail:

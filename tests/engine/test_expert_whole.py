@@ -138,6 +138,9 @@ def test_near_complete_the_expert_keeps_the_rack_that_closes_more_over_the_next_
     mine = _closes_over_next_turns(st, seat, act["tile"])
     theirs = _closes_over_next_turns(st, seat, hard["tile"])
     assert mine > 1.3 * theirs
+    h = hint(st, seat)
+    assert h["action"] == act and h["reason"] == "closes_more"
+    assert h["detail"]["avoid"] == "R2"
 
 
 def test_early_in_the_hand_the_expert_discards_like_hard_when_nothing_is_one_tile_away():
@@ -159,6 +162,8 @@ def test_the_new_reasons_are_worded_with_their_tiles():
     with translation.override("en"):
         text = messages.hint_text("discard_guard", {"tile": "K3", "avoid": "Y11"})
         assert text.startswith("Discard black 3, not yellow 11:")
+        text = messages.hint_text("closes_more", {"tile": "R11", "avoid": "R2"})
+        assert text.startswith("Discard red 11, not red 2: played out over your next turns")
         text = messages.hint_text("okey_wait", {"tile": "K13"})
         assert text.startswith("Discard black 13 and keep your winning rack")
         # without the tile kept back it reads as a plain discard

@@ -33,6 +33,7 @@ REASONS = {
     "opening_nearer",
     "opening_unfed",
     "melds_kept",
+    "closes_more",
 }
 
 

@@ -26,7 +26,8 @@ hands), so a seat's next turns are draws *and* chances to take.
   (``close_values``: its own score lines, seven pairs and the okey close included) times
   the chance that no rival closed first (``hazard``, by the round). Comparing the
   candidates on the same futures (common random numbers) is what lets 32 futures rank
-  them. Another discard than hard's must promise ``EPS`` of a plain close more.
+  them. Another discard than hard's must promise ``EPS`` of a plain close more;
+  "Show me" then says ``closes_more`` and names hard's tile.
 * **The okey close** (``_wait_plan``): complete now with an okey in the rack, it keeps the
   winning 14 and throws the 15th tile openly when one more round promises ``WAIT_MARGIN``
   more than closing now: the tiles that free the okey (``okey_outs``, drawn or taken)
@@ -69,6 +70,7 @@ from __future__ import annotations
 import random
 
 from ..efficiency import _melds_deficiency, _pairs_deficiency
+from ..tiles import notation
 from . import core
 from .core import _INC, Context, collected, pack
 
@@ -447,4 +449,5 @@ def look_ahead(ctx: Context, by_kind: dict[int, int], hard: int, rng: random.Ran
     bv, bt = max(scores, key=lambda x: (x[0], x[1] == hard, -x[1]))
     if bt == hard or bv - hv <= EPS * pays[0]:
         return None
+    ctx.why = ("closes_more", {"avoid": notation(hard)})  # "Show me" names hard's tile
     return bt

@@ -211,17 +211,21 @@ def table_figures() -> dict:
     (each is loaded once a process: the evaluator's at import, the colour tables on first
     use)."""
     from . import efficiency, evaluate
-    from .efftables import cover, solved
+    from .efftables import cover, longcolour, solved
 
     efficiency.colour_table(0, True)  # loads the colour tables if not yet loaded
     here = Path(efficiency.__file__).with_name("efftables")
     seconds = {**evaluate.TABLE_LOAD_SECONDS, **efficiency.TABLE_LOAD_SECONDS}
     out = {}
-    for path in (here / "colour_tables.bin", cover.COVER_FILE, solved.SOLVED_FILE):
+    files = (here / "colour_tables.bin", longcolour.LONG_FILE, cover.COVER_FILE, solved.SOLVED_FILE)
+    for path in files:
         out[path.name] = {
             "bytes": path.stat().st_size if path.exists() else 0,
-            "load_seconds": round(seconds.get(path.name, 0.0), 3),
+            "load_seconds": round(seconds.pop(path.name, 0.0), 3),
         }
+    # what is built in memory from those files on first use (no file of its own)
+    for name, spent in sorted(seconds.items()):
+        out[name] = {"bytes": 0, "load_seconds": round(spent, 3)}
     return out
 
 
@@ -370,9 +374,10 @@ def _hands_per_second(seconds: float) -> dict:
 
 def format_table(figures: dict) -> str:
     cols = ["is_winning", "deficiency", "ukeire", "best"]
-    lines = ["Precomputed tables (loaded at import; data, not memo)", ""]
+    lines = ["Precomputed tables (loaded once a process; data, not memo)", ""]
     for name, t in figures.get("tables", {}).items():
-        lines.append(f"  {name:<22}{t['bytes']:>12,} bytes  load {t['load_seconds']:.3f} s")
+        size = f"{t['bytes']:>12,} bytes" if t["bytes"] else f"{'(built)':>18}"
+        lines.append(f"  {name:<26}{size}  load {t['load_seconds']:.3f} s")
     lines += ["", "Evaluator and tile efficiency (calls per CPU second, cold / fresh / warm)", ""]
     head = f"{'racks':<24}" + "".join(f"{c:>26}" for c in cols)
     lines += [head, "-" * len(head)]

@@ -192,9 +192,9 @@ def test_fifty_one_the_expert_lays_its_melds_when_that_finishes_the_hand():
 
 @pytest.mark.parametrize("variant", ["seventeen", "101"])
 def test_where_a_lay_off_costs_its_owner_nothing_the_expert_lays_like_hard(variant):
-    """Seventeen and 101 charge nothing to a meld's owner for a rival's lay-off (the
-    rules object's ``cpu_lays_off_on_rivals_first`` is off): the expert lays its new
-    meld as hard does."""
+    """Seventeen and 101 charge a meld's owner nothing for a rival's plain lay-off
+    (RULES.md [D23], [D31]; the rules object's ``cpu_lays_off_on_rivals_first`` is off):
+    the expert lays its new meld as hard does."""
     rules = RULES[variant]
     assert not rules.cpu_lays_off_on_rivals_first
     rack = HELD_RACK + (" R1 Y1 B1 K1 Y12 B12 K12 B8" if variant == "101" else "")

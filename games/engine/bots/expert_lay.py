@@ -91,6 +91,17 @@ most of the deals' luck cancels; "≤ k": melds laid once an opened rival holds 
 | open without an okey if still enough (dropped) | −2.8 | [−40.6, 35.1] | −1.9 | [−11.1, 7.4] |
 | open with the highest total (dropped) | −2.0 | [−43.1, 39.2] | −1.0 | [−14.5, 12.5] |
 
+The kept version on fresh seeds, 400 deals each (expert against hard; paired: against
+today's expert without the kept melds over the same deals):
+
+| seed | edge | 95% interval | paired | its interval | decision p50 / p99 |
+|---|---|---|---|---|---|
+| lay2b | +12.9 | [−12.1, 37.9] | +9.9 | [−2.4, 22.2] | 1.1 / 59 ms |
+| lay2c | +19.6 | [−6.5, 45.6] | +10.4 | [−0.9, 21.6] | 0.95 / 43 ms |
+| both, 800 deals | +16.2 | [−1.8, 34.3] | +10.1 | [1.8, 18.4] | |
+
+Without it the same 800 deals read +6.1 [−11.8, 24.0] (load average 4-5 during the runs).
+
 "Highest total": ``expert.best_opening``'s melds when they total more than the listed
 opening's. "Open with the fewest tiles": the opening's melds cut to the fewest tiles that reach the
 limit, the rest kept; a low opening lowers the barrier of every later opener ([D10]).

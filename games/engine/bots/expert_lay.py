@@ -85,6 +85,7 @@ most of the deals' luck cancels; "≤ k": melds laid once an opened rival holds 
 | ≤ 4, laid once the pile holds 8 | +10.7 | [−27.2, 48.5] | +11.6 | [−6.8, 30.1] |
 | ≤ 6, pile 12 (no hand differs from ≤ 6) | +10.2 | [−28.0, 48.4] | +11.1 | [−3.9, 26.1] |
 | ≤ 5, pile 8 (as kept) | +13.4 | [−25.1, 51.8] | +14.3 | [−1.1, 29.8] |
+| ≤ 5, pile 8, okey melds laid at ≤ 8 (dropped) | +7.1 | [−31.8, 45.9] | +8.0 | [−5.7, 21.7] |
 | ≤ 5, pile 8, highest loose tile (dropped) | +5.7 | [−34.0, 45.5] | +6.7 | [−18.4, 31.8] |
 | ≤ 6 without the discard before opening (dropped) | −2.5 | [−19.2, 14.3] | −1.5 | [−44.2, 41.1] |
 | open with the fewest tiles, melds kept (dropped) | −12.4 | [−51.8, 27.1] | −11.4 | [−41.9, 19.1] |

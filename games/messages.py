@@ -233,10 +233,6 @@ HINTS = {
         "Discard %(tile)s and keep your winning rack: a tile that frees your okey "
         "may come before anyone closes, and the okey close pays double."
     ),
-    "closes_more": gettext_lazy(
-        "Discard %(tile)s, not %(avoid)s: played out over your next turns, "
-        "your rack closes more often before anyone else does."
-    ),
 }
 
 
@@ -246,7 +242,6 @@ def hint_text(reason: str, detail: dict, variant: str = "") -> str:
     needs = {"finish": ("points", "close"), "open_now": ("need", "open"),
              "keeps_useful": ("instead", "discard_loose"),
              "discard_guard": ("avoid", "discard_loose"),
-             "closes_more": ("avoid", "discard_loose"),
              "opening_nearer": ("avoid", "discard_loose"),
              "opening_unfed": ("avoid", "discard_loose")}  # fmt: skip
     if reason in needs and needs[reason][0] not in detail:

@@ -33,7 +33,6 @@ REASONS = {
     "opening_nearer",
     "opening_unfed",
     "melds_kept",
-    "closes_more",
 }
 
 

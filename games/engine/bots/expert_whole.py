@@ -14,27 +14,28 @@ it closes first (times what the close pays). Between hard CPUs about half the cl
 made with the previous player's discard, taken (RULES.md §1, "A turn"; 53 of 99 classic
 hands), so a seat's next turns are draws *and* chances to take.
 
-* **The discard** (``choose_discard``, ``look_ahead``): when the rack is near complete
-  (the best discard leaves at most ``GATE`` loose tiles on the route), the discards
-  leaving at most one loose tile more than the best, and hard's, are played out over
-  the same ``SAMPLES`` futures of ``TURNS`` turns each: every future is a sequence of
-  (previous player's discard, drawn tile) pairs sampled without replacement from the
-  tiles the seat cannot see, with the seat's ``rng``. In each turn the discard is taken
-  when it closes or lowers the loose count (hard's rule), else the tile is drawn; a
-  tile that does not help goes again, else the continuation throws the tile whose loss
-  leaves the fewest loose tiles. A close in turn i counts what the rule set pays for it
-  (``close_values``: its own score lines, seven pairs and the okey close included) times
-  the chance that no rival closed first (``hazard``, by the round). Comparing the
-  candidates on the same futures (common random numbers) is what lets 32 futures rank
-  them. Another discard than hard's must promise ``EPS`` of a plain close more;
-  "Show me" then says ``closes_more`` and names hard's tile.
+* **The discard**: hard's plan (``core._whole_discard``: the fewest loose tiles on the
+  route, then its one-draw count of improving tiles, keeping back what the next player
+  evidently collects), with the expert's count of unseen tiles. Two models of its own
+  were built and measured against it and neither was better on fresh deals (tables
+  below), so neither is played: a p_win chain over each route's deficiency with a
+  danger model (the previous round), and a determinised look-ahead (this round): the
+  discards leaving at most one loose tile more than the best, when that best is at most
+  3, played over the same 32 futures of 4 turns each (pairs of the previous player's
+  discard, taken when it closes or lowers the loose count, and the drawn tile, sampled
+  without replacement from the unseen tiles with the seat's rng; the continuation
+  throws the tile whose loss leaves the fewest loose tiles), a close counting what the
+  rule set pays for it (seven pairs and the okey close included) times the chance no
+  rival closed first (``hazard``). Its code is in the repository's history (the commit
+  "Expert, whole-rack: the discard by a determinised look-ahead ...").
 * **The okey close** (``_wait_plan``): complete now with an okey in the rack, it keeps the
   winning 14 and throws the 15th tile openly when one more round promises ``WAIT_MARGIN``
   more than closing now: the tiles that free the okey (``okey_outs``, drawn or taken)
   pay the okey close, a rival may close first, the thrown tile may feed the next player.
   Waiting, it takes a discard only when it frees the okey (hard takes any tile that
   closes), else draws. "Show me" says ``okey_wait``. It seldom applies.
-* Taking, drawing, and everything else: hard's plan.
+* Taking, drawing, and everything else: hard's plan (the look-ahead also chose between
+  taking and drawing, and a stricter take rule was tried: both worse, below).
 
 Tried against hard on the arena's duplicate deals (edge per hand, 95% interval, one
 worker on the shared machine). Earlier model (a p_win chain over each route's deficiency
@@ -53,8 +54,8 @@ and exact closing tiles, with a danger model for feeding the next player):
 (On dev1 the danger model, the okey wait, ``SHIFT`` and the take factors were each
 varied on the same 100 deals: every variant read +0.06 to +0.13, the luck of those deals.)
 
-The determinised look-ahead (this module; 32 futures of 4 turns, gate 3, unless said),
-each row on the same 400 classic deals of seed dev-w2a:
+The determinised look-ahead (32 futures of 4 turns, gate 3, unless said), each row on the
+same 400 classic deals of seed dev-w2a:
 
 | change | edge | interval | expert ms p50 / p99 |
 |---|---|---|---|
@@ -63,6 +64,22 @@ each row on the same 400 classic deals of seed dev-w2a:
 | 128 futures | +0.026 | [−0.007, 0.059] | 1.3 / 273 |
 | futures as slices of shuffled pools (stratified) | +0.015 | [−0.022, 0.052] | 1.1 / 189 |
 | + take or draw chosen by the same look-ahead | −0.019 | [−0.070, 0.033] | 6.4 / 148 |
+| + take only a tile that closes or saves two loose tiles | −0.050 | [−0.104, 0.004] | 1.0 / 239 |
+
+Confirmed on fresh deals (seed dev-w2b, 400 deals each; machine load average 3-5):
+
+| version | rule set | edge | interval | expert ms p50 / p99 |
+|---|---|---|---|---|
+| look-ahead discard | classic | −0.029 | [−0.067, 0.009] | 0.9 / 131 |
+| look-ahead discard | rummy | +0.002 | [−0.057, 0.061] | 0.8 / 92 |
+| the previous round's p_win chain | classic | −0.006 | [−0.055, 0.042] | 2.0 / 57 |
+Over 800 classic deals the look-ahead reads 0.000 against hard, the p_win chain −0.015
+over 1,200: the whole-rack expert is not stronger than hard, and what the look-ahead
+changes (about one discard in ten near complete) reads as noise. Why hard's one-draw
+count is hard to beat: near complete the candidates differ by a tile or two of waits,
+a fraction of a percent of a close per turn, while which seat closes first is decided
+by the deal; the lever left untried is reading the rivals' racks from their discards
+(what they let go is what they do not need) in the sampled futures.
 """
 
 from __future__ import annotations
@@ -70,7 +87,6 @@ from __future__ import annotations
 import random
 
 from ..efficiency import _melds_deficiency, _pairs_deficiency
-from ..tiles import notation
 from . import core
 from .core import _INC, Context, collected, pack
 
@@ -273,181 +289,9 @@ def pick(ctx: Context, rng: random.Random) -> dict | None:
         return None
     if "close" in types:
         return _wait_plan(ctx)
-    if "draw" in types:
-        if _ready(ctx) and ctx.view["pile_count"]:
-            take = [a for a in acts if a["type"] == "take"]
-            if take and _take_for_okey_close(ctx):
-                return take[0]
-            return next(a for a in acts if a["type"] == "draw")
-        return None
-    discards = [a for a in acts if a["type"] == "discard"]
-    if not discards:
-        return None
-    if len(ctx.rack) != 15:
-        return None
-    tile = choose_discard(ctx, [a["tile"] for a in discards], rng)
-    return next(a for a in discards if a["tile"] == tile)
-
-
-def choose_discard(ctx: Context, cand: list[int], rng: random.Random) -> int:
-    """Hard's discard, unless the look-ahead (``look_ahead``) finds one that closes
-    more, or more profitably, over the seat's next turns."""
-    hard = core.choose_discard(ctx, cand, "hard", rng)
-    by_kind: dict[int, int] = {}
-    for t in cand:
-        if ctx.is_okey(t):
-            continue
-        by_kind.setdefault(ctx.kind(t), t)
-    by_kind[-9 if ctx.is_okey(hard) else ctx.kind(hard)] = hard
-    if len(by_kind) == 1:
-        return hard
-    got = look_ahead(ctx, by_kind, hard, rng)
-    return hard if got is None else got
-
-
-# ------------------------------------------------------- determinised look-ahead
-
-# the look-ahead's budget, counted in steps (never a clock: RULES.md's rules are the
-# same on a busy machine): futures sampled, turns in each, and the loose tiles (on the
-# route, of the best discard) above which hard's discard is kept without looking
-SAMPLES = 32
-TURNS = 4
-GATE = 3
-# another discard than hard's must promise this share of a plain close more
-EPS = 0.02
-
-
-def _pool(unseen: list[int]) -> list[int]:
-    """The tiles the seat cannot see, one entry per copy, by played kind (52: an okey)."""
-    return [k for k, u in enumerate(unseen) for _ in range(u)]
-
-
-def _kinds_held(ctx: Context, V: int) -> list[int]:
-    """The packed increment of one tile of every kind held in ``V`` (okeys apart), in
-    kind order."""
-    inc = _INC[ctx.okey]
-    out = []
-    for c in range(4):
-        seg = V >> (28 * c)
-        for n in range(13):
-            if (seg >> (2 * n)) & 3:
-                k = 13 * c + n
-                out.append(inc[104] if k == ctx.okey else inc[2 * k])
-    return out
-
-
-def _close_pay(ctx: Context, V: int, pays: tuple[float, float, float, float]) -> float:
-    """What closing with the packed 15-tile rack ``V`` pays, as ``close_values``
-    (0.0: it cannot close). RULES.md §1-§3: the 15th tile goes down and the 14 kept
-    are runs and groups, or seven pairs; an okey put down as the 15th tile is an okey
-    close."""
-    plain, okey_c, pairs_c, both = pays
-    ah = ctx.ace_high
-    okeys = V >> _OK
-    if core.pairs_left(V) <= 1:
-        if okeys and core.pairs_left(V - (1 << _OK)) == 0:
-            return both
-        return pairs_c
-    lm = core.left_packed(V, "sum", ah, False)
-    if lm > 1:
-        return 0.0
-    if okeys and core.left_packed(V - (1 << _OK), "sum", ah, False) == 0:
-        return okey_c
-    if lm == 0 and not any(core.left_packed(V - b, "sum", ah, False) == 0
-                           for b in _kinds_held(ctx, V)):  # fmt: skip
-        return 0.0  # 15 tiles in melds of three: none can go without breaking one
-    return plain
-
-
-def _greedy_keep(ctx: Context, V: int) -> tuple[int, int]:
-    """The continuation's discard: the 14 tiles of the packed 15-tile rack ``V`` with
-    the fewest loose tiles on the route (the first such kind), and that count."""
-    best: tuple[int, int] | None = None
-    for b in _kinds_held(ctx, V):
-        lw = core.route_left(ctx, V - b)
-        if best is None or lw < best[1]:
-            best = (V - b, lw)
-    if best is None:  # okeys only
-        return V - (1 << _OK), core.route_left(ctx, V - (1 << _OK))
-    return best
-
-
-def _simulate(
-    ctx: Context,
-    W: int,
-    futures: list[list[tuple[int, int]]],
-    surv: list[float],
-    pays: tuple[float, float, float, float],
-) -> float:
-    """Mean pay of the closes the 14-tile rack ``W`` makes over the sampled futures,
-    each close weighted by the chance no rival closed before it (``surv``). Each turn of
-    a future is a pair (the previous player's discard, the drawn tile): the discard is
-    taken when it closes or lowers the loose count (hard's rule), else the tile is drawn;
-    a drawn tile that does not help goes again, else the continuation's discard does."""
-    inc = _INC[ctx.okey]
-    total = 0.0
-    l0 = core.route_left(ctx, W)
-    for fut in futures:
-        cur, lc = W, l0
-        for i, (y, x) in enumerate(fut):
-            Vy = cur + inc[_tid(ctx, y)]
-            pay = _close_pay(ctx, Vy, pays)
-            if pay:
-                total += surv[i] * pay
-                break
-            if core.route_left(ctx, Vy) - 1 < lc:
-                cur, lc = _greedy_keep(ctx, Vy)
-                continue
-            Vx = cur + inc[_tid(ctx, x)]
-            pay = _close_pay(ctx, Vx, pays)
-            if pay:
-                total += surv[i] * pay
-                break
-            if core.route_left(ctx, Vx) > lc:
-                continue  # the drawn tile goes
-            cur, lc = _greedy_keep(ctx, Vx)
-    return total / max(1, len(futures))
-
-
-def look_ahead(ctx: Context, by_kind: dict[int, int], hard: int, rng: random.Random) -> int | None:
-    """The discard the determinised look-ahead prefers to hard's, or None.
-
-    Candidates: the discards leaving at most one loose tile more than the fewest (at
-    most six, and hard's), when the fewest is at most ``GATE``. Each is played over the
-    same ``SAMPLES`` futures of ``TURNS`` turns (common random numbers: the candidates
-    differ by their racks only, so a few dozen futures rank them), sampled from the
-    tiles the seat cannot see with the seat's ``rng``; a close in turn i counts what it
-    pays (``close_values``) times the chance no rival closed first (``hazard``)."""
-    inc = _INC[ctx.okey]
-    V = pack(ctx.rack, ctx.okey)
-    lefts = {t: core.route_left(ctx, V - inc[t]) for t in by_kind.values()}
-    low = min(lefts.values())
-    if low > GATE:
-        return None
-    cand = sorted((t for t in lefts if lefts[t] <= low + 1), key=lambda t: (lefts[t], t))[:6]
-    if hard not in cand:
-        cand.append(hard)
-    if len(cand) == 1:
-        return None
-    round_no, left_rounds, _n = _stage(ctx)
-    turns = max(1, min(TURNS, left_rounds))
-    surv = []
-    s = 1.0
-    for r in range(turns):
-        s *= (1 - hazard(round_no + r)) ** (ctx.n - 1)
-        surv.append(s)
-    pool = _pool(ctx.unseen())
-    if len(pool) < 2 * turns:
-        return None
-    futures = []
-    for _ in range(SAMPLES):
-        d = rng.sample(pool, 2 * turns)
-        futures.append([(d[2 * i], d[2 * i + 1]) for i in range(turns)])
-    pays = close_values(ctx)
-    scores = [(_simulate(ctx, V - inc[t], futures, surv, pays), t) for t in cand]
-    hv = next(v for v, t in scores if t == hard)
-    bv, bt = max(scores, key=lambda x: (x[0], x[1] == hard, -x[1]))
-    if bt == hard or bv - hv <= EPS * pays[0]:
-        return None
-    ctx.why = ("closes_more", {"avoid": notation(hard)})  # "Show me" names hard's tile
-    return bt
+    if "draw" in types and _ready(ctx) and ctx.view["pile_count"]:
+        take = [a for a in acts if a["type"] == "take"]
+        if take and _take_for_okey_close(ctx):
+            return take[0]
+        return next(a for a in acts if a["type"] == "draw")
+    return None

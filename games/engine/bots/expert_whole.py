@@ -74,6 +74,7 @@ Confirmed on fresh deals (seed dev-w2b, 400 deals each; machine load average 3-5
 | look-ahead discard | rummy | +0.002 | [−0.057, 0.061] | 0.8 / 92 |
 | the previous round's p_win chain | classic | −0.006 | [−0.055, 0.042] | 2.0 / 57 |
 | hard's discards, the okey wait (this module) | classic | −0.004 | [−0.027, 0.018] | 0.8 / 40 |
+| hard's discards, the okey wait (this module) | rummy | −0.008 | [−0.042, 0.027] | 0.8 / 41 |
 
 Over 800 classic deals the look-ahead reads 0.000 against hard, the p_win chain −0.015
 over 1,200: the whole-rack expert is not stronger than hard, and the look-ahead's changes

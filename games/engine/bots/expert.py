@@ -37,10 +37,13 @@ How it values the options (what ``evaluate`` reports and "Show me" words):
   listed first, its value raised to the best value when the estimate ranks it
   lower.
 
-Its discards come from a policy module per kind of rule set (``_policy``:
-``expert_whole``, ``expert_lay``). Against hard, on the arena's duplicate deals, it is
-clearly better in seventeen and 101 and within noise in classic, rummy and fifty-one (the
-README's CPU section has the figures).
+A policy module per kind of rule set changes hard's plan where it measured better
+(``_policy``: ``expert_whole``, ``expert_lay``; each returns None to leave a decision to
+hard's plan): in whole-rack rule sets only the okey close waited for (the discard models
+tried there measured no better than hard's and were left out); in lay-down rule sets the
+discard before opening and, in fifty-one, the new melds kept in the rack once opened.
+Against hard, on the arena's duplicate deals, it is clearly better in seventeen and 101
+(the README's CPU section has the figures).
 """
 
 from __future__ import annotations

@@ -161,3 +161,37 @@ def test_websocket_language_is_chosen_as_a_pages(make_user):
     from games.consumers import scope_language
 
     assert scope_language({"user": guest, "headers": german_browser}) == "de"
+
+
+def plural_forms(path: Path) -> tuple[int, list[tuple[str, int]]]:
+    """The catalogue's nplurals and, per plural entry, its msgid and how many forms it has."""
+    text = path.read_text(encoding="utf-8")
+    nplurals = int(text.split("nplurals=", 1)[1].split(";", 1)[0])
+    out = []
+    for block in text.split("\n\n"):
+        lines = block.splitlines()
+        if any(x.startswith("msgid_plural ") for x in lines):
+            msgid = next(x for x in lines if x.startswith("msgid "))
+            out.append((msgid, sum(1 for x in lines if x.startswith("msgstr["))))
+    return nplurals, out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_plural_has_all_the_forms_of_its_language(lang):
+    # Spanish has three forms in Django's catalogues ("one", "many": exact millions,
+    # "other"): an entry with two would show the English text for every n but 1
+    for path in sorted(ROOT.glob(f"*/locale/{lang}/LC_MESSAGES/django.po")):
+        nplurals, entries = plural_forms(path)
+        short = [msgid for msgid, forms in entries if forms != nplurals]
+        assert not short, (path, nplurals, short)
+
+
+@pytest.mark.parametrize(
+    ("lang", "want"), [("es", "3 okeys a 5 cada uno"), ("de", "3 Okeys zu je 5")]
+)
+def test_a_plural_reads_in_the_language_for_many(compiled_messages, lang, want):
+    from django.utils.translation import ngettext
+
+    with translation.override(lang):
+        text = ngettext("%(n)s okey at %(each)s", "%(n)s okeys at %(each)s each", 3)
+    assert text % {"n": 3, "each": 5} == want

@@ -517,7 +517,7 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
         # a refusal or a hint is news each time it is sent, even when it repeats
         "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
         # a watcher's followed seat and the seats to follow show in the outcome
-        # (games/watch/follow.py; the page itself is rendered without the choices)
+        # (games/watch/follow.py; a watcher's page is rendered with the choices too)
         "result": (
             ctx["version"],
             ctx["game_over"],

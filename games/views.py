@@ -15,6 +15,7 @@ from games.forms import CreateTableForm
 from games.messages import reason_label, refusal_text
 from games.models import Seat, Table
 from games.rules_pages.render import load_page
+from games.watch import follow as watch_follow
 
 
 def guest_key(request: HttpRequest) -> str:
@@ -103,6 +104,10 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     seat = my_seat(request, table)
     ctx = presenter.table_context(table, seat)
+    if seat is None:
+        # a watcher's outcome dialog holds the seats to follow, as its socket's frames do
+        # (following nobody yet): the socket's first frame then leaves the dialog alone
+        watch_follow.follow_context(ctx, None)
     ctx["tournament_table"] = _tournament_table(table)
     return render(request, "games/table.html", ctx)
 

@@ -300,3 +300,63 @@ def test_the_invite_card_goes_for_the_host_when_the_friend_fills_the_table(
     expect(host.locator("#rack-grid .tile")).to_have_count(15)
     host_ctx.close()
     guest_ctx.close()
+
+
+# counts, from before the page's own scripts run, how often the socket's frames replaced
+# the version input (every frame carries it) and the outcome (``#t-result``)
+COUNT_SWAPS = """
+window.__swaps = {"act-version": 0, "t-result": 0};
+new MutationObserver(function (records) {
+  records.forEach(function (r) {
+    r.removedNodes.forEach(function (n) {
+      if (n.id && n.id in window.__swaps) window.__swaps[n.id] += 1;
+    });
+  });
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def test_a_watcher_at_a_finished_hand_follows_a_seat_from_the_outcome(
+    page: Page, browser: Browser, daphne_server: str, e2e_env
+):
+    state = make_state(
+        "classic", racks=[WINNING, None, None, None], indicator="B4", turns_done=[0, 0, 0, 0]
+    )
+    code = table_with_state(page, daphne_server, e2e_env, "followed_winner", "classic", state)
+    page.click(f"#rack-grid .tile[data-id='{tile_id(page, 'R4')}']")
+    page.click("#t-controls [data-act=close]")
+    expect(page.locator("#outcome-dialog")).to_be_visible()
+
+    watcher_ctx = browser.new_context()
+    watcher = watcher_ctx.new_page()
+    watcher.add_init_script(COUNT_SWAPS)
+    watcher.goto(f"{daphne_server}/t/{code}/")
+    dialog = watcher.locator("#outcome-dialog")
+    expect(dialog).to_be_visible()
+    # the page itself offers the seats to follow, and no replay (a watcher gets none)
+    expect(dialog.get_by_test_id("follow-0")).to_have_text("Followed_Winner")
+    expect(dialog.get_by_test_id("review-hand")).to_have_count(0)
+    watcher.wait_for_function("() => document.body.classList.contains('ws-open')")
+    # the socket's first frame has come (it always brings the version input) and left
+    # the outcome dialog as the page drew it
+    watcher.wait_for_function("() => window.__swaps['act-version'] >= 1")
+    assert watcher.evaluate("() => window.__swaps['t-result']") == 0
+    expect(dialog).to_be_visible()
+
+    # following the winner shows their finished rack and points in the dialog
+    dialog.get_by_test_id("follow-0").click()
+    followed = watcher.locator("#outcome-dialog [data-testid=followed]")
+    expect(followed).to_have_attribute("data-seat", "0")
+    # the 14 tiles that closed (R4 went down as the 15th)
+    expect(followed.locator("[data-testid=followed-rack] .tile")).to_have_count(14)
+    expect(watcher.get_by_test_id("follow-0")).to_have_attribute("aria-pressed", "true")
+    for w, h in VIEWPORTS:
+        watcher.set_viewport_size({"width": w, "height": h})
+        box = watcher.locator("#outcome-dialog").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= w, (w, h, box)
+        assert watcher.locator("#outcome-dialog").evaluate("d => d.scrollWidth <= d.clientWidth"), (
+            w,
+            h,
+        )
+        shot(watcher, f"outcome-watcher-{w}x{h}")
+    watcher_ctx.close()

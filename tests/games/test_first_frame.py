@@ -218,14 +218,16 @@ def test_the_outcome_dialog_is_not_swapped_by_the_first_frame(client):
 
 
 @pytest.mark.django_db
-def test_a_watcher_at_a_finished_hand_gets_the_seats_to_follow(client):
-    """The page is rendered without the watcher's follow choices (the socket's own
-    choice): the first frame brings the outcome with them."""
+def test_a_watcher_at_a_finished_hand_keeps_the_outcome_the_page_shows(client):
+    """A watcher's page at a finished hand shows the seats to follow in its outcome
+    dialog, as the socket's frames do: the first frame leaves the dialog (and its
+    scroll) alone."""
     table, _seat = seated_table(client)
     table = play_out_hand(table)
-    _html, seen = page(Client(), table)
+    html, seen = page(Client(), table)
+    assert 'data-testid="follow-0"' in html
     frame = first_frame(Table.objects.get(pk=table.pk), None, seen)
-    assert 'id="t-result"' in frame and 'data-testid="follow-0"' in frame
+    assert 'id="t-result"' not in frame
 
 
 def advance(table: Table) -> Table:

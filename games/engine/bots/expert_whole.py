@@ -89,8 +89,9 @@ horizon with a value for the rack left at its end.
 Taking more often is far worse: hard's discards with the okey wait, plus a take whenever
 the taken tile leaves the route's loose count no higher after the discard (hard takes
 only when it lowers it), read −0.692 [−0.731, −0.653] in classic and −1.043 [−1.101,
-−0.984] in rummy against hard (600 deals each, seed dev-xw1): a tile taken for nothing
-shows the next player what the seat collects and gives up a blind draw.
+−0.984] in rummy against hard (600 deals each, seed dev-xw1). Likely reasons (not
+measured): a tile taken for nothing shows the next player what the seat collects, and it
+gives up a blind draw.
 """
 
 from __future__ import annotations

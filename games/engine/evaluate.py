@@ -1270,23 +1270,11 @@ def _cover_runs(vec: int, u: int, ace_high: bool) -> list[tuple[int, int, tuple[
     while vec:
         low = (vec & -vec).bit_length() - 1
         p = low // 2 + 1
-        if not u:  # no okey left: the run takes the real tiles from p up, longest first
-            removed, q = 0, p
-            while q <= top and q - p < 13 and vec >> (2 * q - 2) & 3:
-                removed += 1 << (2 * q - 2)
-                q += 1
-            e = q - 1
-            while e >= p + 2:
-                w = vec - removed
-                if table[lo3[w & 0x3FFF] + hi3[w >> 14]] & 1:
-                    break
-                removed -= 1 << (2 * e - 2)
-                e -= 1
-            else:  # not reached: the mask said a cover exists
+        if not u:  # no okey left: runs of the real tiles from p up, longest first
+            rest = _plain_runs(vec, table, top)
+            if rest is None:  # not reached: the mask said a cover exists
                 raise AssertionError("run cover tables disagree with the plan")
-            runs.append((p, e, ()))
-            vec = w
-            continue
+            return runs + rest
         found = None
         for s in range(p, max(0, p - 1 - u), -1):
             # first the runs whose okeys only fill the gaps between real tiles (and

@@ -744,7 +744,6 @@ def _open_discard(ctx: Context, cand: list[int]) -> int:
     need = (ctx.view.get("opening_min") or {}).get("melds") or 0
     mode = ctx.values or "sum"
     okey_kind = ctx.okey
-    inc = _INC[okey_kind]
     unseen = ctx.unseen()
     pool = max(1, sum(unseen))
     rack = ctx.rack
@@ -761,24 +760,35 @@ def _open_discard(ctx: Context, cand: list[int]) -> int:
     best = None
     for _pre, pot, _k, t, V, total in first[:6]:
         base = min(total, need)
-        kinds_here = {ctx.kind(x) for x in rack if x != t}
-        kinds_here.discard(-1)
-        gain = 0.0
-        for k in _near_kinds(kinds_here, ctx.ace_high, False):
-            u = unseen[k]
-            if u <= 0:
-                continue
-            b = inc[104 if k == okey_kind else 2 * k]
-            if (V // b) & 3 >= 2:
-                continue
-            t2 = search_packed(V + b, mode, ctx.ace_high)[1]
-            g = min(t2, need) - base
-            if g > 0:
-                gain += u * (g + (need * 0.5 if t2 >= need else 0))
+        gain = opening_gain(ctx, t, V, need, base, unseen)
         score = base + 3.0 * gain / pool - 0.1 * pot
         if best is None or score > best[0]:
             best = (score, t)
     return best[1]
+
+
+def opening_gain(ctx: Context, t: int, V: int, need: int, base: int, unseen: list[int]) -> float:
+    """What the unseen tiles near the rack kept after discarding ``t`` (packed ``V``,
+    its opening total ``base`` of ``need``) add to the opening: per kind, its unseen
+    copies times the total it adds up to the minimum, half the minimum more when it
+    reaches it."""
+    mode = ctx.values or "sum"
+    inc = _INC[ctx.okey]
+    kinds_here = {ctx.kind(x) for x in ctx.rack if x != t}
+    kinds_here.discard(-1)
+    gain = 0.0
+    for k in _near_kinds(kinds_here, ctx.ace_high, False):
+        u = unseen[k]
+        if u <= 0:
+            continue
+        b = inc[104 if k == ctx.okey else 2 * k]
+        if (V // b) & 3 >= 2:
+            continue
+        t2 = search_packed(V + b, mode, ctx.ace_high)[1]
+        g = min(t2, need) - base
+        if g > 0:
+            gain += u * (g + (need * 0.5 if t2 >= need else 0))
+    return gain
 
 
 _NEAR_CACHE: dict[tuple, tuple[int, ...]] = {}

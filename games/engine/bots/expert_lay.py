@@ -128,7 +128,6 @@ from types import SimpleNamespace
 
 # the deficiency's bounded form (a candidate no better than the best so far stops early)
 from ..efficiency import _NO_BOUND, _deficiency_vec, _vectors
-from ..evaluate import _INC
 from ..rules import rules_for
 from ..table import placements
 from ..tiles import notation
@@ -252,7 +251,6 @@ def opening_scores(ctx: Context, cand: list[int]) -> list[tuple[float, int]]:
     (``FEED_WEIGHT``); best first."""
     need = (ctx.view.get("opening_min") or {}).get("melds") or 0
     mode = ctx.values or "sum"
-    inc = _INC[ctx.okey]
     unseen = ctx.unseen()
     pool = max(1, sum(unseen))
     rack = ctx.rack
@@ -267,20 +265,7 @@ def opening_scores(ctx: Context, cand: list[int]) -> list[tuple[float, int]]:
     out = []
     for _pre, pot, t, V, total in first[:6]:
         base = min(total, need)
-        kinds_here = {ctx.kind(x) for x in rack if x != t}
-        kinds_here.discard(-1)
-        gain = 0.0
-        for k in core._near_kinds(kinds_here, ctx.ace_high, False):
-            u = unseen[k]
-            if u <= 0:
-                continue
-            b = inc[104 if k == ctx.okey else 2 * k]
-            if (V // b) & 3 >= 2:
-                continue
-            t2 = search_packed(V + b, mode, ctx.ace_high)[1]
-            g = min(t2, need) - base
-            if g > 0:
-                gain += u * (g + (need * 0.5 if t2 >= need else 0))
+        gain = core.opening_gain(ctx, t, V, need, base, unseen)
         score = (base + 3.0 * gain / pool - 0.1 * pot) / need
         score -= FEED_WEIGHT * feed_danger(ctx, t, safe) / stake
         out.append((score, t))

@@ -83,8 +83,6 @@ fresh melds of their own at their best value.
 
 from __future__ import annotations
 
-import struct
-import sys
 import time
 from array import array
 from bisect import bisect_left
@@ -95,7 +93,15 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .efftables import BIG_TILES, MAGIC, big_vectors, longcolour, table_vectors, tiles_in
+from .efftables import (
+    BIG_TILES,
+    MAGIC,
+    big_vectors,
+    longcolour,
+    table_vectors,
+    tiles_in,
+    unpack_entries,
+)
 from .melds import PAIRS_OPENING, RUN, seventeen_value
 from .tiles import FALSE_KIND, kind_of, make_kind, number_of_kind
 
@@ -240,19 +246,7 @@ def _read_tables() -> None:
     big = big_vectors()
     pos = len(MAGIC)
     for ace_high in (True, False):
-        (n_entries,) = struct.unpack_from("<I", data, pos)
-        pos += 4
-        entries = []
-        for _ in range(n_entries):
-            k = data[pos]
-            raw = data[pos + 1 : pos + 1 + 3 * k]
-            pos += 1 + 3 * k
-            entries.append(tuple((raw[i], raw[i + 1] - 64, raw[i + 2]) for i in range(0, 3 * k, 3)))
-        idx = array("H")
-        idx.frombytes(data[pos : pos + 2 * (len(small) + len(big))])
-        if sys.byteorder == "big":
-            idx.byteswap()
-        pos += 2 * (len(small) + len(big))
+        entries, idx, pos = unpack_entries(data, pos, len(small) + len(big))
         _PRE[ace_high] = dict(zip(small, map(entries.__getitem__, idx[: len(small)]), strict=True))
         _BIG[ace_high] = (array("I", big), idx[len(small) :], entries)
 

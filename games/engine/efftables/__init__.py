@@ -25,6 +25,11 @@ order), then one per vector of ``big_vectors()`` (ascending).
 
 from __future__ import annotations
 
+import struct
+import sys
+from array import array
+from collections.abc import Iterable
+
 MAX_TILES = 6  # in a dict at run time (all vectors up to 10 tiles in one: 35 MB)
 BIG_TILES = 10
 MAGIC = b"OKEYEFF2"
@@ -54,3 +59,55 @@ def tiles_in(v: int) -> int:
 def big_vectors(low: int = MAX_TILES, high: int = BIG_TILES) -> list[int]:
     """The vectors of ``low`` + 1 to ``high`` tiles, ascending."""
     return sorted(v for v in table_vectors(high) if tiles_in(v) > low)
+
+
+# The entry tables of colour_tables.bin and long_colour_tables.bin (one format, both ace
+# rules): the number U of distinct entries (uint32), each entry as its length (uint8) and
+# its triples (d, g + 64, m), then one uint16 entry index per vector.
+
+Entry = tuple[tuple[int, int, int], ...]
+
+
+def intern_entries(entries: Iterable[Entry]) -> tuple[list[Entry], list[int]]:
+    """The distinct entries in order of first appearance, and each entry's index there."""
+    index: dict[Entry, int] = {}
+    order: list[Entry] = []
+    idx: list[int] = []
+    for e in entries:
+        i = index.get(e)
+        if i is None:
+            i = index[e] = len(order)
+            order.append(e)
+        idx.append(i)
+    if len(order) >= 1 << 16:
+        raise SystemExit("too many distinct entries for uint16 indices")
+    return order, idx
+
+
+def pack_entries(order: list[Entry], idx: Iterable[int]) -> bytes:
+    """The bytes of an entry table: ``order``'s entries, then the indices (little-endian)."""
+    idx = array("H", idx)
+    if sys.byteorder == "big":
+        idx.byteswap()
+    parts = [struct.pack("<I", len(order))]
+    for e in order:
+        parts.append(bytes([len(e)] + [x for d, g, m in e for x in (d, g + 64, m)]))
+    parts.append(idx.tobytes())
+    return b"".join(parts)
+
+
+def unpack_entries(data: bytes, pos: int, n: int) -> tuple[list[Entry], array, int]:
+    """An entry table of ``n`` vectors read at ``pos``: (entries, indices, next position)."""
+    (u,) = struct.unpack_from("<I", data, pos)
+    pos += 4
+    entries: list[Entry] = []
+    for _ in range(u):
+        k = data[pos]
+        raw = data[pos + 1 : pos + 1 + 3 * k]
+        pos += 1 + 3 * k
+        entries.append(tuple((raw[i], raw[i + 1] - 64, raw[i + 2]) for i in range(0, 3 * k, 3)))
+    idx = array("H")
+    idx.frombytes(data[pos : pos + 2 * n])
+    if sys.byteorder == "big":
+        idx.byteswap()
+    return entries, idx, pos + 2 * n

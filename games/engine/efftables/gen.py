@@ -18,7 +18,18 @@ from pathlib import Path
 
 from .. import efficiency, evaluate
 from ..efficiency import compute_colour_table
-from . import BIG_TILES, MAGIC, MAX_TILES, big_vectors, cover, longcolour, solved, table_vectors
+from . import (
+    BIG_TILES,
+    MAGIC,
+    MAX_TILES,
+    big_vectors,
+    cover,
+    intern_entries,
+    longcolour,
+    pack_entries,
+    solved,
+    table_vectors,
+)
 
 OUT = Path(__file__).with_name("colour_tables.bin")
 
@@ -28,22 +39,8 @@ def build(max_tiles: int = MAX_TILES, big_tiles: int = BIG_TILES) -> bytes:
     big = big_vectors(max_tiles, big_tiles)
     parts = [MAGIC]
     for ace_high in (True, False):
-        index: dict[tuple, int] = {}
-        order: list[tuple] = []
-        idx = []
-        for v in small + big:
-            e = compute_colour_table(v, ace_high)
-            i = index.get(e)
-            if i is None:
-                i = index[e] = len(order)
-                order.append(e)
-            idx.append(i)
-        if len(order) >= 1 << 16:
-            raise SystemExit("too many distinct entries for uint16 indices")
-        parts.append(struct.pack("<I", len(order)))
-        for e in order:
-            parts.append(bytes([len(e)] + [x for d, g, m in e for x in (d, g + 64, m)]))
-        parts.append(struct.pack(f"<{len(idx)}H", *idx))
+        order, idx = intern_entries(compute_colour_table(v, ace_high) for v in small + big)
+        parts.append(pack_entries(order, idx))
     return b"".join(parts)
 
 

@@ -28,13 +28,11 @@ from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
 
-from . import BIG_TILES, big_vectors
+from . import BIG_TILES, Entry, big_vectors, intern_entries, pack_entries, unpack_entries
 
 LONG_TILES = 14  # a whole rack's colour: 14 tiles, or 15 with the tile to discard
 LONG_MAGIC = b"OKEYLNG1"
 LONG_FILE = Path(__file__).with_name("long_colour_tables.bin")
-
-Entry = tuple[tuple[int, int, int], ...]
 
 
 def build(compute: Callable[[int, bool], Entry], clear: Callable[[], None]) -> bytes:
@@ -45,25 +43,16 @@ def build(compute: Callable[[int, bool], Entry], clear: Callable[[], None]) -> b
     deltas = array("I", (b - a for a, b in zip([0, *vecs], vecs, strict=False)))
     body.append(_le(deltas))
     for ace_high in (True, False):
-        index: dict[Entry, int] = {}
-        order: list[Entry] = []
-        idx = array("H")
-        for i, v in enumerate(vecs):
-            if i % 20000 == 0:
-                clear()
-            e = compute(v, ace_high)
-            j = index.get(e)
-            if j is None:
-                j = index[e] = len(order)
-                order.append(e)
-            idx.append(j)
+
+        def computed(ace_high: bool = ace_high):
+            for i, v in enumerate(vecs):
+                if i % 20000 == 0:
+                    clear()
+                yield compute(v, ace_high)
+
+        order, idx = intern_entries(computed())
         clear()
-        if len(order) >= 1 << 16:
-            raise SystemExit("too many distinct entries for uint16 indices")
-        body.append(struct.pack("<I", len(order)))
-        for e in order:
-            body.append(bytes([len(e)] + [x for d, g, m in e for x in (d, g + 64, m)]))
-        body.append(_le(idx))
+        body.append(pack_entries(order, idx))
     return LONG_MAGIC + zlib.compress(b"".join(body), 9)
 
 
@@ -94,18 +83,6 @@ def load() -> dict[bool, tuple[array, array, list[Entry]]] | None:
     vecs = array("I", accumulate(deltas))
     out = {}
     for ace_high in (True, False):
-        (u,) = struct.unpack_from("<I", raw, pos)
-        pos += 4
-        entries: list[Entry] = []
-        for _ in range(u):
-            k = raw[pos]
-            t = raw[pos + 1 : pos + 1 + 3 * k]
-            pos += 1 + 3 * k
-            entries.append(tuple((t[i], t[i + 1] - 64, t[i + 2]) for i in range(0, 3 * k, 3)))
-        idx = array("H")
-        idx.frombytes(raw[pos : pos + 2 * n])
-        if sys.byteorder == "big":
-            idx.byteswap()
-        pos += 2 * n
+        entries, idx, pos = unpack_entries(raw, pos, n)
         out[ace_high] = (vecs, idx, entries)
     return out

@@ -467,6 +467,20 @@ def _group_options(cnt: tuple[int, ...]) -> list[tuple[int, int, int]]:
 _GROUP_OPTS = {c4: _group_options(c4) for c4 in product(range(3), repeat=4)}
 # the same by the packed counts of one number (colour c's count at bit 2c)
 _OPTS_BY_KEY = [_GROUP_OPTS.get((k & 3, k >> 2 & 3, k >> 4 & 3, k >> 6), []) for k in range(256)]
+# per number (0-12) and packed counts: the options as what they take from each colour's
+# vector, their empty slots and mask, pushed last first so that the groups come off the
+# search's stack before "no group" (they often settle the bound early)
+_OPTS_AT = [
+    [
+        [
+            ((u & 3) << b, (u >> 2 & 3) << b, (u >> 4 & 3) << b, (u >> 6 & 3) << b, c, m)
+            for u, c, m in reversed(opts)
+        ]
+        for opts in _OPTS_BY_KEY
+    ]
+    for b in range(0, 26, 2)
+]
+_NO_GROUP = (0, 0, 0, 0, 0, 1)  # no group at a number: nothing taken, mask {0}
 
 
 # ------------------------------------------------------------------ melds deficiency
@@ -503,14 +517,7 @@ def _melds_D(
         multi ^= low
         b = low.bit_length() - 1
         key = (v0 >> b & 3) | (v1 >> b & 3) << 2 | (v2 >> b & 3) << 4 | (v3 >> b & 3) << 6
-        # pushed last first, so that the groups come off the stack before "no group" (they
-        # often settle the bound early), in the order of _group_options
-        per_number.append(
-            [
-                ((u & 3) << b, (u >> 2 & 3) << b, (u >> 4 & 3) << b, (u >> 6 & 3) << b, c, m)
-                for u, c, m in reversed(_OPTS_BY_KEY[key])
-            ]
-        )
+        per_number.append(_OPTS_AT[b >> 1][key])
     best = [bound]
     conv = _CONV3
     sid, k, forms = _PAIRS.get(ace_high) or _pairs_for(ace_high)
@@ -551,45 +558,61 @@ def _melds_D(
         best[0] = bd
         return bd <= enough
 
+    # the number with the most options last: its options are the leaves, looped over in
+    # place (no node of their own)
+    if per_number:
+        widest = max(range(len(per_number)), key=lambda x: len(per_number[x]))
+        finals = [*per_number.pop(widest), _NO_GROUP]  # no group: after the groups
+    else:
+        finals = [_NO_GROUP]
     last = len(per_number)
     bd = bound
     stack = [(0, v0, v1, v2, v3, 0, 1)]
     push = stack.append
     pop = stack.pop
     while stack:
-        i, v0, v1, v2, v3, G, M = pop()
+        i, w0, w1, w2, w3, G0, M0 = pop()
         # a cover needs s - G - (its colours' g) >= 0, and a colour's g = c - d is at least
         # -d: a node whose groups' empty slots reach s + (best D so far) cannot lead to a
         # better cover (deeper groups only add empty slots)
-        if s + bd <= G:
+        if s + bd <= G0:
             continue
         if i < last:
             i += 1
-            push((i, v0, v1, v2, v3, G, M))  # no group at this number: after the groups
+            push((i, w0, w1, w2, w3, G0, M0))  # no group at this number: after the groups
             for u0, u1, u2, u3, c, m in per_number[i - 1]:
-                push((i, v0 - u0, v1 - u1, v2 - u2, v3 - u3, G + c, conv[M][m]))
+                push((i, w0 - u0, w1 - u1, w2 - u2, w3 - u3, G0 + c, conv[M0][m]))
             continue
-        # a leaf: colours 0-1 as a pair form's points, 2-3 as its rows
-        try:
-            points = forms[sid[v0] * k + sid[v1]][0]
-            rows = forms[sid[v2] * k + sid[v3]][1]
-        except KeyError:  # a colour longer than the pair forms': the four-colour knapsack
-            best[0] = bd
-            if leaf4(v0, v1, v2, v3, G, M):
-                return best[0] if best[0] < bound else None
-            bd = best[0]
-            continue
-        room = s - G - _R_LO
-        for d01, g, m in points:
-            if d01 >= bd:
-                break
-            r = room - g
-            if r >= 0:
-                total = d01 + rows[conv[M][m]][r if r < r_hi else r_hi]
-                if total < bd:
-                    bd = total
-        if bd <= enough:
-            break
+        # the leaves: colours 0-1 as a pair form's points, 2-3 as its rows
+        for u0, u1, u2, u3, c, m in finals:
+            G = G0 + c
+            if s + bd <= G:
+                continue
+            x0 = w0 - u0
+            x1 = w1 - u1
+            x2 = w2 - u2
+            x3 = w3 - u3
+            M = conv[M0][m]
+            try:
+                points = forms[sid[x0] * k + sid[x1]][0]
+                rows = forms[sid[x2] * k + sid[x3]][1]
+            except KeyError:  # a colour longer than the pair forms': the four-colour knapsack
+                best[0] = bd
+                if leaf4(x0, x1, x2, x3, G, M):
+                    return best[0] if best[0] < bound else None
+                bd = best[0]
+                continue
+            room = s - G - _R_LO
+            for d01, g, mm in points:
+                if d01 >= bd:
+                    break
+                r = room - g
+                if r >= 0:
+                    total = d01 + rows[conv[M][mm]][r if r < r_hi else r_hi]
+                    if total < bd:
+                        bd = total
+            if bd <= enough:
+                return bd if bd < bound else None
     return bd if bd < bound else None
 
 
@@ -611,13 +634,16 @@ def _melds_complete_vecs(vecs: list[int], j: int, ace_high: bool, n: int) -> boo
 
 
 def _melds_deficiency(
-    vecs: list[int], j: int, T: int, ace_high: bool, bound: int = 1 << 30
+    vecs: list[int], j: int, T: int, ace_high: bool, bound: int = 1 << 30, n: int | None = None
 ) -> int | None:
     """The runs-and-groups deficiency for T tiles in melds, or None when it is not below
-    ``bound``."""
-    v0, v1, v2, v3 = vecs
-    w = v0 | v1 << 28 | v2 << 56 | v3 << 84
-    n_real = (w & _K4).bit_count() + 2 * (w >> 1 & _K4).bit_count()
+    ``bound`` (``n``: the rack's size, real tiles and okeys, when the caller knows it)."""
+    if n is None:
+        v0, v1, v2, v3 = vecs
+        w = v0 | v1 << 28 | v2 << 56 | v3 << 84
+        n_real = (w & _K4).bit_count() + 2 * (w >> 1 & _K4).bit_count()
+    else:
+        n_real = n - j
     extra = n_real + j - T  # tiles of the rack outside the target
     D = _melds_D(vecs, T - n_real, ace_high, bound + max(0, extra), max(0, extra))
     if D is None:
@@ -836,7 +862,7 @@ def _deficiency_vec(
             raise ValueError("a whole-rack deficiency needs 14 or 15 tiles")
         pairs = _pairs_deficiency(vecs, j, 7)
         bound = min(bound, pairs)
-        melds = _melds_deficiency(vecs, j, 14, rules.ace_high, bound)
+        melds = _melds_deficiency(vecs, j, 14, rules.ace_high, bound, n)
         return bound if melds is None else melds
     if not opened:
         return _opening_deficiency(vecs, j, n, rules, limit, options, bound)
@@ -845,7 +871,7 @@ def _deficiency_vec(
     if n <= 3:
         return n - 1
     bound = min(bound, n - 1)
-    d = _melds_deficiency(vecs, j, n - 1, rules.ace_high, bound)
+    d = _melds_deficiency(vecs, j, n - 1, rules.ace_high, bound, n)
     return bound if d is None else d
 
 

@@ -584,6 +584,7 @@ def _melds_D(
                 push((i, w0 - u0, w1 - u1, w2 - u2, w3 - u3, G0 + c, conv[M0][m]))
             continue
         # the leaves: colours 0-1 as a pair form's points, 2-3 as its rows
+        cm0 = conv[M0]
         for u0, u1, u2, u3, c, m in finals:
             G = G0 + c
             if s + bd <= G:
@@ -592,23 +593,23 @@ def _melds_D(
             x1 = w1 - u1
             x2 = w2 - u2
             x3 = w3 - u3
-            M = conv[M0][m]
             try:
                 points = forms[sid[x0] * k + sid[x1]][0]
                 rows = forms[sid[x2] * k + sid[x3]][1]
             except KeyError:  # a colour longer than the pair forms': the four-colour knapsack
                 best[0] = bd
-                if leaf4(x0, x1, x2, x3, G, M):
+                if leaf4(x0, x1, x2, x3, G, cm0[m]):
                     return best[0] if best[0] < bound else None
                 bd = best[0]
                 continue
             room = s - G - _R_LO
+            cm = conv[cm0[m]]
             for d01, g, mm in points:
                 if d01 >= bd:
                     break
                 r = room - g
                 if r >= 0:
-                    total = d01 + rows[conv[M][mm]][r if r < r_hi else r_hi]
+                    total = d01 + rows[cm[mm]][r if r < r_hi else r_hi]
                     if total < bd:
                         bd = total
             if bd <= enough:

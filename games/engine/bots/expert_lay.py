@@ -114,6 +114,27 @@ finishes, RULES.md §4, Ending).
 laying everything) when its feed danger plus half what keeping hard's tile would cost at
 the end (the rules object's price of a point left: fifty-one 5, 101 1) is lower.
 
+Later trials, each paired against the expert as kept over the same deals (the row's
+edge against hard less the kept expert's; duplicate deals 0-499 of the seed named):
+
+| change | rule set (seed) | paired | its interval | deals that differ |
+|---|---|---|---|---|
+| open with the highest total (dropped) | seventeen, 600 (hopen) | +1.4 | [−1.4, 4.2] | 38 |
+| the same (dropped) | fifty-one, 600 (hopen) | −1.6 | [−7.1, 4.0] | 33 |
+| ties broken at a minimum 6 higher (dropped) | seventeen (antic) | −0.4 | [−7.3, 6.5] | 71 |
+| the same (dropped) | fifty-one (antic) | +0.8 | [−5.5, 7.1] | 46 |
+| pairs route: melds < 80%, pairs ≥ 65% (dropped) | seventeen (ploose) | +0.4 | [−2.5, 3.3] | 12 |
+| the same (dropped) | fifty-one (ploose) | +0.1 | [−3.7, 3.8] | 18 |
+
+"Ties broken at a minimum 6 higher": the opening minimum rises with every opening (§4
+[D10], §5 [D17]), so among the discards as few replacements from the current minimum, the
+one fewer from a minimum 6 above it. The highest-total opening played differently from
+hard's choice in few deals (38 and 33 of 600), and neither reading of the rising minimum
+changed the edge.
+"Pairs route": hard's test for the pairs route (``core._lay_pairs_route``: the runs and
+groups under 60% of their minimum, the pairs within 80% of theirs) loosened for the
+expert.
+
 The dev-final rows are two ranges each (deals 0-399 and 400-799 for fifty-one; 0-399
 and 400-699 for seventeen; 0-299 and 300-599 for 101), pooled from their means and
 intervals; decision times (worst range, load average 1-6): seventeen p50 0.88 ms, p99 80

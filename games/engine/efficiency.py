@@ -494,6 +494,40 @@ def _vectors(tiles: Sequence[int], okey_kind: int) -> tuple[list[int], int]:
     return [V & _M26, V >> 28 & _M26, V >> 56 & _M26, V >> 84 & _M26], V >> _OK_SHIFT
 
 
+def _leaf4(pre: dict, ace_high: bool, vecs: tuple[int, ...], room: int, M: int, bd: int) -> int:
+    """A leaf of ``_melds_D`` by the four-colour knapsack (a colour longer than the pair
+    forms'): the fewest tiles left out below ``bd`` by a cover of the four colours with
+    ``room`` empty slots to spare and the groups' mask M, else ``bd``."""
+    conv = _CONV3
+    t0, t1, t2, t3 = (pre.get(v) or colour_table(v, ace_high) for v in vecs)
+    for d0, g0, m0 in t0:
+        if d0 >= bd:
+            break
+        r0 = room - g0
+        c0 = conv[M][m0]
+        for d1, g1, m1 in t1:
+            d01 = d0 + d1
+            if d01 >= bd:
+                break
+            r1 = r0 - g1
+            c1 = conv[c0][m1]
+            for d2, g2, m2 in t2:
+                d012 = d01 + d2
+                if d012 >= bd:
+                    break
+                r2 = r1 - g2
+                c2 = conv[c1][m2]
+                for d3, g3, m3 in t3:
+                    total = d012 + d3
+                    if total >= bd:
+                        break
+                    x = r2 - g3
+                    if x >= 3 or (x >= 0 and conv[c2][m3] >> x & 1):
+                        bd = total
+                        break
+    return bd
+
+
 def _melds_D(
     vecs: list[int], s: int, ace_high: bool, bound: int = 1 << 30, enough: int = 0
 ) -> int | None:
@@ -518,45 +552,9 @@ def _melds_D(
         b = low.bit_length() - 1
         key = (v0 >> b & 3) | (v1 >> b & 3) << 2 | (v2 >> b & 3) << 4 | (v3 >> b & 3) << 6
         per_number.append(_OPTS_AT[b >> 1][key])
-    best = [bound]
     conv = _CONV3
     sid, k, forms = _PAIRS.get(ace_high) or _pairs_for(ace_high)
     r_hi = _R_HI - _R_LO
-
-    def leaf4(v0: int, v1: int, v2: int, v3: int, G: int, M: int) -> bool:
-        t0 = pre.get(v0) or colour_table(v0, ace_high)
-        t1 = pre.get(v1) or colour_table(v1, ace_high)
-        t2 = pre.get(v2) or colour_table(v2, ace_high)
-        t3 = pre.get(v3) or colour_table(v3, ace_high)
-        bd = best[0]
-        room = s - G
-        for d0, g0, m0 in t0:
-            if d0 >= bd:
-                break
-            r0 = room - g0
-            c0 = conv[M][m0]
-            for d1, g1, m1 in t1:
-                d01 = d0 + d1
-                if d01 >= bd:
-                    break
-                r1 = r0 - g1
-                c1 = conv[c0][m1]
-                for d2, g2, m2 in t2:
-                    d012 = d01 + d2
-                    if d012 >= bd:
-                        break
-                    r2 = r1 - g2
-                    c2 = conv[c1][m2]
-                    for d3, g3, m3 in t3:
-                        total = d012 + d3
-                        if total >= bd:
-                            break
-                        x = r2 - g3
-                        if x >= 3 or (x >= 0 and conv[c2][m3] >> x & 1):
-                            bd = total
-                            break
-        best[0] = bd
-        return bd <= enough
 
     # the last number's options are the leaves, looped over in place (no node of their
     # own; putting the number with the most options last measured slower)
@@ -594,10 +592,9 @@ def _melds_D(
                 points = forms[sid[x0] * k + sid[x1]][0]
                 rows = forms[sid[x2] * k + sid[x3]][1]
             except KeyError:  # a colour longer than the pair forms': the four-colour knapsack
-                best[0] = bd
-                if leaf4(x0, x1, x2, x3, G, cm0[m]):
-                    return best[0] if best[0] < bound else None
-                bd = best[0]
+                bd = _leaf4(pre, ace_high, (x0, x1, x2, x3), s - G, cm0[m], bd)
+                if bd <= enough:
+                    return bd if bd < bound else None
                 continue
             room = s - G - _R_LO
             cm = conv[cm0[m]]

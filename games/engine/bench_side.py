@@ -1,0 +1,106 @@
+"""Side-by-side timing of two versions of the tile-efficiency module (``efficiency.py``).
+
+``python -m games.engine.bench_side REV`` loads ``games/engine/efficiency.py`` as it is at
+the git revision REV and as it is in the working tree, both in this one process (same
+tables, same interpreter), and times ``deficiency`` (classic rules) on the same racks of
+every rack set of the bench, the two versions turn about, pass after pass; each version's
+best pass counts. It checks the two give the same answers on every rack. On a shared
+machine this is the figure to trust for a change: both versions see the same load, where
+two bench runs minutes apart can differ by tens of percent.
+
+Not a test: it prints calls per CPU second and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+from . import bench, efficiency
+from .rules import RULES
+
+SOURCE = Path(efficiency.__file__)
+
+
+def load_version(path: Path, name: str) -> ModuleType:
+    """The efficiency module compiled from ``path``, reading the shipped tables (its
+    ``__file__`` points at the package's own, so the table files are found)."""
+    spec = importlib.util.spec_from_file_location(f"games.engine.{name}", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.__file__ = str(SOURCE)
+    return mod
+
+
+def source_at(rev: str) -> str:
+    """``efficiency.py`` as it is at the git revision ``rev``."""
+    root = SOURCE.parents[2]
+    rel = SOURCE.relative_to(root).as_posix()
+    return subprocess.run(
+        ["git", "show", f"{rev}:{rel}"], cwd=root, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def compare(
+    before: ModuleType, after: ModuleType, n_racks: int = 3000, passes: int = 5, seed: str = "side"
+) -> list[dict]:
+    """Per rack set: the best pass's calls per CPU second of each version and their
+    ratio; raises AssertionError when the two versions' answers differ."""
+    classic = RULES["classic"]
+    makers = [
+        ("random 14", lambda r: bench.random_rack(r, 14)),
+        ("random 15", lambda r: bench.random_rack(r, 15)),
+    ]
+    for j in range(3):
+        makers.append((f"winning, {j} okeys", lambda r, j=j: bench.winning_rack(r, j)))
+    for j in range(3):
+        makers.append((f"near-winning, {j} okeys", lambda r, j=j: bench.near_winning_rack(r, j)))
+    rows = []
+    for name, make in makers:
+        rng = random.Random(f"{seed}/{name}")
+        racks = [make(rng) for _ in range(n_racks)]
+        answers = {}
+        for label, mod in (("before", before), ("after", after)):
+            answers[label] = [mod.deficiency(r, ok, classic) for r, ok in racks]
+        assert answers["before"] == answers["after"], f"{name}: the versions' answers differ"
+        best = {"before": 0.0, "after": 0.0}
+        for _ in range(passes):
+            for label, mod in (("before", before), ("after", after)):
+                t = time.process_time()
+                for r, ok in racks:
+                    mod.deficiency(r, ok, classic)
+                spent = time.process_time() - t
+                best[label] = max(best[label], len(racks) / spent if spent > 0 else 0.0)
+        ratio = best["after"] / best["before"] if best["before"] else 0.0
+        rows.append({"racks": name, **{k: round(v) for k, v in best.items()}, "ratio": ratio})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.engine.bench_side")
+    parser.add_argument("rev", help="the git revision to compare the working tree with")
+    parser.add_argument("--racks", type=int, default=3000)
+    parser.add_argument("--passes", type=int, default=5)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "efficiency_before.py"
+        old.write_text(source_at(args.rev))
+        before = load_version(old, "efficiency_before")
+        after = load_version(SOURCE, "efficiency_after")
+        rows = compare(before, after, args.racks, args.passes)
+    print(f"deficiency, calls per CPU second: {args.rev} / working tree (best of {args.passes})")
+    for row in rows:
+        print(f"{row['racks']:<24}{row['before']:>10,}{row['after']:>10,}   x{row['ratio']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

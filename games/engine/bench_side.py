@@ -4,7 +4,8 @@
 the git revision REV and as it is in the working tree, both in this one process (same
 tables, same interpreter), and times ``deficiency`` (classic rules) on the same racks of
 every rack set of the bench, the two versions turn about, pass after pass; each version's
-best pass counts. It checks the two give the same answers on every rack. On a shared
+best pass counts (each version keeps its own memo tables between passes: a relative
+figure, not a cold one). It checks the two give the same answers on every rack. On a shared
 machine this is the figure to trust for a change: both versions see the same load, where
 two bench runs minutes apart can differ by tens of percent.
 

@@ -556,9 +556,8 @@ def _melds_D(
     sid, k, forms = _PAIRS.get(ace_high) or _pairs_for(ace_high)
     r_hi = _R_HI - _R_LO
 
-    # the last number's options are the leaves, looped over in place (no node of their
-    # own; putting the number with the most options last measured slower)
-    # (no group at the last number: after the groups)
+    # the last number's options, then no group there, are the leaves, looped over in place
+    # (no node of their own; putting the number with the most options last measured slower)
     finals = [*per_number.pop(), _NO_GROUP] if per_number else [_NO_GROUP]
     last = len(per_number)
     bd = bound

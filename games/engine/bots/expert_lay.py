@@ -125,7 +125,7 @@ edge against hard less the kept expert's; duplicate deals 0-499 of the seed name
 | the same (dropped) | fifty-one (antic) | +0.8 | [−5.5, 7.1] | 46 |
 | pairs route: melds < 80%, pairs ≥ 65% (dropped) | seventeen (ploose) | +0.4 | [−2.5, 3.3] | 12 |
 | the same (dropped) | fifty-one (ploose) | +0.1 | [−3.7, 3.8] | 18 |
-| ties broken by ukeire (dropped; p90 66 ms) | seventeen, 1,000 (uke) | −0.8 | [−10.6, 9.1] | 484 |
+| ties broken by ukeire (dropped; p90 66 ms*) | seventeen, 1,000 (uke) | −0.8 | [−10.6, 9.1] | 484 |
 | the same (dropped) | fifty-one, 1,000 (uke) | +2.4 | [−9.9, 14.7] | 543 |
 
 "Ties broken at a minimum 6 higher": the opening minimum rises with every opening (§4
@@ -135,7 +135,8 @@ hard's choice in few deals (38 and 33 of 600), and neither reading of the rising
 changed the edge.
 "Ties broken by ukeire": among the five candidates as few replacements from an opening,
 the one whose kept rack has the most unseen tiles that bring it nearer
-(``efficiency.ukeire``). "Pairs route": hard's test for the pairs route
+(``efficiency.ukeire``); *its decision time from one seventeen hand's 30 decisions, timed
+while two arenas shared the machine. "Pairs route": hard's test for the pairs route
 (``core._lay_pairs_route``: the runs and groups under 60% of their minimum, the pairs
 within 80% of theirs) loosened for the expert.
 

@@ -105,8 +105,9 @@ from __future__ import annotations
 import random
 
 from ..efficiency import _melds_deficiency, _pairs_deficiency
-from . import core
-from .core import _INC, Context, collected, pack
+from ..tiles import notation
+from . import core, danger
+from .core import _INC, Context, collected, pack, route_left
 
 _M26 = (1 << 26) - 1
 _OK = 112
@@ -299,14 +300,67 @@ def _take_for_okey_close(ctx: Context) -> bool:
     return m or p
 
 
+# The discard kept from feeding the next player's close (``danger.feed_chance``). Among
+# the discards that leave the fewest loose tiles on the route (hard's candidates), each
+# costs FEED_COST times its feed chance plus TIE_COST times what it gives up of hard's
+# tie-break (``core.whole_tie_key``: the unseen tiles that would improve the rack kept,
+# less its tiles' potential and the hard level's feed risk); hard's own choice wins ties.
+# A discard with one loose tile more was also tried, and leaving hard's tie-break at a
+# flat cost: both worse (the table in the module doc).
+GUARD = True
+FEED_COST = 1.0
+TIE_COST = 0.005
+SPARE = True
+
+
+def guarded_discard(ctx: Context, rng: random.Random) -> dict | None:
+    """Hard's discard, or an equally loose one that the next player is less likely to
+    close with, when the chance it saves is worth more than the tie-break it gives up
+    (None: no discard to choose)."""
+    discards = [a for a in ctx.legal if a["type"] == "discard"]
+    if not discards:
+        return None
+    tiles = [a["tile"] for a in discards]
+    hard_t = core.choose_discard(ctx, tiles, "hard", rng)
+    plain: dict[int, int] = {}
+    for t in tiles:
+        if not ctx.is_okey(t):
+            plain.setdefault(ctx.kind(t), t)
+    inc = _INC[ctx.okey]
+    V = pack(ctx.rack, ctx.okey)
+    loose = {k: route_left(ctx, V - inc[t]) for k, t in plain.items()}
+    fewest = [t for k, t in plain.items() if loose[k] == min(loose.values())]
+    if SPARE:
+        fewest = core.spare_collected(ctx, fewest)
+    same = {ctx.kind(t): t for t in fewest}
+    if len(same) < 2 or ctx.is_okey(hard_t):
+        return next(a for a in discards if a["tile"] == hard_t)
+    reading = danger.Reading(ctx, ctx.unseen())
+    others = list(ctx.arr(ctx.rack).leftover)
+    keys = {k: core.whole_tie_key(ctx, t, others) for k, t in same.items()}
+    top = max(keys.values())
+    hard_k = ctx.kind(hard_t)
+
+    def cost(k: int) -> float:
+        return TIE_COST * (top - keys[k]) + FEED_COST * danger.feed_chance(reading, k)
+
+    best = min(sorted(same), key=lambda k: (cost(k), k != hard_k))
+    if best == hard_k:
+        return next(a for a in discards if a["tile"] == hard_t)
+    ctx.why = ("discard_guard", {"avoid": notation(hard_t)})
+    return next(a for a in discards if a["tile"] == same[best])
+
+
 def pick(ctx: Context, rng: random.Random) -> dict | None:
     """The expert's action where it differs from hard's plan, else None."""
     acts = ctx.legal
     types = {a["type"] for a in acts}
+    if "close" in types:
+        return _wait_plan(ctx) if ctx.taken is None else None
+    if GUARD and "discard" in types:
+        return guarded_discard(ctx, rng)
     if ctx.taken is not None:
         return None
-    if "close" in types:
-        return _wait_plan(ctx)
     if "draw" in types and _ready(ctx) and ctx.view["pile_count"]:
         take = [a for a in acts if a["type"] == "take"]
         if take and _take_for_okey_close(ctx):

@@ -128,23 +128,6 @@ def test_the_expert_keeps_back_a_loose_tile_next_to_what_the_next_player_took(la
     assert h["detail"]["avoid"] == "R8"
 
 
-def test_the_expert_keeps_back_what_the_next_player_collects_like_hard():
-    """What two taken tiles start (R12 and Y12 taken: B12) stays out of the feed
-    model's choice, as in hard's plan, even where B12 is the better tie-break."""
-    st = make_state(
-        "classic",
-        [
-            "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y4 Y5 Y6 R8 R10 B12",
-            "R12 Y12 K7 K7 B3 B3 Y9 Y9 R5 R5 K5 Y1 Y13 B1",
-            None,
-            None,
-        ],
-        indicator="K1",
-        took=["", "R12 Y12", "", ""],
-    )
-    assert _decide(st, 0, "expert")["tile"] != tile(st, 0, "B12")
-
-
 def test_the_new_reasons_are_worded_with_their_tiles():
     from django.utils import translation
 

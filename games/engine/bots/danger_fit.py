@@ -9,6 +9,12 @@ rows thinned to ``--keep`` of them (weighted back, so the chances stay calibrate
 hands of ``--seed``'s second half are held out and the fit is judged on them: log loss
 against the base rate, and the share of the feeding discards among the tenth of rows the
 model finds most dangerous. It prints the weights as a Python tuple for ``danger.py``.
+
+The weights in ``danger.py``: ``python -m games.engine.bots.danger_fit --hands 2000 --seed
+danger`` (about 7 minutes of one core): 1,000 hands fitted, 1,000 held out (393,910 rows);
+held out, 1.62 % of the rows feed a close, the model's log loss is 0.0699 against 0.0828
+for that base rate, and the tenth of the rows it rates most dangerous holds 45.5 % of the
+feeding rows.
 """
 
 from __future__ import annotations

@@ -101,33 +101,6 @@ def test_early_in_the_hand_the_expert_discards_like_hard_when_nothing_is_one_til
     assert _decide(st, 0, "expert") == _decide(st, 0, "hard")
 
 
-@pytest.mark.parametrize("late", [False, True])
-def test_the_expert_keeps_back_a_loose_tile_next_to_what_the_next_player_took(late):
-    """Three equally loose tiles, R8, K11 and Y13. The next player took R7 and holds it
-    (the public log): hard's own reading keeps back only what two taken tiles start, so
-    it throws R8, which R7 R8 _ or _ R7 R8 would want; the expert's feed model rates R8
-    the likelier closing tile and throws another loose tile, and "Show me" says why."""
-    kw = {"pile": "R13 Y12 B13 K12 B1 B2", "rest": "discards"} if late else {}
-    st = make_state(
-        "classic",
-        [
-            "R1 R2 R3 Y4 Y5 Y6 B9 B10 B11 K3 K4 K5 R8 K11 Y13",
-            "R7 Y1 Y2 Y3 B4 B5 B6 K7 K8 K9 Y10 B12 R12 B1",
-            None,
-            None,
-        ],
-        indicator="K1",
-        took=["", "R7", "", ""],
-        **kw,
-    )
-    assert _decide(st, 0, "hard")["tile"] == tile(st, 0, "R8")
-    act = _decide(st, 0, "expert")
-    assert act["type"] == "discard" and act["tile"] in (tile(st, 0, "K11"), tile(st, 0, "Y13"))
-    h = hint(st, 0)
-    assert h["action"] == act and h["reason"] == "discard_guard"
-    assert h["detail"]["avoid"] == "R8"
-
-
 def test_the_new_reasons_are_worded_with_their_tiles():
     from django.utils import translation
 

@@ -72,9 +72,7 @@ def test_hint_closes_the_seed_003_worked_example():
 
 def test_hint_says_when_a_discard_keeps_back_what_the_next_player_collects():
     """The next player took R12 and Y12 (public log): the loose B12 would feed
-    their group, so the hint throws another loose tile and says why (the expert's feed
-    model weighs only the discards hard's reading leaves, though B12 is the better
-    tie-break here)."""
+    their group, so the hint throws another loose tile and says why."""
     state = make_state(
         "classic",
         [

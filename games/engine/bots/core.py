@@ -649,30 +649,21 @@ def _whole_discard(ctx: Context, cand: list[int], others: list[int]) -> int:
     if not others:
         others = list(ctx.arr(ctx.rack).leftover)
     if len(best_t) > 1 and ctx.avoid_feeding:
-        best_t = spare_collected(ctx, best_t)
+        # the next player evidently collects these (what it took): keep them
+        # unless every equally good discard feeds it
+        wants = collected(ctx, ctx.next_seat)
+        if wants:
+            least = min(wants.get(ctx.kind(t), 0.0) for t in best_t)
+            cut = max(least, FEED_MIN - 0.5)
+            best_t = [t for t in best_t if wants.get(ctx.kind(t), 0.0) <= cut]
     if len(best_t) == 1:
         return best_t[0]
     ranked = sorted(best_t, key=lambda t: (potential(ctx, t, others, True), t))[:4]
-    return max(ranked, key=lambda t: (whole_tie_key(ctx, t, others), -t))
-
-
-def spare_collected(ctx: Context, tiles: list[int]) -> list[int]:
-    """Hard, whole-rack: the equally good discards ``tiles`` less those the next player
-    evidently collects (what it took), unless every one of them feeds it."""
-    wants = collected(ctx, ctx.next_seat)
-    if not wants:
-        return tiles
-    least = min(wants.get(ctx.kind(t), 0.0) for t in tiles)
-    cut = max(least, FEED_MIN - 0.5)
-    return [t for t in tiles if wants.get(ctx.kind(t), 0.0) <= cut]
-
-
-def whole_tie_key(ctx: Context, t: int, others: list[int]) -> float:
-    """Hard, whole-rack: how good discarding ``t`` is among equally loose discards (higher
-    is better): the unseen tiles that would improve the rack kept, less how much ``t``
-    may still become part of a meld with ``others`` and the risk of feeding the next
-    player."""
-    return _outs(ctx, t) - 0.5 * potential(ctx, t, others, True) - _feed_risk(ctx, t)
+    return max(
+        ranked,
+        key=lambda t: (_outs(ctx, t) - 0.5 * potential(ctx, t, others, True)
+                       - _feed_risk(ctx, t), -t),
+    )  # fmt: skip
 
 
 def _outs(ctx: Context, d: int) -> float:

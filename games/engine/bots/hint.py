@@ -44,8 +44,8 @@ def hint(state: HandState, seat: int) -> dict[str, Any]:
     show, open_now (``total``, ``need``), lay, add, swap, undo, take_fits, draw,
     keeps_useful (``useful``, ``instead``), discard_safe (``avoid``: the tile kept
     back, which the next player collects: what it took, the view's public ``took``
-    log), discard_guard (``avoid``: hard's discard, which the feed model,
-    ``danger.feed_chance``, rates the likelier to let the next player close), okey_wait
+    log), discard_guard (``avoid``: the tile kept back from a next player who may be
+    one tile from closing; no longer given, worded for stored analyses), okey_wait
     (the winning rack kept for the okey close),
     opening_nearer and opening_unfed (``avoid``: hard's discard, farther from an opening
     or likelier to carry an unopened next player's opening: ``expert_lay``), melds_kept

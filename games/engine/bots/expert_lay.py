@@ -115,7 +115,8 @@ laying everything) when its feed danger plus half what keeping hard's tile would
 the end (the rules object's price of a point left: fifty-one 5, 101 1) is lower.
 
 Later trials, each paired against the expert as kept over the same deals (the row's
-edge against hard less the kept expert's; duplicate deals 0-499 of the seed named):
+edge against hard less the kept expert's; duplicate deals 0-499 of the seed named, unless
+the row gives another count):
 
 | change | rule set (seed) | paired | its interval | deals that differ |
 |---|---|---|---|---|
@@ -127,6 +128,10 @@ edge against hard less the kept expert's; duplicate deals 0-499 of the seed name
 | the same (dropped) | fifty-one (ploose) | +0.1 | [−3.7, 3.8] | 18 |
 | ties broken by ukeire (dropped; p90 66 ms*) | seventeen, 1,000 (uke) | −0.8 | [−10.6, 9.1] | 484 |
 | the same (dropped) | fifty-one, 1,000 (uke) | +2.4 | [−9.9, 14.7] | 543 |
+| hard's best 8 candidates ranked, not 5 (dropped) | seventeen, 400 (k9) | +0.2 | [−0.2, 0.7] | 1 |
+| feed danger counted twice (dropped) | seventeen, 400 (k9) | −3.7 | [−14.0, 6.6] | 113 |
+| feed danger counted half (dropped) | seventeen, 400 (k9) | +0.4 | [−10.8, 11.6] | 147 |
+| melds kept till the pile holds 4, not 8 (dropped) | fifty-one, 400 (k9) | +0.6 | [−0.9, 2.1] | 6 |
 
 "Ties broken at a minimum 6 higher": the opening minimum rises with every opening (§4
 [D10], §5 [D17]), so among the discards as few replacements from the current minimum, the

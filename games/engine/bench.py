@@ -297,12 +297,14 @@ def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> d
                 )
         rows.append(row)
     lay_rows = _lay_down_rows(seconds, seed, n_racks)
+    phases = is_winning_phases(seconds, min(n_racks, 1000))
     spent = time.process_time() - t0
     hands = _hands_per_second(seconds)
     return {
         "tables": table_figures(),
         "evaluator": rows,
         "lay_down": lay_rows,
+        "is_winning_phases": phases,
         "hands_per_second": hands,
         "peak_rss_mb": _peak_rss_mb(),
         "seconds_per_figure": seconds,
@@ -312,6 +314,55 @@ def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> d
         " seen, memo tables kept from the calls before; warm: the same racks after a"
         " warm-up pass, each chunk of 100 racks keeping its fastest pass",
     }
+
+
+def is_winning_phases(seconds: float, n_racks: int = 1000) -> list[dict]:
+    """Where ``is_winning``'s time goes on built winning racks with 0, 1 and 2 okeys, cold
+    (racks not seen before, memo tables cleared before each call): microseconds a call
+    for packing the rack (``evaluate._pack``), the verdict (``evaluate.winning_verdict``,
+    packing included) and laying out the arrangement found (``evaluate.lay_out_win``),
+    each call's phases timed apart. Both phases are ``is_winning`` itself, split: the
+    sum is its cold time (less one call's overhead), and 100,000 racks a second is 10 µs.
+    ``clock_us`` is what an empty timed section reads (the clock's own cost, in each
+    phase's figure)."""
+    from .evaluate import _pack, lay_out_win, winning_verdict
+
+    clock = time.process_time
+    rows = []
+    for j in range(3):
+        pack = verdict = lay = empty = 0.0
+        calls, start = 0, clock()
+        while calls < n_racks or clock() - start < seconds:
+            _COLD_SEEDS[0] += 1
+            rng = random.Random(f"phases/{_COLD_SEEDS[0]}")
+            for _ in range(min(n_racks, 200)):
+                rack, ok = winning_rack(rng, j)
+                _clear_all()
+                t0 = clock()
+                _pack(rack, ok)
+                t1 = clock()
+                found = winning_verdict(rack, ok)
+                t2 = clock()
+                lay_out_win(found, rack, ok)
+                t3 = clock()
+                t4 = clock()
+                empty += t4 - t3
+                pack += t1 - t0
+                verdict += t2 - t1
+                lay += t3 - t2
+                calls += 1
+            if calls >= 20 * n_racks:
+                break
+        rows.append(
+            {
+                "racks": f"winning, {j} okeys",
+                "pack_us": round(1e6 * pack / calls, 1),
+                "verdict_us": round(1e6 * verdict / calls, 1),
+                "lay_out_us": round(1e6 * lay / calls, 1),
+                "clock_us": round(1e6 * empty / calls, 2),
+            }
+        )
+    return rows
 
 
 def _lay_down_rows(seconds: float, seed: int, n_racks: int) -> list[dict]:
@@ -400,6 +451,15 @@ def format_table(figures: dict) -> str:
             lines.append(
                 f"{row['racks']:<24}" + "".join(cell(row, c) for c in ("opening", "opened"))
             )
+    if figures.get("is_winning_phases"):
+        lines += ["", "is_winning, where the time goes (cold, µs a call; 100,000/s is 10 µs)", ""]
+        head = ("racks", "pack", "verdict", "lay out", "sum", "clock")
+        lines.append(f"{head[0]:<24}" + "".join(f"{h:>10}" for h in head[1:]))
+        for row in figures["is_winning_phases"]:
+            parts = (row["pack_us"], row["verdict_us"], row["lay_out_us"])
+            total = row["verdict_us"] + row["lay_out_us"]  # the verdict packs the rack itself
+            cells = "".join(f"{x:>10.1f}" for x in (*parts, total))
+            lines.append(f"{row['racks']:<24}{cells}{row['clock_us']:>10.2f}")
     lines += ["", "Random-play hands per CPU second (games.engine.simulate)", ""]
     hands = figures["hands_per_second"]
     if "skipped" in hands:

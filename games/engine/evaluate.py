@@ -1015,12 +1015,22 @@ def is_winning(
     """
     if len(tile_ids) != 14:
         return None
+    found = winning_verdict(tile_ids, okey_kind, ace_high)
+    if found is None:
+        return None
+    return lay_out_win(found, tile_ids, okey_kind, ace_high)
+
+
+def winning_verdict(tile_ids, okey_kind: int, ace_high: bool = True):
+    """The first half of :func:`is_winning` on a 14-tile rack: None when it is not
+    winning, else what :func:`lay_out_win` turns into the arrangement (``PAIRS`` for
+    seven pairs, else the melds search's find). Apart so that the bench can time the
+    verdict and the laying-out each on its own (``bench.is_winning_phases``)."""
     V = _pack(tile_ids, okey_kind)
     j = V >> _OK_SHIFT
     singles = (V & ~(V >> 1) & _SINGLE_BITS).bit_count()
     if singles <= j:  # seven pairs (14 tiles: the spare okeys are even)
-        shapes, _left, _ = _pairs(tile_ids, okey_kind, None)
-        return Arrangement(PAIRS, shapes, [], None)
+        return PAIRS
     vecs, masks, two, three = _masks(V)
     forced = _forced(masks, vecs, j, ace_high, three, two)
     if forced is None:
@@ -1029,23 +1039,27 @@ def is_winning(
         found = _cover_search(V, j, ace_high, masks, two, three, forced)
         if found is None and j == 2:  # see below
             found = _cover_search(V, j, ace_high, masks, two, three, None, 0)
-        if found is None:
-            return None
-        return _arrangement(MELDS, _build_cover(found, tile_ids, okey_kind, ace_high), [], None)
+        return found
     if not _melds_complete_vecs(vecs, j, ace_high, 14):  # the colour tables' verdict
         return None
-    if j < 2:
-        found = _search(V, j, "sum", ace_high, True, masks, two, three, forced)
-    else:
-        # A tile with no tile of its colour within two numbers is in a group, or in
-        # a run holding both okeys (so no group holds one): two narrow searches.
-        found = _search(V, j, "sum", ace_high, True, masks, two, three, forced)
-        if found is None:
-            found = _search(V, j, "sum", ace_high, True, masks, two, three, None, 0)
-    if found is None:
-        return None
-    shapes, leftover = _build(found, tile_ids, okey_kind, "sum", ace_high, True)
-    return Arrangement(MELDS, shapes, leftover, None)
+    # A tile with no tile of its colour within two numbers is in a group, or in a run
+    # holding both okeys (so no group holds one): with two okeys, two narrow searches.
+    found = _search(V, j, "sum", ace_high, True, masks, two, three, forced)
+    if found is None and j == 2:
+        found = _search(V, j, "sum", ace_high, True, masks, two, three, None, 0)
+    return None if found is None else ("search", found)
+
+
+def lay_out_win(found, tile_ids, okey_kind: int, ace_high: bool = True) -> Arrangement:
+    """The second half of :func:`is_winning`: the arrangement of a rack whose
+    :func:`winning_verdict` is ``found`` (not None)."""
+    if found is PAIRS:
+        shapes, _left, _ = _pairs(tile_ids, okey_kind, None)
+        return Arrangement(PAIRS, shapes, [], None)
+    if type(found) is tuple and found[0] == "search":
+        shapes, leftover = _build(found[1], tile_ids, okey_kind, "sum", ace_high, True)
+        return Arrangement(MELDS, shapes, leftover, None)
+    return _arrangement(MELDS, _build_cover(found, tile_ids, okey_kind, ace_high), [], None)
 
 
 # ------------------------------------------------- winning check on run covers

@@ -47,3 +47,38 @@ def test_the_table_prints_cold_fresh_and_warm() -> None:
     assert "cold / fresh / warm" in text
     assert "1 / 2 / 3" in text
     assert "run_cover.bin" in text and "load 0.500 s" in text
+
+
+def test_the_phases_of_is_winning_are_is_winning_split_in_two() -> None:
+    """The bench times the verdict and the laying-out apart: together they are
+    is_winning, on winning racks with 0-2 okeys (seven pairs too) and on losing racks."""
+    import random
+
+    from games.engine.evaluate import is_winning, lay_out_win, winning_verdict
+
+    rng = random.Random("phases-test")
+    racks = [bench.winning_rack(rng, j) for j in (0, 1, 2) for _ in range(60)]
+    racks += [random_rack(rng, 14) for _ in range(200)]
+    # seven pairs: R1 R1 … R7 R7, okey kind black 13
+    racks.append(([2 * k + c for k in range(7) for c in (0, 1)], 51))
+    seen_pairs = 0
+    for rack, ok in racks:
+        found = winning_verdict(rack, ok)
+        whole = is_winning(rack, ok)
+        assert (found is None) == (whole is None)
+        if found is not None:
+            assert lay_out_win(found, rack, ok) == whole
+            seen_pairs += whole.kind == "pairs"
+    assert seen_pairs >= 1
+
+
+def test_the_phases_are_measured_and_printed() -> None:
+    rows = bench.is_winning_phases(0.0, 20)
+    assert [r["racks"] for r in rows] == [f"winning, {j} okeys" for j in range(3)]
+    for r in rows:
+        assert r["pack_us"] > 0 and r["verdict_us"] > 0 and r["lay_out_us"] > 0
+    figures = {"evaluator": [], "hands_per_second": {}, "peak_rss_mb": None}
+    text = bench.format_table({**figures, "is_winning_phases": rows})
+    first = rows[0]
+    total = first["verdict_us"] + first["lay_out_us"]
+    assert "where the time goes" in text and f"{total:.1f}" in text

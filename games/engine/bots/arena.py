@@ -22,6 +22,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..actions import apply, legal_actions
@@ -43,15 +44,22 @@ def play_hand(
     options: dict | None = None,
     timings: dict[str, list[float]] | None = None,
     max_actions: int = MAX_ACTIONS,
+    chooser: Callable[[Any, int, str], dict | None] | None = None,
 ):
-    """Play one hand with ``levels[seat]`` bots to its end; return the final state."""
+    """Play one hand with ``levels[seat]`` bots to its end; return the final state.
+
+    ``chooser(state, seat, level)``, when given, is asked first and its action played
+    unless it returns None: a measuring tool's hook (``ceiling.py`` lets a seat look at
+    another rack, which no level may); the levels themselves decide from the view."""
     state = new_hand(variant, options, seed, starter)
     for _ in range(max_actions):
         if state.over:
             break
         seat = state.turn
         t0 = time.perf_counter()
-        action = decide(view_for(state, seat), legal_actions(state, seat), levels[seat])
+        action = chooser(state, seat, levels[seat]) if chooser is not None else None
+        if action is None:
+            action = decide(view_for(state, seat), legal_actions(state, seat), levels[seat])
         if timings is not None:
             timings.setdefault(levels[seat], []).append((time.perf_counter() - t0) * 1000)
         state, _ = apply(state, action)
@@ -67,7 +75,8 @@ def _pct(xs: list[float], q: float) -> float:
 
 def _play_deals(job: tuple) -> dict[str, Any]:
     """Play deals ``first .. first+count-1``; return raw sums (mergeable)."""
-    variant, a, b, first, count, seed, opts = job
+    variant, a, b, first, count, seed, opts, *rest = job
+    chooser = rest[0] if rest else None
     n = opts["players"]
     sign = 1 if rules_for(variant).higher_wins else -1
     side_a = [s for s in range(n) if s % 2 == 0]
@@ -83,7 +92,7 @@ def _play_deals(job: tuple) -> dict[str, Any]:
         for swap in (False, True):
             levels = [(b if s % 2 == 0 else a) if swap else (a if s % 2 == 0 else b)
                       for s in range(n)]  # fmt: skip
-            state = play_hand(variant, levels, deal_seed, starter, opts, timings)
+            state = play_hand(variant, levels, deal_seed, starter, opts, timings, chooser=chooser)
             totals = state.hand_totals()
             seats_a, seats_b = (side_b, side_a) if swap else (side_a, side_b)
             sa = sum(totals[s] for s in seats_a) / len(seats_a)
@@ -108,12 +117,14 @@ def arena(
     options: dict | None = None,
     first: int = 0,
     workers: int = 1,
+    chooser: Callable[[Any, int, str], dict | None] | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals of level ``a`` against level ``b``; return the report.
 
     Deal i (``first <= i < first + deals``) uses the seed ``f"{seed}/{i}"``, so
     reports over disjoint ranges of the same seed add up (``merge``).
     ``workers`` > 1 plays the deals in that many processes (same results).
+    ``chooser``: see ``play_hand`` (a module-level function, so that workers get it).
     """
     for lv in (a, b):
         if lv not in LEVELS:
@@ -122,12 +133,12 @@ def arena(
     t_start = time.perf_counter()
     workers = max(1, min(workers, deals or 1))
     if workers == 1:
-        parts = [_play_deals((variant, a, b, first, deals, seed, opts))]
+        parts = [_play_deals((variant, a, b, first, deals, seed, opts, chooser))]
     else:
         import multiprocessing
 
         size = -(-deals // (workers * 4))
-        jobs = [(variant, a, b, i, min(size, first + deals - i), seed, opts)
+        jobs = [(variant, a, b, i, min(size, first + deals - i), seed, opts, chooser)
                 for i in range(first, first + deals, size)]  # fmt: skip
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             parts = pool.map(_play_deals, jobs)

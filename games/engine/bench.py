@@ -324,13 +324,20 @@ def is_winning_phases(seconds: float, n_racks: int = 1000) -> list[dict]:
     each call's phases timed apart. Both phases are ``is_winning`` itself, split: the
     sum is its cold time (less one call's overhead), and 100,000 racks a second is 10 µs.
     ``clock_us`` is what an empty timed section reads (the clock's own cost, in each
-    phase's figure)."""
-    from .evaluate import _pack, lay_out_win, winning_verdict
+    phase's figure). ``answer_us`` is a floor for any ``is_winning`` that returns what it
+    returns: the rack packed and the very arrangement found built again from its shapes'
+    tiles (``evaluate._shape``, ``evaluate._arrangement``), no search at all, also cold."""
+    from .evaluate import _arrangement, _pack, _shape, lay_out_win, winning_verdict
+
+    def answer_alone(rack: list[int], ok: int, melds: list) -> object:
+        _pack(rack, ok)
+        shapes = [_shape(kind, tiles, plays) for kind, tiles, plays in melds]
+        return _arrangement("melds", shapes, [], None)
 
     clock = time.process_time
     rows = []
     for j in range(3):
-        pack = verdict = lay = empty = 0.0
+        pack = verdict = lay = empty = answer = 0.0
         calls, start = 0, clock()
         while calls < n_racks or clock() - start < seconds:
             _COLD_SEEDS[0] += 1
@@ -343,10 +350,15 @@ def is_winning_phases(seconds: float, n_racks: int = 1000) -> list[dict]:
                 t1 = clock()
                 found = winning_verdict(rack, ok)
                 t2 = clock()
-                lay_out_win(found, rack, ok)
+                arrangement = lay_out_win(found, rack, ok)
                 t3 = clock()
                 t4 = clock()
                 empty += t4 - t3
+                melds = [(m.kind, m.tiles, m.plays) for m in arrangement.melds]
+                _clear_all()
+                t5 = clock()
+                answer_alone(rack, ok, melds)
+                answer += clock() - t5
                 pack += t1 - t0
                 verdict += t2 - t1
                 lay += t3 - t2
@@ -360,6 +372,7 @@ def is_winning_phases(seconds: float, n_racks: int = 1000) -> list[dict]:
                 "verdict_us": round(1e6 * verdict / calls, 1),
                 "lay_out_us": round(1e6 * lay / calls, 1),
                 "clock_us": round(1e6 * empty / calls, 2),
+                "answer_us": round(1e6 * answer / calls, 1),
             }
         )
     return rows
@@ -424,14 +437,16 @@ def _hands_per_second(seconds: float) -> dict:
 
 
 def format_table(figures: dict) -> str:
+    """The figures as text; a part the figures do not hold (``bench --phases`` holds only
+    the phases) is left out."""
     cols = ["is_winning", "deficiency", "ukeire", "best"]
-    lines = ["Precomputed tables (loaded once a process; data, not memo)", ""]
-    for name, t in figures.get("tables", {}).items():
-        size = f"{t['bytes']:>12,} bytes" if t["bytes"] else f"{'(built)':>18}"
-        lines.append(f"  {name:<26}{size}  load {t['load_seconds']:.3f} s")
-    lines += ["", "Evaluator and tile efficiency (calls per CPU second, cold / fresh / warm)", ""]
-    head = f"{'racks':<24}" + "".join(f"{c:>26}" for c in cols)
-    lines += [head, "-" * len(head)]
+    lines: list[str] = []
+    if figures.get("tables"):
+        lines += ["Precomputed tables (loaded once a process; data, not memo)", ""]
+        for name, t in figures["tables"].items():
+            size = f"{t['bytes']:>12,} bytes" if t["bytes"] else f"{'(built)':>18}"
+            lines.append(f"  {name:<26}{size}  load {t['load_seconds']:.3f} s")
+        lines.append("")
 
     def cell(row: dict, c: str) -> str:
         if c not in row:
@@ -439,34 +454,44 @@ def format_table(figures: dict) -> str:
         parts = [row.get(c + "_cold", "-"), row.get(c + "_fresh", "-"), row[c]]
         return f"{' / '.join(map(str, parts)):>26}"
 
-    for row in figures["evaluator"]:
-        lines.append(f"{row['racks']:<24}" + "".join(cell(row, c) for c in cols))
-    lines += ["", "best_arrangement with values (warm)", ""]
-    for row in figures["evaluator"]:
-        cells = "".join(f"{row.get(c, '-'):>16}" for c in ("best_sum", "best_seventeen"))
-        lines.append(f"{row['racks']:<24}{cells}")
+    if figures.get("evaluator"):
+        lines += ["Evaluator and tile efficiency (calls per CPU second, cold / fresh / warm)", ""]
+        head = f"{'racks':<24}" + "".join(f"{c:>26}" for c in cols)
+        lines += [head, "-" * len(head)]
+        for row in figures["evaluator"]:
+            lines.append(f"{row['racks']:<24}" + "".join(cell(row, c) for c in cols))
+        lines += ["", "best_arrangement with values (warm)", ""]
+        for row in figures["evaluator"]:
+            cells = "".join(f"{row.get(c, '-'):>16}" for c in ("best_sum", "best_seventeen"))
+            lines.append(f"{row['racks']:<24}{cells}")
+        lines.append("")
     if figures.get("lay_down"):
-        lines += ["", "Lay-down deficiency (cold / fresh / warm): before, after opening", ""]
+        lines += ["Lay-down deficiency (cold / fresh / warm): before, after opening", ""]
         for row in figures["lay_down"]:
             lines.append(
                 f"{row['racks']:<24}" + "".join(cell(row, c) for c in ("opening", "opened"))
             )
+        lines.append("")
     if figures.get("is_winning_phases"):
-        lines += ["", "is_winning, where the time goes (cold, µs a call; 100,000/s is 10 µs)", ""]
-        head = ("racks", "pack", "verdict", "lay out", "sum", "clock")
+        lines += ["is_winning, where the time goes (cold, µs a call; 100,000/s is 10 µs)", ""]
+        head = ("racks", "pack", "verdict", "lay out", "sum", "answer", "clock")
         lines.append(f"{head[0]:<24}" + "".join(f"{h:>10}" for h in head[1:]))
         for row in figures["is_winning_phases"]:
             parts = (row["pack_us"], row["verdict_us"], row["lay_out_us"])
             total = row["verdict_us"] + row["lay_out_us"]  # the verdict packs the rack itself
-            cells = "".join(f"{x:>10.1f}" for x in (*parts, total))
+            cells = "".join(f"{x:>10.1f}" for x in (*parts, total, row.get("answer_us", 0.0)))
             lines.append(f"{row['racks']:<24}{cells}{row['clock_us']:>10.2f}")
-    lines += ["", "Random-play hands per CPU second (games.engine.simulate)", ""]
-    hands = figures["hands_per_second"]
-    if "skipped" in hands:
-        lines.append("  " + hands["skipped"])
-    else:
-        for variant, rate in hands.items():
-            lines.append(f"  {variant:<12}{rate:>12}")
-    rss = figures["peak_rss_mb"]
-    lines += ["", f"Peak RSS: {rss:.1f} MB" if rss is not None else "Peak RSS: n/a"]
-    return "\n".join(lines)
+        lines += ["(answer: the rack packed and the arrangement's shapes built, no search)", ""]
+    hands = figures.get("hands_per_second")
+    if hands:
+        lines += ["Random-play hands per CPU second (games.engine.simulate)", ""]
+        if "skipped" in hands:
+            lines.append("  " + hands["skipped"])
+        else:
+            for variant, rate in hands.items():
+                lines.append(f"  {variant:<12}{rate:>12}")
+        lines.append("")
+    rss = figures.get("peak_rss_mb")
+    if rss is not None:
+        lines.append(f"Peak RSS: {rss:.1f} MB")
+    return "\n".join(lines).rstrip("\n")

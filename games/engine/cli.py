@@ -285,15 +285,22 @@ def cmd_simulate(args: argparse.Namespace) -> dict:
 def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, default=1.0, help="time per figure (default 1)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument(
+        "--phases", action="store_true", help="only where is_winning's time goes (a minute)"
+    )
 
 
 @command("bench", "evaluator and engine throughput", _bench_args)
 def cmd_bench(args: argparse.Namespace) -> dict | str:
-    from .bench import format_table, run_bench
+    from .bench import format_table, is_winning_phases, run_bench
 
     if args.seconds <= 0:
         raise CliError("bad_arguments", "--seconds must be positive")
-    figures = run_bench(args.seconds)
+    if args.phases:
+        figures = {"evaluator": [], "hands_per_second": {}, "peak_rss_mb": None}
+        figures["is_winning_phases"] = is_winning_phases(args.seconds)
+    else:
+        figures = run_bench(args.seconds)
     return figures if args.json else format_table(figures)
 
 

@@ -76,7 +76,7 @@ def test_the_phases_are_measured_and_printed() -> None:
     rows = bench.is_winning_phases(0.0, 20)
     assert [r["racks"] for r in rows] == [f"winning, {j} okeys" for j in range(3)]
     for r in rows:
-        assert r["pack_us"] > 0 and r["verdict_us"] > 0 and r["lay_out_us"] > 0
+        assert min(r["pack_us"], r["verdict_us"], r["lay_out_us"], r["answer_us"]) > 0
     figures = {"evaluator": [], "hands_per_second": {}, "peak_rss_mb": None}
     text = bench.format_table({**figures, "is_winning_phases": rows})
     first = rows[0]

@@ -260,6 +260,17 @@ def test_bench_json_smoke(capsys, monkeypatch) -> None:
     assert all(row["best"] > 0 for row in figures["evaluator"])
     table = bench.format_table(figures)
     assert "is_winning" in table and "Peak RSS" in table
+    assert "where the time goes" in table and "Lay-down deficiency" in table
+
+
+def test_bench_phases_alone(capsys) -> None:
+    """``bench --phases``: only where is_winning's time goes, nothing else measured."""
+    from games.engine import cli
+
+    assert cli.main(["bench", "--phases", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "where the time goes" in out and "winning, 2 okeys" in out
+    assert "Evaluator and tile efficiency" not in out and "hands per CPU second" not in out
 
 
 # ------------------------------------------------------- every rule set

@@ -59,6 +59,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import product
 from time import process_time as _process_time
+from typing import Any
 
 from .efficiency import _melds_complete_vecs
 from .efftables import cover as _cover
@@ -1021,7 +1022,9 @@ def is_winning(
     return lay_out_win(found, tile_ids, okey_kind, ace_high)
 
 
-def winning_verdict(tile_ids, okey_kind: int, ace_high: bool = True):
+def winning_verdict(
+    tile_ids: list[int] | tuple[int, ...], okey_kind: int, ace_high: bool = True
+) -> Any:
     """The first half of :func:`is_winning` on a 14-tile rack: None when it is not
     winning, else what :func:`lay_out_win` turns into the arrangement (``PAIRS`` for
     seven pairs, else the melds search's find). Apart so that the bench can time the
@@ -1050,7 +1053,9 @@ def winning_verdict(tile_ids, okey_kind: int, ace_high: bool = True):
     return None if found is None else ("search", found)
 
 
-def lay_out_win(found, tile_ids, okey_kind: int, ace_high: bool = True) -> Arrangement:
+def lay_out_win(
+    found: Any, tile_ids: list[int] | tuple[int, ...], okey_kind: int, ace_high: bool = True
+) -> Arrangement:
     """The second half of :func:`is_winning`: the arrangement of a rack whose
     :func:`winning_verdict` is ``found`` (not None)."""
     if found is PAIRS:

@@ -129,7 +129,7 @@ def test_hint_mark_is_not_a_selection_and_acts_in_one_click(page: Page, daphne_s
     expect(hint).to_be_visible()
     assert not NOTATION.search(hint.inner_text()), hint.inner_text()
     hinted = page.locator("#rack-grid .tile.hinted")
-    expect(hinted).to_have_count(1)  # the hard CPU discards one tile
+    expect(hinted).to_have_count(1)  # the expert's choice: one tile to discard
     other = page.locator("#rack-grid .tile:not(.hinted)").first
     other.click()
     style = (

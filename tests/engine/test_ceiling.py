@@ -80,3 +80,28 @@ def test_the_command_plays_the_sighted_expert_against_a_level(capsys) -> None:
     assert ceiling.main(["--variant", "classic", "--deals", "1", "--seed", "ceil-cli"]) == 0
     out = capsys.readouterr().out
     assert '"a": "expert, sighted (ceiling.py)"' in out and '"b": "hard"' in out
+
+
+def test_with_no_slack_it_looks_only_among_the_equally_valued_discards(monkeypatch) -> None:
+    state = _state()
+    options = expert.evaluate(view_for(state, 0), legal_actions(state, 0))
+    discards = [o for o in options if o.action["type"] == "discard"]
+    top = discards[0].value
+    equal = {o.action["tile"] for o in discards if o.value == top}
+    lower = [o for o in discards if o.value < top]
+    assert equal and lower
+    # every equally valued discard feeds: with no slack the expert's own, with any
+    # slack the best of the others
+    monkeypatch.setattr(ceiling, "feeds", lambda s, seat, t: t in equal)
+    assert ceiling.sighted(state, 0, "expert", slack=0.0) == discards[0].action
+    assert ceiling.sighted(state, 0, "expert") == lower[0].action
+    # one equally valued discard (the last of them) does not feed: with no slack, that one
+    assert len(equal) >= 2
+    spare = [o.action for o in discards if o.value == top][-1]
+    monkeypatch.setattr(ceiling, "feeds", lambda s, seat, t: t != spare["tile"])
+    assert ceiling.sighted(state, 0, "expert", slack=0.0) == spare
+
+
+def test_a_negative_slack_is_refused() -> None:
+    with pytest.raises(SystemExit):
+        ceiling.main(["--variant", "classic", "--deals", "1", "--slack", "-1"])

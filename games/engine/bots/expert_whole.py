@@ -102,8 +102,10 @@ deals (seed orc), where the expert without it read −0.018 [−0.057, 0.021] on
 deals; on the 2,000 deals of seed final (``bots/ceiling.py``, the same measurement) it
 reads +0.226 [0.206, 0.246] in classic and +0.339 [0.309, 0.368] in rummy, where the
 expert as played reads +0.015 and +0.022 and hard's edge over medium is +0.195 and
-+0.327. Feeding the next player's close is where the whole-rack edge is, and seeing the
-next rack is worth about as much as hard's whole edge over medium. The model
++0.327; choosing only among the discards the expert values equally (``--slack 0``), classic
++0.183 [0.164, 0.202]. Feeding the next player's close is where the whole-rack edge is,
+seeing the next rack is worth about as much as hard's whole edge over medium, and most of
+it needs no pace given up, only knowing which of the equally loose tiles it waits on. The model
 (``danger.py`` there) was a logistic regression over what the view shows of the next
 player (the tiles it took and still holds, what it threw, what it let pass from the seat's
 pile, the unseen tiles that would make a run or a group with the kind, the rounds played),

@@ -50,6 +50,9 @@ class Table(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
         ABANDONED = "abandoned", _("Abandoned")
+        # A competitive game ended before it counted (every person gone before the first
+        # hand was over, or one left before making a move): unrated, and the table says so.
+        ABORTED = "aborted", _("Aborted")
 
     class Kind(models.TextChoices):
         ONLINE = "online", _("Online table")
@@ -81,6 +84,10 @@ class Table(models.Model):
     public = models.BooleanField(default=False)
     # Opened by quick match (games/matchmaking/), not by the new-table form.
     quick_match = models.BooleanField(default=False)
+    # A competitive table or run (a rated table, a tournament table, a solo challenge run
+    # that can set records): no seat gets the engine's help ("Show me" is refused and not
+    # shown). Casual and practice tables may ask for it.
+    competitive = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -109,6 +116,13 @@ class Seat(models.Model):
     away_since = models.DateTimeField(null=True, blank=True)
     # Open websockets of this seat's owner (several tabs count once each).
     connections = models.IntegerField(default=0)
+    # Turns in a row the clock ran out on (reset by the player's own move); at two the
+    # seat's stand-in CPU plays until the player acts again.
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    # When the player forfeited a competitive game (pressed Leave, or stayed away past the
+    # forfeit grace): the stand-in finishes it, and the player ranks last in the rating
+    # update (several leavers: by this time, the first to leave last).
+    forfeited_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -142,6 +156,10 @@ class Hand(models.Model):
     # deal, every SNAPSHOT_EVERY actions, at the end); the column keeps its old name.
     snapshot = models.JSONField(default=dict, db_column="state")
     result = models.JSONField(null=True, blank=True)
+    # "Show me" use: seat position (a string, as JSON keys are) -> the turn numbers on which
+    # that seat asked; one entry a turn however often it asked (shown on the score sheet
+    # and the review).
+    hints = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -210,6 +210,7 @@ def _open_table(
     rated: bool = False,
     public: bool = False,
     quick_match: bool = False,
+    competitive: bool = False,
 ) -> Table:
     """Store a new table and its seats, in ``seats`` order (a "me" seat is the
     caller's: ``user`` or ``guest_key``; a "player" seat names its own account and
@@ -225,6 +226,7 @@ def _open_table(
         rated=rated,
         public=public,
         quick_match=quick_match,
+        competitive=competitive or rated,
     )
     for pos, spec in enumerate(seats):
         seat = Seat(table=table, position=pos)
@@ -257,11 +259,13 @@ def do_create_table(
     rated: bool = False,
     public: bool = False,
     quick_match: bool = False,
+    competitive: bool = False,
 ) -> Table:
     """Create a table; start its first hand at once when no seat waits for a person.
     A rated table is refused for a guest or with a CPU seat (games/ratings/rules.py).
     ``public`` lists it among the lobby's live tables; ``quick_match`` marks a table
-    opened by quick match (games/matchmaking/services.py)."""
+    opened by quick match (games/matchmaking/services.py). A rated table is always
+    ``competitive`` (no engine help for a seat); a solo challenge run asks for it."""
     if rated:
         why = rated_refusal(user, [s.kind for s in seats])
         if why is not None:
@@ -280,6 +284,7 @@ def do_create_table(
             rated=rated,
             public=public,
             quick_match=quick_match,
+            competitive=competitive,
         )
 
 
@@ -291,6 +296,7 @@ def do_seat_players(
     created_by: Any = None,
     away_since: datetime | None = None,
     at: datetime | None = None,
+    competitive: bool = False,
 ) -> Table:
     """Open an online table with its players already seated where the caller says
     ("player" seats, bound to their accounts, and "cpu" fill seats; no seat is
@@ -309,6 +315,7 @@ def do_seat_players(
             created_by=created_by,
             away_since=away_since,
             at=at,
+            competitive=competitive,
         )
 
 
@@ -417,6 +424,7 @@ def do_fill_with_cpus(
                 s.name = cpu.cpu_name(s.position, s.cpu_level)
                 s.save()
                 table.rated = False  # a CPU seat makes the table casual (ratings/rules.py)
+                table.competitive = False
         start_hand(table)
         broadcast_on_commit(table)
         return table

@@ -589,6 +589,7 @@ def _open_game(
             created_by=_actor(actor),
             away_since=at - table_services.grace() + dt.timedelta(seconds=t.arrival_s),
             at=at,
+            competitive=True,  # a tournament's table: no engine help for a seat
         )
     except table_services.ActionRefused as e:
         raise TournamentError(e.code, e.message) from e

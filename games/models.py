@@ -88,6 +88,10 @@ class Table(models.Model):
     # that can set records): no seat gets the engine's help ("Show me" is refused and not
     # shown). Casual and practice tables may ask for it.
     competitive = models.BooleanField(default=False)
+    # A table seated by an organiser (a tournament's round): its games are played out
+    # under the organiser's rules: a seat whose player is gone is played by its CPU and
+    # scored as played, and hands are dealt even when no person is connected.
+    organised = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]

@@ -211,6 +211,7 @@ def _open_table(
     public: bool = False,
     quick_match: bool = False,
     competitive: bool = False,
+    organised: bool = False,
 ) -> Table:
     """Store a new table and its seats, in ``seats`` order (a "me" seat is the
     caller's: ``user`` or ``guest_key``; a "player" seat names its own account and
@@ -227,6 +228,7 @@ def _open_table(
         public=public,
         quick_match=quick_match,
         competitive=competitive or rated,
+        organised=organised,
     )
     for pos, spec in enumerate(seats):
         seat = Seat(table=table, position=pos)
@@ -300,7 +302,8 @@ def do_seat_players(
 ) -> Table:
     """Open an online table with its players already seated where the caller says
     ("player" seats, bound to their accounts, and "cpu" fill seats; no seat is
-    moved) and deal its first hand: a tournament's table. The players count as
+    moved) and deal its first hand: a tournament's table (``organised``: played out
+    under the organiser's rules, games/models.py). The players count as
     away from ``away_since`` (their CPU plays for them once the away grace has
     passed since then, until they connect)."""
     if any(s.kind not in ("player", "cpu") for s in seats):
@@ -316,6 +319,7 @@ def do_seat_players(
             away_since=away_since,
             at=at,
             competitive=competitive,
+            organised=True,
         )
 
 

@@ -35,6 +35,11 @@ class Migration(migrations.Migration):
             name='competitive',
             field=models.BooleanField(default=False),
         ),
+        migrations.AddField(
+            model_name='table',
+            name='organised',
+            field=models.BooleanField(default=False),
+        ),
         migrations.AlterField(
             model_name='table',
             name='status',

@@ -625,7 +625,7 @@ def import_page(request: HttpRequest) -> HttpResponse:
                         _("The file is too large (%(size)s bytes; at most %(max)s).")
                         % {"size": upload.size, "max": records.MAX_BYTES},
                     )
-                with heavy.one_at_a_time():
+                with heavy.one_at_a_time(client=heavy.client_of(request)):
                     loaded = records.load_document(upload.read(records.MAX_BYTES + 1))
                     rec = _store_import(request, loaded, str(upload.name))
             except records.ImportRefused as exc:

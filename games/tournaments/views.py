@@ -137,7 +137,7 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
             try:
                 if upload.size > exchange.MAX_BYTES:
                     raise exchange.too_large(upload.size)
-                with heavy.one_at_a_time():
+                with heavy.one_at_a_time(client=heavy.client_of(request)):
                     data = exchange.load(upload.read(exchange.MAX_BYTES + 1))
                     t = exchange.import_tournament(request.user, data)
             except services.TournamentError as e:

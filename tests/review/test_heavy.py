@@ -34,7 +34,7 @@ def fake_time(monkeypatch) -> FakeTime:
     fake = FakeTime()
     monkeypatch.setattr(heavy, "clock", fake.clock)
     monkeypatch.setattr(heavy, "sleep", fake.sleep)
-    monkeypatch.setattr(heavy, "_next_start", 0.0)
+    monkeypatch.setattr(heavy, "_clients", {})
     monkeypatch.setattr(heavy, "SHARE", 0.25)
     return fake
 
@@ -56,6 +56,7 @@ def test_heavy_work_that_would_wait_too_long_is_busy(fake_time):
     assert fake_time.slept == []
     assert heavy.GATE.acquire(timeout=0)  # the refusal released the gate
     heavy.GATE.release()
+    assert not heavy._clients["process"].lock.locked()  # and the client's place in line
 
 
 def test_the_interpreter_switches_threads_more_often_during_heavy_work(fake_time):
@@ -142,3 +143,166 @@ def test_a_page_that_has_its_turn_may_import_in_it(fake_time):
         pass  # the same thread: no second turn needed
     assert heavy.SLOTS.acquire(timeout=0)  # every turn was given back
     heavy.SLOTS.release()
+
+
+# ------------------------------------------------------------------ shared per client first
+
+
+def until(condition, timeout: float = 5.0) -> None:
+    """Wait (without sleeping a fixed time) until ``condition()`` holds."""
+    done = threading.Event()
+    deadline = threading.Event()
+    timer = threading.Timer(timeout, deadline.set)
+    timer.start()
+    try:
+        while not condition():
+            if deadline.is_set():
+                pytest.fail("the condition did not come true")
+            done.wait(0.001)
+    finally:
+        timer.cancel()
+
+
+def test_turns_are_given_in_the_order_they_were_asked():
+    turns = heavy.Turns(1)
+    assert turns.acquire(timeout=0)
+    order: list[int] = []
+
+    def ask(i: int) -> None:
+        assert turns.acquire(timeout=5)
+        order.append(i)
+        turns.release()
+
+    threads = []
+    for i in range(4):
+        threads.append(threading.Thread(target=ask, args=(i,)))
+        threads[-1].start()
+        until(lambda n=i + 1: len(turns._queue) == n)
+    turns.release()
+    for t in threads:
+        t.join(5)
+    assert order == [0, 1, 2, 3]
+
+
+def test_a_flooding_client_waits_behind_its_own_request_not_in_front_of_others(monkeypatch):
+    """Client A sends five pages at once while its first holds the turn; client B asks
+    after all of them and is served next: A's other four wait for A's own place in line."""
+    monkeypatch.setattr(heavy, "_clients", {})
+    release_first = threading.Event()
+    order: list[str] = []
+
+    def visit(client: str, name: str, hold: threading.Event | None = None) -> None:
+        with heavy.paced_page(wait_s=5, client=client):
+            order.append(name)
+            if hold is not None:
+                hold.wait(5)
+
+    first = threading.Thread(target=visit, args=("ip:A|A", "A1", release_first))
+    first.start()
+    until(lambda: order == ["A1"])
+    others = [threading.Thread(target=visit, args=("ip:A|A", f"A{i}")) for i in range(2, 6)]
+    for t in others:
+        t.start()
+    until(lambda: heavy._clients["ip:A|A"].users == 5)  # four waiting behind A1
+    b = threading.Thread(target=visit, args=("ip:B|B", "B"))
+    b.start()
+    until(lambda: len(heavy.SLOTS._queue) == 1)  # B waits for the turn
+    release_first.set()
+    for t in [first, b, *others]:
+        t.join(5)
+    assert order[:2] == ["A1", "B"]
+    assert sorted(order) == ["A1", "A2", "A3", "A4", "A5", "B"]
+
+
+def test_a_flooding_client_is_refused_by_its_own_share_others_are_not(monkeypatch):
+    monkeypatch.setattr(heavy, "_clients", {})
+    release = threading.Event()
+    started = threading.Event()
+
+    def hold() -> None:
+        with heavy.paced_page(wait_s=5, client="ip:A|A"):
+            started.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    started.wait(5)
+    try:
+        with pytest.raises(heavy.Busy), heavy.paced_page(wait_s=0, client="ip:A|A"):
+            pytest.fail("a second page of the same client ran beside its first")
+    finally:
+        release.set()
+        holder.join(5)
+    with heavy.paced_page(wait_s=1, client="ip:B|B"):
+        pass  # the other client's page had its turn
+
+
+def test_one_clients_pacing_does_not_hold_back_another(fake_time, monkeypatch, settings):
+    settings.OKEY_PAGE_SHARE = 0.25
+    monkeypatch.setattr(heavy, "tables_live", lambda: True)
+    with heavy.paced_page(client="ip:A|A"):
+        fake_time.now += 2.0  # A's page took 2 s: A's next may start 6 s later
+    with heavy.paced_page(client="ip:B|B"):
+        pass  # B's page starts at once
+    assert fake_time.slept == []
+    with pytest.raises(heavy.Busy), heavy.paced_page(client="ip:A|A"):
+        pytest.fail("A's next page ran although it would have waited over WAIT_S")
+
+
+def test_one_clients_imports_do_not_hold_back_anothers(fake_time):
+    with heavy.one_at_a_time(client="u:1|A"):
+        fake_time.now += 2.0  # A's import took 2 s: its next may start 6 s later
+    with heavy.one_at_a_time(client="u:2|A"):
+        pass
+    assert fake_time.slept == []
+    with pytest.raises(heavy.Busy), heavy.one_at_a_time(client="u:1|A"):
+        pytest.fail("A's next import ran although it would have waited over WAIT_S")
+
+
+def test_one_address_holds_a_few_shares_at_once(monkeypatch):
+    """Sessions cost nothing to make: one address's clients hold at most IP_AT_ONCE
+    places in line; the next is answered busy at once, another address is not."""
+    monkeypatch.setattr(heavy, "_clients", {})
+    monkeypatch.setattr(heavy, "IP_AT_ONCE", 2)
+    release = threading.Event()
+    inside: list[str] = []
+
+    def hold(client: str) -> None:
+        with heavy._share(client, 5):
+            inside.append(client)
+            release.wait(5)
+
+    holders = [threading.Thread(target=hold, args=(f"s:{i}|A",)) for i in range(2)]
+    for t in holders:
+        t.start()
+    until(lambda: len(inside) == 2)
+    try:
+        with pytest.raises(heavy.Busy), heavy._share("s:9|A", 5):
+            pytest.fail("a third client of address A got a place in line")
+        with heavy._share("s:9|B", 0):
+            pass
+    finally:
+        release.set()
+        for t in holders:
+            t.join(5)
+    assert heavy._ips == {}
+
+
+@pytest.mark.django_db
+def test_a_client_is_its_account_else_its_session_else_its_address(rf, django_user_model):
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.db import SessionStore
+
+    request = rf.get("/", REMOTE_ADDR="203.0.113.5")
+    request.user = django_user_model.objects.create_user("ayse", password="x-pass-123")
+    assert heavy.client_of(request) == f"u:{request.user.pk}|203.0.113.5"
+
+    request.user = AnonymousUser()
+    store = SessionStore()
+    store["guest"] = True
+    store.create()
+    request.session = SessionStore(store.session_key)
+    assert heavy.client_of(request) == f"s:{store.session_key}|203.0.113.5"
+
+    request.session = SessionStore("made-up-session-key-0123456789")  # no such session
+    assert heavy.client_of(request) == "ip:203.0.113.5|203.0.113.5"

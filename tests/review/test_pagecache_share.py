@@ -5,6 +5,8 @@ back to back."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
@@ -20,7 +22,7 @@ def fake_time(monkeypatch) -> FakeTime:
     fake = FakeTime()
     monkeypatch.setattr(heavy, "clock", fake.clock)
     monkeypatch.setattr(heavy, "sleep", fake.sleep)
-    monkeypatch.setattr(heavy, "_next_page", 0.0)
+    monkeypatch.setattr(heavy, "_clients", {})  # no client paced by an earlier test
     return fake
 
 
@@ -78,7 +80,9 @@ def test_a_paced_page_says_busy_with_a_503(client, fake_time, live, settings, mo
     register_names(t, organiser, ["Ayşe", "Baran", "Cem", "Deniz"])
     url = reverse("tournaments:detail", args=[t.pk])
     assert client.get(url).status_code == 200
-    monkeypatch.setattr(heavy, "_next_page", fake_time.now + heavy.WAIT_S + 1)
+    monkeypatch.setattr(heavy, "client_of", lambda request: "the visitor")
+    later = fake_time.now + heavy.WAIT_S + 1  # the visitor's last page was a long one
+    heavy._clients["the visitor"] = heavy._Client(threading.Lock(), next_page=later)
     response = client.get(url)
     assert response.status_code == 503 and "busy" in response.content.decode()
 

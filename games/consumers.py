@@ -542,7 +542,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             services.do_sort_rack(self.seat_id, fields.get("mode", "runs"))
             return None
         if kind == "hint":
-            self._hint = services.hint_for(self.table_id, self.position)
+            self._hint = services.do_show_hint(self.table_id, self.position)
             return None
         # ``check_action`` let through only known actions, with a version unless private
         assert version is not None and (kind == "next_hand" or kind in ENGINE_ACTIONS)

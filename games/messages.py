@@ -85,6 +85,12 @@ REFUSALS = {
     ),
     "too_early": gettext_lazy("CPUs can take the free seats once the table has waited a minute."),
     "game_started": gettext_lazy("The game has started: there is no wait to leave."),
+    # competitive play (rated, tournament, challenge): no engine help for a seat
+    "already_left": gettext_lazy("You left this game: your CPU plays your seat until it ends."),
+    "not_rated_game": gettext_lazy("Only a rated game in play can be left this way."),
+    "no_engine_help": gettext_lazy(
+        "No engine help in competitive play: “Show me” is for casual tables and practice."
+    ),
 }
 
 REASONS = {

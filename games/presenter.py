@@ -230,6 +230,9 @@ def table_context(
         "error": error,
         "variant_name": shared["variant_name"],
         "assisted": shared["assisted"],
+        # competitive play (rated, tournament, challenge run): no engine help for a seat;
+        # the server refuses it too (services.do_show_hint)
+        "hints_allowed": not table.competitive,
         "okeys_flip": shared["okeys_flip"],
         "lays_down": shared["lays_down"],
         "hands_shown": shared["hands_shown"],
@@ -416,7 +419,11 @@ def announce_text(
 def status_text(table: Table, view: dict | None, me: int | None) -> str:
     if table.status == Table.Status.WAITING:
         return _("Waiting for players to join.")
+    if table.status == Table.Status.ABORTED:
+        return _("Game aborted: a player left before it counted. It is not rated.")
     if table.status == Table.Status.FINISHED:
+        if view is not None and not view["over"]:  # every person left (services: leavers)
+            return _("Every player left: the game ended here and was rated by leaving order.")
         return _("The game is over.")
     if view is None:
         return ""

@@ -463,7 +463,14 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
     hand = ctx.get("hand")
     table = ctx["table"]
     keys: dict[str, Any] = {
-        "title": (ctx["variant_name"], ctx.get("hand_number"), str(ctx["status_text"])),
+        "title": (
+            ctx["variant_name"],
+            ctx.get("hand_number"),
+            str(ctx["status_text"]),
+            table.rated,
+            table.competitive,
+            ctx.get("assisted"),
+        ),
         "info": (
             seen,
             view and view["pile_count"],
@@ -513,7 +520,12 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
         "rack": (_tiles_key(t for t in ctx["slots"] if t), tuple(t is None for t in ctx["slots"]))
         if ctx.get("slots")
         else None,
-        "controls": (bool(ctx.get("seat") and seen and not over), tuple(sorted(legal)), my_turn),
+        "controls": (
+            bool(ctx.get("seat") and seen and not over),
+            tuple(sorted(legal)),
+            my_turn,
+            ctx.get("hints_allowed"),
+        ),
         # a refusal or a hint is news each time it is sent, even when it repeats
         "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
         # a watcher's followed seat and the seats to follow show in the outcome

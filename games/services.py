@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -196,6 +197,39 @@ def _validated_options(variant: str, options: dict[str, Any], seats: int) -> dic
     return opts
 
 
+# The turn clock [D8]: whenever two or more people sit at a table their turns are timed
+# (docs/clock-and-presence.md). 30 s unless the table chose 15 or 60; "no clock" only
+# where a casual table of friends chose it, never at a rated or quick-match table. A
+# table of one person (a solo challenge, a table of CPUs) waits for that person.
+DEFAULT_CLOCK_S = 30
+PEOPLE_SEATS = ("me", "human", "player")
+
+
+def _with_turn_clock(
+    variant: str,
+    options: dict[str, Any],
+    seats: list[SeatSpec],
+    *,
+    rated: bool = False,
+    quick_match: bool = False,
+) -> dict[str, Any]:
+    """``options`` with the table's turn clock (the engine option ``clock``, seconds) set
+    by the rules above: no clock for fewer than two people; 30 s at a quick-match table;
+    30 s when none was chosen (an organiser's table included: a tournament that says
+    ``clock: 0`` keeps no clock) or when a rated table asked for none."""
+    if "clock" not in engine_options.VARIANTS.get(variant, {}).get("options", {}):
+        return options
+    people = sum(1 for s in seats if s.kind in PEOPLE_SEATS)
+    chosen = options.get("clock")
+    if people < 2:
+        clock = 0
+    elif quick_match or chosen is None or (rated and not chosen):
+        clock = DEFAULT_CLOCK_S
+    else:
+        clock = chosen
+    return {**options, "clock": clock}
+
+
 def _open_table(
     *,
     variant: str,
@@ -237,6 +271,10 @@ def _open_table(
                 seat.user = user
             else:
                 seat.guest_key = guest_key
+            # no socket is open on a new seat: away (the grace of a drop) until the
+            # player's page connects (do_set_presence); a seat taken by a bare POST and
+            # never opened must not hold the table up
+            seat.away_since = at or now()
         elif spec.kind == "player":
             seat.user, seat.name, seat.away_since = spec.user, spec.name, away_since
         elif spec.kind == "cpu":
@@ -272,6 +310,7 @@ def do_create_table(
         why = rated_refusal(user, [s.kind for s in seats])
         if why is not None:
             raise ActionRefused("not_rated", str(why))
+    options = _with_turn_clock(variant, options, seats, rated=rated, quick_match=quick_match)
     opts = _validated_options(variant, options, len(seats))
     seats = arrange_seats(variant, opts, seats)
     with transaction.atomic():
@@ -308,6 +347,7 @@ def do_seat_players(
     passed since then, until they connect)."""
     if any(s.kind not in ("player", "cpu") for s in seats):
         raise ActionRefused("bad_option", "every seat is a named player or a CPU")
+    options = _with_turn_clock(variant, options, seats)
     opts = _validated_options(variant, options, len(seats))
     with transaction.atomic():
         return _open_table(
@@ -365,6 +405,10 @@ def do_join_table(
             seat.user = user
         else:
             seat.guest_key = guest_key
+        # away until the player's page connects (as in _open_table): a seat taken by a
+        # bare POST (or quick match's "Play now") and never opened is played by its
+        # stand-in after the away grace instead of freezing the table
+        seat.away_since = now()
         seat.save()
         if len(free) == 1:
             start_hand(table)
@@ -579,6 +623,8 @@ def do_submit_action(
             raise _stale()
         if table.status != Table.Status.PLAYING:
             raise ActionRefused("hand_over", "no hand is being played at this table")
+        if not by_cpu and _seat_at(table, seat_position).forfeited_at is not None:
+            raise ActionRefused("already_left", "you left this game: your stand-in plays it")
         hand, state, game = snapshot(table)
         if hand is None or state is None or hand.result is not None:
             raise ActionRefused("hand_over", "the hand is over")
@@ -709,7 +755,7 @@ def _schedule(
         _schedule_next_hand(table, at)
         return
     seat = _seat_at(table, state.turn)
-    if seat.is_cpu:
+    if seat.is_cpu or seat.forfeited_at is not None:  # a CPU, or a leaver's stand-in
         table.cpu_due_at = at + cpu_delay()
         return
     if seat.away_since is not None:
@@ -767,7 +813,13 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
             table.save(update_fields=["cpu_due_at", "turn_deadline", "updated_at"])
             return False
         seat = _seat_at(table, state.turn)
-        if cpu_due and not clock_due and not seat.is_cpu and seat.away_since is None:
+        if (
+            cpu_due
+            and not clock_due
+            and not seat.is_cpu
+            and seat.away_since is None
+            and seat.forfeited_at is None
+        ):
             # the player came back before the grace period ended; the clock runs on
             deadline = table.turn_deadline
             _schedule(table, state, at)
@@ -823,9 +875,19 @@ def due_tables(at: datetime | None = None) -> list[int]:
     )
 
 
+# The sweeper runs every few tenths of a second; forfeits are looked for once a second.
+FORFEIT_CHECK_S = 1.0
+_forfeits_checked = -FORFEIT_CHECK_S
+
+
 def sweep(at: datetime | None = None) -> int:
-    """Play everything that is due (one move per table per sweep)."""
+    """Play everything that is due (one move per table per sweep), after recording the
+    forfeits that fell due (``sweep_forfeits``)."""
+    global _forfeits_checked
     played = 0
+    if at is not None or time.monotonic() - _forfeits_checked >= FORFEIT_CHECK_S:
+        _forfeits_checked = time.monotonic()
+        played += sweep_forfeits(at)
     for table_id in due_tables(at):
         try:
             if do_play_due(table_id, at=at):
@@ -833,6 +895,147 @@ def sweep(at: datetime | None = None) -> int:
         except ActionRefused:
             continue
     return played
+
+
+# ------------------------------------------------------- leavers (rated games)
+#
+# Anchored on lichess's rules. A rated game is played out by its people: one who
+# presses Leave, or stays away (no open socket) longer than the forfeit grace,
+# forfeits: their stand-in CPU finishes the game for the others and the rating
+# update places them last whatever it scores (several leavers: the first to leave
+# last; games/ratings/api.py). A game that cannot count yet is aborted instead,
+# unrated, and says so: while its first hand is being played, when a person leaves
+# before making a move of their own, or when every person has left. A rated game
+# that every person has left after its first hand ends there, rated by leaving order.
+# Tournament tables (``Table.organised``) follow the organiser's rules instead: a
+# seat whose player is gone is played by its CPU and scored as played.
+
+
+def forfeit_grace() -> timedelta:
+    """How long a person may be away from a rated game before they forfeit it."""
+    return timedelta(seconds=getattr(settings, "OKEY_FORFEIT_GRACE_S", 60))
+
+
+def _made_a_move(table: Table, position: int) -> bool:
+    """Whether the seat's person played a move of their own in this game (a free action
+    such as arranging the rack is not a move)."""
+    return (
+        HandAction.objects.filter(hand__table=table, seat=position, by_cpu=False)
+        .exclude(payload__type__in=sorted(engine_actions.FREE_ACTIONS))
+        .exists()
+    )
+
+
+def _people(table: Table) -> list[Seat]:
+    return [s for s in table.seats.all() if not s.is_cpu]
+
+
+def do_forfeit(
+    table_id: int,
+    position: int,
+    *,
+    at: datetime | None = None,
+    left: bool = False,
+) -> Table:
+    """A person leaves a rated game (``left``: they pressed Leave; else they stayed away
+    past the forfeit grace). Aborts the game while it cannot count yet, else records the
+    forfeit (``Seat.forfeited_at``): the stand-in plays the seat from now on. Refused at
+    a table that is not a rated game in play, or for a seat already forfeited."""
+    at = at or now()
+    with transaction.atomic():
+        table = _lock(table_id)
+        if not table.rated or table.organised or table.status != Table.Status.PLAYING:
+            raise ActionRefused("not_rated_game", "only a rated game in play can be forfeited")
+        seat = _seat_at(table, position)
+        if seat.is_cpu or seat.forfeited_at is not None:
+            raise ActionRefused("already_left", "this seat has already left the game")
+        if not left and (seat.away_since is None or seat.away_since + forfeit_grace() > at):
+            return table  # came back meanwhile (a sweep that raced a reconnect)
+        hand, state, _game = snapshot(table)
+        first_hand = hand is not None and hand.number == 0 and hand.result is None
+        others = [s for s in _people(table) if s.position != position]
+        everyone_gone = all(
+            s.forfeited_at is not None
+            or (s.away_since is not None and s.away_since + forfeit_grace() <= at)
+            for s in others
+        )
+        if first_hand and (everyone_gone or not _made_a_move(table, position)):
+            _abort(table, at)
+            return table
+        seat.forfeited_at = at
+        seat.away_since = seat.away_since or at
+        seat.timeouts = 0
+        seat.save(update_fields=["forfeited_at", "away_since", "timeouts"])
+        if all(s.forfeited_at is not None for s in _people(table)):
+            _end_left_game(table, at)
+            return table
+        if state is not None and not state.over and state.turn == position:
+            table.cpu_due_at = at + cpu_delay()  # the stand-in takes the turn now
+            table.turn_deadline = None
+        table.version += 1
+        table.save()
+        broadcast_on_commit(table)
+        return table
+
+
+def _abort(table: Table, at: datetime) -> None:
+    """End a rated game that cannot count: unrated, nothing more is due."""
+    table.status = Table.Status.ABORTED
+    table.cpu_due_at = table.turn_deadline = None
+    table.finished_at = at
+    table.version += 1
+    table.save()
+    broadcast_on_commit(table)
+
+
+def _end_left_game(table: Table, at: datetime) -> None:
+    """Every person has forfeited a rated game after its first hand: it ends here (no
+    stand-ins play on for nobody) and is rated by leaving order."""
+    table.status = Table.Status.FINISHED
+    table.cpu_due_at = table.turn_deadline = None
+    table.finished_at = at
+    table.version += 1
+    table.save()
+    ratings.apply_finished_game(table, at=at)
+    broadcast_on_commit(table)
+
+
+def do_leave_game(table_id: int, *, user: Any = None, at: datetime | None = None) -> Table:
+    """The table page's "Leave" at a rated game in play: the player's own forfeit."""
+    table = Table.objects.get(pk=table_id)
+    mine = seat_of(list(table.seats.all()), user, "")
+    if mine is None:
+        raise ActionRefused("not_seated", "you have no seat at this table")
+    return do_forfeit(table_id, mine.position, at=at, left=True)
+
+
+def forfeits_due(at: datetime | None = None) -> list[tuple[int, int]]:
+    """(table id, seat position) of every person away from a rated game in play for
+    longer than the forfeit grace who has not forfeited yet."""
+    at = at or now()
+    return list(
+        Seat.objects.filter(
+            table__rated=True,
+            table__organised=False,
+            table__status=Table.Status.PLAYING,
+            is_cpu=False,
+            forfeited_at__isnull=True,
+            away_since__lte=at - forfeit_grace(),
+        ).values_list("table_id", "position")[:200]
+    )
+
+
+def sweep_forfeits(at: datetime | None = None) -> int:
+    """Record every forfeit that is due (``forfeits_due``); idempotent: a second sweeper
+    finds the seat forfeited, or the table no longer in play, and changes nothing."""
+    done = 0
+    for table_id, position in forfeits_due(at):
+        try:
+            do_forfeit(table_id, position, at=at)
+            done += 1
+        except ActionRefused:
+            continue
+    return done
 
 
 # --------------------------------------------------------------- rack order
@@ -910,13 +1113,34 @@ def resolve_place(table_id: int, position: int, action: dict[str, Any]) -> dict[
     return {"type": "add", "tile": tile, "meld": meld}
 
 
-def hint_for(table_id: int, position: int) -> dict[str, Any]:
-    """ "Show me" for a seat whose turn it is (the hard CPU's choice and why)."""
-    hand, state, _game = snapshot(Table.objects.get(pk=table_id))
-    if hand is None or state is None or hand.result is not None:
-        raise ActionRefused("hand_over", "the hand is over")
-    if state.turn != position:
-        raise ActionRefused("not_your_turn", "it is not your turn")
+def do_show_hint(table_id: int, position: int) -> dict[str, Any]:
+    """ "Show me" for a seat whose turn it is: the expert's choice and why, for that
+    seat's own view. Refused (``no_engine_help``) at a competitive table (rated,
+    tournament, challenge run: ``Table.competitive``), whatever the frame says; at any
+    other table the turn it was asked on is stored once in ``Hand.hints`` (a repeated or
+    replayed ask on the same turn stores nothing more), for the score sheet and the
+    review. No version, no broadcast: the answer is this seat's alone."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.competitive:
+            raise ActionRefused(
+                "no_engine_help", "no engine help at a competitive table: it is your own game"
+            )
+        hand, state, _game = snapshot(table)
+        if hand is None or state is None or hand.result is not None:
+            raise ActionRefused("hand_over", "the hand is over")
+        if state.turn != position:
+            raise ActionRefused("not_your_turn", "it is not your turn")
+        seat = _seat_at(table, position)
+        if seat.is_cpu or seat.forfeited_at is not None:
+            raise ActionRefused("not_seated", "this seat is not played by you")
+        stored = Hand.objects.filter(pk=hand.pk).values_list("hints", flat=True).first() or {}
+        turns = stored.get(str(position), [])
+        if state.turn_no not in turns:
+            hints = {**stored, str(position): sorted({*turns, state.turn_no})}
+            Hand.objects.filter(pk=hand.pk).update(hints=hints)
+    # the state is the snapshot's, never changed in place: the expert reads it after the
+    # lock is released, so a slow answer holds up nobody's move
     return hint(state, position)
 
 

@@ -363,6 +363,9 @@ OKEY_CPU_DELAY_MS = int(os.environ.get("OKEY_CPU_DELAY_MS", "700"))
 OKEY_SWEEP_INTERVAL = float(os.environ.get("OKEY_SWEEP_INTERVAL", "0.2"))
 # A dropped player's seat is played by its CPU after this many seconds.
 OKEY_AWAY_GRACE_S = float(os.environ.get("OKEY_AWAY_GRACE_S", "15"))
+# A person away from a rated game this long (or who presses Leave) forfeits it: their CPU
+# finishes the game and they rank last (games/services.py, "leavers").
+OKEY_FORFEIT_GRACE_S = float(os.environ.get("OKEY_FORFEIT_GRACE_S", "60"))
 # Presence (games/services.py): each server process vouches for its open table sockets every
 # OKEY_PRESENCE_HEARTBEAT_S seconds; a socket no process vouched for within OKEY_PRESENCE_TTL_S
 # (its process was killed) stops counting.

@@ -17,10 +17,17 @@ How a rating is shown
 
 Which games count
     Only tables stored with ``rated`` (chosen at creation: accounts only, no CPU seat; see
-    games/ratings/rules.py). A player who drops out of a rated game and whose seat the CPU
-    plays meanwhile (services: an away seat) still owns the seat: the game stays rated and
-    its placing counts for them. A table that gets a CPU seat (the host's "fill with CPUs")
+    games/ratings/rules.py) that finished. A game aborted before it counted (every person
+    gone during the first hand, or one gone before their first move: games/services.py,
+    "leavers") is not rated. A table that gets a CPU seat (the host's "fill with CPUs")
     stops being rated.
+
+Leavers lose
+    A person who forfeits (presses Leave, or stays away past the forfeit grace) is placed
+    last whatever their stand-in CPU scores; several leavers, the first to leave last. A
+    person who played fewer than ``OWN_TURNS_SHARE`` of their seat's turns themselves is
+    placed as a leaver too (after the real ones): a rated result needs each person's own
+    moves, so an account whose CPU played its game cannot farm rating.
 
 Every rating can be rebuilt from the stored games: ``manage.py rebuild_ratings``.
 """
@@ -36,7 +43,7 @@ from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games.models import Table
+from games.models import HandAction, Table
 from games.outcome import places
 from games.ratings.models import Rating, RatingChange
 from games.realtime import game_for
@@ -105,12 +112,67 @@ def final_places(table: Table, game: Any) -> dict[int, int]:
     return dict(enumerate(places(game.totals(), rules.higher_wins)))
 
 
+# A rated result needs each person to have played their own game: a seat whose person
+# made fewer than this share of its turns (the rest played by its stand-in CPU, after a
+# drop or time-outs) is ranked as a leaver, below everyone who played.
+OWN_TURNS_SHARE = 0.5
+# the actions that end a turn (a time-out's move is the server's, ``by_cpu``)
+TURN_ENDS = ("discard", "close", "timeout")
+
+
+def own_turn_shares(table: Table) -> dict[int, tuple[int, int]]:
+    """Seat position -> (turns its person played, turns in all) over the whole game."""
+    out: dict[int, tuple[int, int]] = {}
+    rows = HandAction.objects.filter(hand__table=table, payload__type__in=TURN_ENDS).values_list(
+        "seat", "by_cpu"
+    )
+    for seat, by_cpu in rows:
+        own, total = out.get(seat, (0, 0))
+        out[seat] = (own + (0 if by_cpu else 1), total + 1)
+    return out
+
+
+def leavers(table: Table) -> dict[int, datetime]:
+    """Seat position -> when its person left, for every person who did not play the game
+    out: a forfeit (``Seat.forfeited_at``: pressed Leave, or away past the forfeit grace),
+    or fewer than ``OWN_TURNS_SHARE`` of the seat's turns played by its person (counted as
+    leaving when the game ended, so after every real forfeit)."""
+    shares = own_turn_shares(table)
+    end = table.finished_at or timezone.now()
+    out: dict[int, datetime] = {}
+    for s in table.seats.all():
+        if s.is_cpu:
+            continue
+        own, total = shares.get(s.position, (0, 0))
+        if s.forfeited_at is not None:
+            out[s.position] = s.forfeited_at
+        elif total and own < OWN_TURNS_SHARE * total:
+            out[s.position] = end
+    return out
+
+
 def _match(table: Table, game: Any) -> list[tuple[list[int], int]]:
     """The match openskill rates: (seat positions of one team, its placing), in seat
-    order of each team's first seat."""
+    order of each team's first seat. Teams without a leaver keep their game placing
+    among themselves; every team with a leaver (``leavers``) comes after them, the
+    latest to leave first, so the first to leave is last (a team leaves with its first
+    leaver), whatever the stand-in scored."""
     teams = game.rules.teams(game.options) or [[s] for s in range(game.n_players)]
     where = final_places(table, game)
-    return [(list(team), where[team[0]]) for team in teams]
+    gone = leavers(table)
+    left_at = {
+        i: min(gone[s] for s in team if s in gone)
+        for i, team in enumerate(teams)
+        if any(s in gone for s in team)
+    }
+    stayed = [i for i in range(len(teams)) if i not in left_at]
+    # re-rank the teams that stayed: 1, 2, ... in their game order, ties still shared
+    order = sorted({where[teams[i][0]] for i in stayed})
+    place = {i: order.index(where[teams[i][0]]) + 1 for i in stayed}
+    after = len(order)
+    for n, i in enumerate(sorted(left_at, key=lambda i: (left_at[i], i), reverse=True)):
+        place[i] = after + n + 1
+    return [(list(team), place[i]) for i, team in enumerate(teams)]
 
 
 def apply_finished_game(table: Table, game: Any = None, *, at: datetime | None = None) -> bool:
@@ -270,8 +332,10 @@ __all__ = [
     "PROVISIONAL_GAMES",
     "GameChange",
     "Shown",
+    "OWN_TURNS_SHARE",
     "apply_finished_game",
     "current_rating",
+    "leavers",
     "ratings_of",
     "rebuild",
     "shown",

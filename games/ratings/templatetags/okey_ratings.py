@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.conf import settings
 
 from games.models import Table
-from games.ratings.api import PROVISIONAL_GAMES, table_changes
+from games.ratings.api import PROVISIONAL_GAMES, leavers, table_changes
+from games.ratings.rules import LEAVERS_RULE
 
 register = template.Library()
 
@@ -41,3 +43,23 @@ def table_rating_changes(table: Table, players: list[dict[str, Any]]) -> list[di
             }
         )
     return rows
+
+
+@register.simple_tag
+def rated_rules() -> str:
+    """The leavers' rule of rated games, with the forfeit grace in seconds."""
+    return str(LEAVERS_RULE) % {"seconds": round(getattr(settings, "OKEY_FORFEIT_GRACE_S", 60))}
+
+
+@register.simple_tag
+def table_leavers(table: Table, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The players of a finished rated game who left it (forfeited, or played too few of
+    their own turns), first to leave first: the outcome dialog says they were placed last."""
+    if not table.rated or table.status != Table.Status.FINISHED:
+        return []
+    names = {p["position"]: p for p in players}
+    gone = leavers(table)
+    return [
+        {"position": pos, "name": names.get(pos, {}).get("name", "")}
+        for pos in sorted(gone, key=lambda p: (gone[p], p))
+    ]

@@ -40,6 +40,12 @@ class Profile(models.Model):
         ),
     )
 
+    # Set by staff on the fair-play page (games/fairplay/): the account's ratings and
+    # solo records leave the public boards, and rated games are rated without it
+    # (games/ratings/api.py ``rebuild``). Read here so the boards need no sub-app import.
+    fair_play_marked = models.BooleanField(_("marked for fair play"), default=False)
+    fair_play_marked_at = models.DateTimeField(_("marked at"), null=True, blank=True)
+
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")

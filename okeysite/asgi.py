@@ -14,17 +14,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 import games.routing  # noqa: E402
-from okeysite.wsguard import WebsocketGuard  # noqa: E402
+from okeysite.wsguard import OriginGuard, WebsocketGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # The origin check first (the websocket's CSRF defence), then the guard's
-        # bounds (okeysite/wsguard.py), then the session, the user and the consumers.
-        "websocket": AllowedHostsOriginValidator(
+        # The origin check first (the websocket's CSRF defence: scheme, host and port of
+        # the page must be the site's own, okeysite/wsguard.py OriginGuard), then the
+        # guard's bounds, then the session, the user and the consumers.
+        "websocket": OriginGuard(
             WebsocketGuard(AuthMiddlewareStack(URLRouter(games.routing.websocket_urlpatterns)))
         ),
     }

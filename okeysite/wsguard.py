@@ -26,6 +26,10 @@ them; nginx's ``limit_conn`` bounds the whole). The session is the session
 cookie as sent (no database read); a client without one is bounded by its IP
 (``client_ip``: through ``TRUSTED_PROXIES`` like the log-in throttles; a
 loopback peer has no IP limits).
+
+``OriginGuard`` (in front of the guard) is the websockets' CSRF defence: a socket is
+opened only from a page of the site itself, scheme, host and port alike, or from one
+of ``CSRF_TRUSTED_ORIGINS`` (docs/security.md "Websocket origins").
 """
 
 from __future__ import annotations
@@ -40,8 +44,10 @@ from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.http.request import split_domain_port, validate_host
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext
@@ -321,3 +327,124 @@ class WebsocketGuard:
         finally:
             task.cancel()
             drop_queued()
+
+
+# ------------------------------------------------------------------ the origin check
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers") or ():
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _origin_tuple(origin: str) -> tuple[str, str, int] | None:
+    """``scheme://host[:port]`` as (scheme, host, port), the port filled in; None when
+    it is not an http(s) origin (``null``, a path, a bad port)."""
+    try:
+        parts = urlsplit(origin.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        return None
+    return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
+
+
+def _allowed_hosts() -> list[str]:
+    hosts = list(settings.ALLOWED_HOSTS)
+    if settings.DEBUG and not hosts:  # Django's own default in DEBUG (HttpRequest.get_host)
+        hosts = [".localhost", "127.0.0.1", "[::1]"]
+    return hosts
+
+
+def _secure(scope: Scope) -> bool:
+    """Did the browser reach us over TLS? The socket's own scheme (wss), or the word of
+    the proxy in front, read as Django reads it (``SECURE_PROXY_SSL_HEADER``)."""
+    if scope.get("scheme") in ("wss", "https"):
+        return True
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if proxy:
+        meta_name, wanted = proxy
+        name = meta_name.removeprefix("HTTP_").lower().replace("_", "-").encode()
+        sent = _header(scope, name)
+        return sent is not None and sent.split(",")[0].strip() == wanted
+    return False
+
+
+def own_origin(scope: Scope) -> tuple[str, str, int] | None:
+    """The origin of the site as this socket reached it: the scheme (``_secure``), and
+    the host and port of the ``Host`` header, which must be one of ``ALLOWED_HOSTS``
+    (else a page of a name that resolves to us, DNS rebinding, would be its own origin).
+    None when there is no such host."""
+    host = _header(scope, b"host")
+    if host is None:
+        return None
+    domain, port = split_domain_port(host.lower())
+    if not domain or not validate_host(domain, _allowed_hosts()):
+        return None
+    scheme = "https" if _secure(scope) else "http"
+    return scheme, domain.strip("[]"), int(port) if port else DEFAULT_PORTS[scheme]
+
+
+def _trusted(origin: tuple[str, str, int]) -> bool:
+    """Is ``origin`` one of ``CSRF_TRUSTED_ORIGINS`` (Django's form: exact origins, or
+    ``https://*.example.org`` for its subdomains), scheme and port included?"""
+    scheme, host, port = origin
+    for entry in getattr(settings, "CSRF_TRUSTED_ORIGINS", ()):
+        wildcard = "://*." in entry
+        trusted = _origin_tuple(entry.replace("://*.", "://", 1))
+        if trusted is None or trusted[0] != scheme or trusted[2] != port:
+            continue
+        if host == trusted[1] or (wildcard and host.endswith("." + trusted[1])):
+            return True
+    return False
+
+
+def origin_allowed(scope: Scope) -> bool:
+    """May this websocket be opened? Its ``Origin`` must be the site's own, scheme, host
+    and port alike (``own_origin``), or one of ``CSRF_TRUSTED_ORIGINS``. A socket
+    without a ``Host`` header (never a browser's: a test's communicator) is compared
+    with ``ALLOWED_HOSTS`` at the default port of its scheme. No Origin, or ``null``:
+    refused (a browser always sends one with a websocket)."""
+    sent = _header(scope, b"origin")
+    origin = _origin_tuple(sent) if sent is not None else None
+    if origin is None:
+        return False
+    if _trusted(origin):
+        return True
+    if _header(scope, b"host") is None:
+        scheme, host, port = origin
+        secure = _secure(scope)
+        name = f"[{host}]" if ":" in host else host
+        return (
+            scheme == ("https" if secure else "http")
+            and port == DEFAULT_PORTS[scheme]
+            and validate_host(name, _allowed_hosts())
+        )
+    return origin == own_origin(scope)
+
+
+class OriginGuard:
+    """The websocket's CSRF defence, in front of everything (``okeysite.asgi``): a socket
+    whose Origin is not the site's own (``origin_allowed``) is refused at the handshake
+    (HTTP 403), before any other work. Channels' ``AllowedHostsOriginValidator`` compared
+    the origin's host name alone, so any scheme and port of an allowed host passed
+    (another program on the same machine, a plain-http page of an https site)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("type") == "websocket" and not origin_allowed(scope):
+            from channels.security.websocket import WebsocketDenier
+
+            await WebsocketDenier.as_asgi()(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

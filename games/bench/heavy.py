@@ -12,7 +12,14 @@ pages are requested over and over (``manage.py heavybench``).
    (``games.bench.players``): first alone (the baseline), then while ``--clients`` HTTP clients
    per page request it in a loop, each as fast as it is answered: the who-met-whom matrix
    (first block and a far one), an imported hand's replay, a review import (POST of the
-   file) and a tournament import (POST of the tournament file).
+   file) and a tournament import (POST of the tournament file). The ordinary pages
+   (``home``, ``rules``) are asked for by another visitor (a session of its own), with
+   ``--reference-clients`` loops each: what one client's flood costs everybody else
+   (games/heavy.py shares the heavy pages per client).
+
+``--server-root`` serves the site from another checkout of the project (e.g.
+``git archive <commit>`` unpacked in a temp dir), with the same driver and data, to
+compare two revisions of the server (docs/security.md).
 
 It prints the table latency (action sent → the last seat has the new version) of both
 phases and, per page, the count, status codes and latency. Nothing but 127.0.0.1 is
@@ -50,6 +57,7 @@ class HeavyConfig:
     tables: int = 4
     think_ms: float = 300.0
     clients: int = 4
+    reference_clients: int | None = None  # loops per ordinary page (default: ``clients``)
     pages: tuple[str, ...] = PAGES
     review_hands: int = 60
     variant: str = DEFAULT_VARIANT  # the rule set of the tables, the review file and the tournament
@@ -69,6 +77,7 @@ class Site:
     hands: int
     guest_session: str
     user_session: str
+    visitor_session: str
     review_file: bytes
     tournament_file: bytes
 
@@ -226,6 +235,7 @@ def make_site(cfg: HeavyConfig) -> Site:
         hands=len(loaded["hands"]),
         guest_session=guest_session,
         user_session=user_session,
+        visitor_session=_session(visitor=True),
         review_file=raw,
         tournament_file=json.dumps(t_doc).encode(),
     )
@@ -278,12 +288,13 @@ def requests_for(site: Site, pages: tuple[str, ...], variant: str) -> list[tuple
     guest = {"sessionid": site.guest_session, "csrftoken": csrf}
     user = {"sessionid": site.user_session, "csrftoken": csrf}
     anon: dict[str, str] = {"csrftoken": csrf}
+    visitor = {"sessionid": site.visitor_session, "csrftoken": csrf}  # someone else
     out: list[tuple[str, tuple]] = []
     if "home" in pages:
-        out.append(("home", ("GET", "/", anon)))
+        out.append(("home", ("GET", "/", visitor)))
     if "rules" in pages:
         url = reverse("games:rules_page", args=[rules_for(variant).rules_page])
-        out.append(("rules", ("GET", url, anon)))
+        out.append(("rules", ("GET", url, visitor)))
     if "matrix" in pages:
         url = f"/tournaments/{site.tournament_id}/matrix/"
         out.append(("matrix", ("GET", url, anon)))
@@ -320,8 +331,16 @@ async def hammer(
             stats[name].latencies.append(time.perf_counter() - t0)
             stats[name].statuses[status] += 1
 
-    # ``clients`` loops per page, each sending its next request when the last is answered
-    await asyncio.gather(*(client(name, i) for name in cfg.pages for i in range(cfg.clients)))
+    # ``clients`` loops per page (``reference_clients`` per ordinary page), each sending
+    # its next request when the last is answered
+    reference = cfg.clients if cfg.reference_clients is None else cfg.reference_clients
+    await asyncio.gather(
+        *(
+            client(name, i)
+            for name in cfg.pages
+            for i in range(reference if name in REFERENCE else cfg.clients)
+        )
+    )
     return stats
 
 
@@ -393,6 +412,8 @@ def run(cfg: HeavyConfig, log: Callable[[str], None] = lambda msg: None) -> dict
         "variant": cfg.variant,
         "think_ms": cfg.think_ms,
         "clients": cfg.clients,
+        "reference_clients": cfg.reference_clients,
+        "server_root": str(servers.ROOT),
         "pages": list(cfg.pages),
     }
     result["loadavg"] = {"before": load_before, "after": servers.load_average()}
@@ -404,7 +425,8 @@ def format_summary(r: dict[str, Any]) -> str:
     c = r["config"]
     lines = [
         f"Heavy pages vs live tables {r['date']}: {c['tables']} {c['variant']} tables, think "
-        f"{c['think_ms']:g} ms, {c['seconds']:g} s per phase, {c['clients']} page clients; "
+        f"{c['think_ms']:g} ms, {c['seconds']:g} s per phase, {c['clients']} page clients"
+        f" ({c['reference_clients']} per ordinary page), server {c['server_root']}; "
         f"load average {r['loadavg']['before'][0]} before, {r['loadavg']['after'][0]} after",
     ]
     for phase in ("alone", "hammered"):

@@ -210,3 +210,104 @@ async def test_the_too_many_sockets_message_is_in_the_pages_language():
     browser["headers"].append((b"cookie", b"django_language=tr"))  # the switcher's choice wins
     assert wsguard._language(browser) == "tr"
     assert wsguard._language(scope("x")) == "en"
+
+
+# ------------------------------------------------------------------ the origin check
+
+
+async def accept_all(scope, receive, send) -> None:
+    """A websocket app that accepts every socket (the origin check is in front of it)."""
+    assert (await receive())["type"] == "websocket.connect"
+    await send({"type": "websocket.accept"})
+    while (await receive())["type"] != "websocket.disconnect":
+        pass
+
+
+async def opens(origin: bytes | None, host: bytes | None, *extra: tuple[bytes, bytes]) -> bool:
+    headers = [(b"origin", origin)] if origin is not None else []
+    if host is not None:
+        headers.append((b"host", host))
+    headers.extend(extra)
+    comm = WebsocketCommunicator(wsguard.OriginGuard(accept_all), "/ws/t/x/", headers=headers)
+    ok, _ = await comm.connect()
+    if ok:
+        await comm.disconnect()
+    return ok
+
+
+async def test_the_site_checks_the_origin_in_front_of_everything():
+    assert isinstance(application.application_mapping["websocket"], wsguard.OriginGuard)
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        b"http://localhost:1234",  # another port of the same host
+        b"https://localhost:8000",  # another scheme
+        b"http://localhost",  # the default port is another port
+        b"http://127.0.0.1:8000",  # another host, though allowed
+        b"http://localhost:8000/path",  # not an origin
+        b"null",
+        None,
+    ],
+)
+async def test_a_socket_from_another_origin_than_the_sites_is_refused(origin, settings):
+    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
+    assert not await opens(origin, b"localhost:8000")
+    assert await opens(b"http://localhost:8000", b"localhost:8000")
+
+
+async def test_the_sites_host_must_be_an_allowed_host(settings):
+    """A name that resolves to the server (DNS rebinding) is not the site's origin."""
+    settings.ALLOWED_HOSTS = ["localhost"]
+    assert not await opens(b"http://evil.example:8000", b"evil.example:8000")
+
+
+async def test_without_a_host_header_the_allowed_hosts_count_at_the_default_port(settings):
+    """Never a browser's socket (HTTP/1.1 always sends Host): a test's communicator."""
+    settings.ALLOWED_HOSTS = ["testserver"]
+    assert await opens(b"http://testserver", None)
+    assert not await opens(b"http://testserver:1234", None)
+    assert not await opens(b"https://testserver", None)
+    assert not await opens(b"http://elsewhere", None)
+
+
+async def test_a_wss_socket_has_an_https_origin(settings):
+    settings.ALLOWED_HOSTS = ["okey.example.org"]
+    here = b"okey.example.org"
+    guard = wsguard.OriginGuard(accept_all)
+    for origin, ok in ((b"https://okey.example.org", True), (b"http://okey.example.org", False)):
+        headers = [(b"origin", origin), (b"host", here)]
+        comm = WebsocketCommunicator(guard, "/ws/t/x/", headers=headers)
+        comm.scope["scheme"] = "wss"
+        assert (await comm.connect())[0] is ok
+        if ok:
+            await comm.disconnect()
+
+
+def scope_with(origin: str, host: str, *extra: tuple[bytes, bytes]) -> dict:
+    headers = [(b"origin", origin.encode()), (b"host", host.encode()), *extra]
+    return {"type": "websocket", "scheme": "ws", "headers": headers}
+
+
+async def test_behind_a_tls_proxy_the_origin_is_https_as_the_proxy_says(settings):
+    settings.ALLOWED_HOSTS = ["okey.example.org"]
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    tls = (b"x-forwarded-proto", b"https")
+    assert wsguard.origin_allowed(scope_with("https://okey.example.org", "okey.example.org", tls))
+    assert not wsguard.origin_allowed(
+        scope_with("http://okey.example.org", "okey.example.org", tls)
+    )
+    assert not wsguard.origin_allowed(scope_with("https://okey.example.org", "okey.example.org"))
+
+
+async def test_trusted_origins_count_with_their_scheme_and_port(settings):
+    settings.ALLOWED_HOSTS = ["okey.example.org"]
+    settings.CSRF_TRUSTED_ORIGINS = ["https://*.example.org", "http://lan.test:8080"]
+    here = "okey.example.org"
+    assert wsguard.origin_allowed(scope_with("https://play.example.org", here))
+    assert wsguard.origin_allowed(scope_with("http://lan.test:8080", here))
+    assert not wsguard.origin_allowed(scope_with("https://play.example.org:8443", here))
+    assert not wsguard.origin_allowed(scope_with("http://play.example.org", here))
+    assert not wsguard.origin_allowed(scope_with("https://example.org.evil.test", here))
+    assert not wsguard.origin_allowed(scope_with("http://lan.test:8081", here))

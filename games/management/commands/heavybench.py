@@ -30,6 +30,17 @@ class Command(BaseCommand):
         parser.add_argument("--tables", type=int, default=4)
         parser.add_argument("--think", type=float, default=300.0, metavar="MS")
         parser.add_argument("--clients", type=int, default=4, help="concurrent clients per page")
+        parser.add_argument(
+            "--reference-clients",
+            type=int,
+            default=None,
+            help="concurrent clients per ordinary page (home, rules; default: --clients)",
+        )
+        parser.add_argument(
+            "--server-root",
+            default=None,
+            help="serve the site from this checkout of the project (default: this one)",
+        )
         parser.add_argument("--pages", nargs="+", choices=PAGES + REFERENCE, default=list(PAGES))
         parser.add_argument(
             "--variant",
@@ -51,9 +62,20 @@ class Command(BaseCommand):
             tables=opts["tables"],
             think_ms=opts["think"],
             clients=opts["clients"],
+            reference_clients=opts["reference_clients"],
             pages=tuple(opts["pages"]),
             variant=opts["variant"],
         )
+
+        if opts["server_root"]:
+            from pathlib import Path
+
+            from games.bench import servers
+
+            root = Path(opts["server_root"]).resolve()
+            if not (root / "manage.py").is_file():
+                raise CommandError(f"{root} has no manage.py")
+            servers.ROOT = root
 
         def log(msg: str) -> None:
             print(f"heavybench: {msg}", file=sys.stderr, flush=True)

@@ -39,6 +39,10 @@ CPU_LEVELS = [
 ]
 
 
+# the actions that end a turn (a time-out's move is the server's: ``HandAction.by_cpu``)
+TURN_ENDS = ("discard", "close", "timeout")
+
+
 def new_code() -> str:
     """Short unguessable code for invite links (base32-ish, 10 characters)."""
     return secrets.token_urlsafe(8)[:10]
@@ -102,6 +106,17 @@ class Table(models.Model):
     @property
     def current_hand(self) -> Hand | None:
         return self.hands.order_by("-number").first()
+
+    def turn_shares(self) -> dict[int, tuple[int, int]]:
+        """Seat position -> (turns its person played, turns in all) over the whole game:
+        the rest were played for the seat by its stand-in CPU (the person away, timed
+        out, or gone). A turn is counted by the action that ends it."""
+        out: dict[int, tuple[int, int]] = {}
+        rows = HandAction.objects.filter(hand__table=self, payload__type__in=TURN_ENDS)
+        for seat, by_cpu in rows.values_list("seat", "by_cpu"):
+            own, total = out.get(seat, (0, 0))
+            out[seat] = (own + (0 if by_cpu else 1), total + 1)
+        return out
 
 
 class Seat(models.Model):

@@ -43,7 +43,7 @@ from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games.models import HandAction, Table
+from games.models import Table
 from games.outcome import places
 from games.ratings.models import Rating, RatingChange
 from games.realtime import game_for
@@ -116,20 +116,9 @@ def final_places(table: Table, game: Any) -> dict[int, int]:
 # made fewer than this share of its turns (the rest played by its stand-in CPU, after a
 # drop or time-outs) is ranked as a leaver, below everyone who played.
 OWN_TURNS_SHARE = 0.5
-# the actions that end a turn (a time-out's move is the server's, ``by_cpu``)
-TURN_ENDS = ("discard", "close", "timeout")
-
-
 def own_turn_shares(table: Table) -> dict[int, tuple[int, int]]:
-    """Seat position -> (turns its person played, turns in all) over the whole game."""
-    out: dict[int, tuple[int, int]] = {}
-    rows = HandAction.objects.filter(hand__table=table, payload__type__in=TURN_ENDS).values_list(
-        "seat", "by_cpu"
-    )
-    for seat, by_cpu in rows:
-        own, total = out.get(seat, (0, 0))
-        out[seat] = (own + (0 if by_cpu else 1), total + 1)
-    return out
+    """Seat position -> (turns its person played, turns in all) (``Table.turn_shares``)."""
+    return table.turn_shares()
 
 
 def leavers(table: Table) -> dict[int, datetime]:

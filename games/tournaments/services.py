@@ -694,7 +694,14 @@ def on_game_finished(sender: Any, *, table: Table, game: Any, **kwargs: Any) -> 
         audit(t, None, "game_result_ignored", what, {"scores": existing.scores}, {"scores": totals})
         return
     TableResult.objects.create(table=tt, scores=totals, source=TableResult.Source.GAME)
-    audit(t, None, "result_posted", what, None, {"scores": totals})
+    # the organiser's rules: a seat whose player was gone is played by its CPU and scored
+    # as played; the log says how many of each seat's turns the CPU played
+    stand_in = {
+        str(seat): total - own
+        for seat, (own, total) in table.turn_shares().items()
+        if own < total and tt.seats[seat] is not None
+    }
+    audit(t, None, "result_posted", what, None, {"scores": totals, "stand_in_turns": stand_in})
     finish_if_complete(t, None)
     _on_commit_broadcast(t.pk)
 

@@ -82,6 +82,13 @@ def test_finished_games_post_their_results_and_the_tournament_goes_on(organiser)
         assert r.scores == table_services.game_for(game).totals()
     posted = t.audit.filter(action="result_posted")
     assert posted.count() == 2 and all(a.actor is None for a in posted)
+    # the organiser's rules: nobody came, so every player's seat was played by its CPU,
+    # scored as played, and the log says how many of their turns that was
+    for a in posted:
+        tt = TournamentTable.objects.get(round__tournament=t, number=int(a.what.split()[-1]))
+        people = {str(i) for i, pid in enumerate(tt.seats) if pid is not None}
+        assert set(a.after["stand_in_turns"]) == people
+        assert all(n > 0 for n in a.after["stand_in_turns"].values())
     rows = services.standings(t)
     assert len(rows) == 6 and all(r.played == 1 for r in rows)
     assert {r.player for r in rows} == {e.pid for e in entries}

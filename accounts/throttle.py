@@ -13,6 +13,11 @@ refusal itself is not counted, so a refused request changes nothing).
   must not reset the count for the others.
 - Sign-up, per IP: ``SIGNUP_THROTTLE_LIMIT`` accounts (5) per ``SIGNUP_THROTTLE_WINDOW``
   seconds (3600).
+- Quick match's "Play now", per account: ``QUICK_MATCH_PRESS_LIMIT`` presses (10) per
+  ``QUICK_MATCH_PRESS_WINDOW`` seconds (60) (games/matchmaking/views.py).
+- Club invitations, per account: ``CLUB_INVITE_LIMIT`` (20) per ``CLUB_INVITE_WINDOW``
+  seconds (3600), counted whether or not the name belongs to an account
+  (games/clubs/views.py).
 - Password-reset requests, per IP: ``PASSWORD_RESET_THROTTLE_LIMIT`` (5) per
   ``PASSWORD_RESET_THROTTLE_WINDOW`` seconds (3600), counted whether or not the address
   belongs to an account (so the refusal says nothing about the address).
@@ -62,6 +67,8 @@ SIGNUP_IP = Limit("signup-ip", "SIGNUP_THROTTLE_LIMIT", "SIGNUP_THROTTLE_WINDOW"
 RESET_IP = Limit(
     "reset-ip", "PASSWORD_RESET_THROTTLE_LIMIT", "PASSWORD_RESET_THROTTLE_WINDOW", 5, 3600
 )
+QUICK_PRESS = Limit("quick-press", "QUICK_MATCH_PRESS_LIMIT", "QUICK_MATCH_PRESS_WINDOW", 10, 60)
+CLUB_INVITE = Limit("club-invite", "CLUB_INVITE_LIMIT", "CLUB_INVITE_WINDOW", 20, 3600)
 
 
 def client_ip(request) -> str:
@@ -187,3 +194,15 @@ def reset_blocked(request) -> bool:
 
 def record_reset(request) -> int:
     return hit(RESET_IP, client_ip(request))
+
+
+# Per account ----------------------------------------------------------------------------
+
+
+def account_blocked(limit: Limit, user) -> bool:
+    """Is ``user`` at ``limit`` (quick-match presses, club invitations)?"""
+    return at_limit(limit, f"u:{user.pk}")
+
+
+def record_account(limit: Limit, user) -> int:
+    return hit(limit, f"u:{user.pk}")

@@ -15,6 +15,9 @@ REFUSALS = {
     "not_quick_match": gettext_lazy("This is not a quick-match table."),
     "not_waiting_here": gettext_lazy("You are not waiting at this table."),
     "no_rule_set": gettext_lazy("There is no such rule set."),
+    "too_many_presses": gettext_lazy(
+        "You pressed “Play now” many times in a short while. Wait a minute, then try again."
+    ),
 }
 
 

@@ -47,6 +47,15 @@ Only through quick match
     there (``quick_match_only``); the waiting card offers "Play now" instead, which seats
     the visitor at that table when they are within its window and elsewhere when not.
 
+Pressing after leaving
+    A player who left their wait and presses again gets their own table back rather
+    than a new one: when no waiting table takes them, the table they opened last (in
+    the last ``REOPEN_WITHIN``), abandoned before any hand was dealt, is waiting again
+    with them at it, its wait counted from the new press (the window and the minute
+    before CPUs start again). Pressing and leaving in a loop therefore keeps one table,
+    not one per press; and "Play now" is throttled per player (``PRESS_LIMIT``,
+    accounts/throttle.py), a refused press changing nothing.
+
 Leaving the wait
     A waiting player may leave (``do_leave_wait``, the card's "Leave"): the seat is free
     again and the others' cards follow live; a table nobody waits at any more is
@@ -77,6 +86,7 @@ WINDOW_START = 150  # ± shown rating points when a table has just been opened
 WINDOW_STEP = 50  # wider by this much ...
 WINDOW_EVERY = timedelta(seconds=10)  # ... every this long the table has waited
 WINDOW_MAX = 600
+REOPEN_WITHIN = timedelta(hours=1)  # a table left this recently is opened again
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,9 @@ class QuickMatch:
 
     table: Table
     seat: Seat
-    outcome: str  # "joined" (a waiting table), "opened" (a new table) or "back" (already there)
+    # "joined" (a waiting table), "opened" (a new table), "reopened" (the table the player
+    # opened and left) or "back" (already there)
+    outcome: str
 
 
 def window_for(wait: timedelta) -> int:
@@ -173,6 +185,9 @@ def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> Qu
             seat = services.do_join_table(table.pk, user=user, quick_matched=True)
             table.refresh_from_db()
             return QuickMatch(table, seat, "joined")
+        seat = _reopen_left_table(user, variant, at)
+        if seat is not None:
+            return QuickMatch(seat.table, seat, "reopened")
         options = engine_options.validate_options(variant, {})
         seats = [services.SeatSpec("me")] + [
             services.SeatSpec("human") for _ in range(options["players"] - 1)
@@ -188,6 +203,35 @@ def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> Qu
         )
         seat = table.seats.get(user=user)
         return QuickMatch(table, seat, "opened")
+
+
+def _reopen_left_table(user: Any, variant: str, at: datetime) -> Seat | None:
+    """The quick-match table of ``variant`` that ``user`` opened last and left (abandoned,
+    no hand dealt, opened within ``REOPEN_WITHIN``), waiting again with them seated; None
+    when there is none. Runs inside ``do_quick_match``'s transaction, under the queue
+    lock; the table row is locked too, as every table action does."""
+    left = (
+        Table.objects.filter(
+            variant=variant,
+            quick_match=True,
+            created_by=user,
+            status=Table.Status.ABANDONED,
+            created_at__gte=at - REOPEN_WITHIN,
+        )
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if left is None:
+        return None
+    table = Table.objects.select_for_update().get(pk=left.pk)
+    if table.status != Table.Status.ABANDONED or table.hands.exists():
+        return None
+    table.status = Table.Status.WAITING
+    table.created_at = at  # the wait starts again: the window and the minute before CPUs
+    table.save(update_fields=["status", "created_at", "updated_at"])
+    seat = services.do_join_table(table.pk, user=user, quick_matched=True)  # broadcasts
+    seat.table.refresh_from_db()
+    return seat
 
 
 def _quick_table(table_id: int, user: Any) -> Table:

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import throttle
 from games import services as table_services
 from games.engine.rules import RULES
 from games.matchmaking import services
@@ -20,7 +21,9 @@ from games.models import Table
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """ "Play now" for the posted rule set: to the table the player was seated at. A guest
-    gets a page saying why not and offering to log in or sign up (403)."""
+    gets a page saying why not and offering to log in or sign up (403). Presses are
+    throttled per player (``accounts.throttle.QUICK_PRESS``): past the limit the press
+    changes nothing and the lobby says why."""
     variant = request.POST.get("variant", "")
     if variant not in RULES:
         flash.error(request, refusal("no_rule_set", "There is no such rule set."))
@@ -30,6 +33,10 @@ def play_now(request: HttpRequest) -> HttpResponse:
         return render(
             request, "matchmaking/need_account.html", {"next": back, "variant": variant}, status=403
         )
+    if throttle.account_blocked(throttle.QUICK_PRESS, request.user):
+        flash.error(request, refusal("too_many_presses", "Too many presses."))
+        return redirect(reverse("home") + "#quick-match")
+    throttle.record_account(throttle.QUICK_PRESS, request.user)
     try:
         match = services.do_quick_match(request.user, variant)
     except table_services.ActionRefused as e:

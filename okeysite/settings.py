@@ -105,6 +105,7 @@ INSTALLED_APPS = [
     "games.clubs.apps.ClubsConfig",
     "games.ratings.apps.RatingsConfig",
     "games.watch.apps.WatchConfig",
+    "games.fairplay.apps.FairPlayConfig",
 ]
 
 MIDDLEWARE = [

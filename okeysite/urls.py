@@ -30,4 +30,5 @@ urlpatterns = [
     path("", include("games.watch.urls")),
     path("", include("games.clubs.urls")),
     path("", include("games.ratings.urls")),
+    path("", include("games.fairplay.urls")),
 ]

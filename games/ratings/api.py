@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -245,7 +246,8 @@ def _rate(
 
 def rebuild() -> int:
     """Delete every rating and recompute all from the finished rated tables, in finishing
-    order (then id). Returns how many games were rated."""
+    order (then id); a game with an account marked for fair play is rated without it
+    (``_rate_without``). Returns how many games were rated."""
     with transaction.atomic():
         RatingChange.objects.all().delete()
         Rating.objects.all().delete()
@@ -253,10 +255,40 @@ def rebuild() -> int:
         tables = Table.objects.filter(rated=True, status=Table.Status.FINISHED).order_by(
             "finished_at", "id"
         )
+        marked = marked_accounts()
         for table in tables.prefetch_related("seats"):
-            if apply_finished_game(table, game_for(table)):
-                done += 1
+            seats = {s.position: s for s in table.seats.all()}
+            if marked.isdisjoint(s.user_id for s in seats.values()):
+                rated = apply_finished_game(table, game_for(table))
+            else:
+                rated = _rate_without(table, seats, marked)
+            done += int(rated)
     return done
+
+
+def marked_accounts() -> set[int]:
+    """The accounts staff marked on the fair-play page (``Profile.fair_play_marked``):
+    ``rebuild`` rates their games without them."""
+    return set(
+        get_user_model().objects.filter(profile__fair_play_marked=True).values_list("pk", flat=True)
+    )
+
+
+def _rate_without(table: Table, seats: dict[int, Any], marked: set[int]) -> bool:
+    """Rate a finished rated game as if the ``marked`` accounts had not played it: the
+    match of ``_match`` without their seats (a partners team keeps its other partner),
+    the others keeping their placings, so their order among themselves; nothing when
+    fewer than two teams are left."""
+    if any(s.is_cpu or s.user_id is None for s in seats.values()):
+        return False
+    match = []
+    for team, place in _match(table, game_for(table)):
+        users = [seats[p].user_id for p in team if seats[p].user_id not in marked]
+        if users:
+            match.append((users, place))
+    if len(match) < 2:
+        return False
+    return _rate(table, table.variant, match, at=table.finished_at)
 
 
 @dataclass(frozen=True)

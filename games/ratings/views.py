@@ -22,9 +22,16 @@ RECENT_GAMES = 10
 
 def board_queryset(variant: str):
     """The opted-in players' ratings in one rule set (the record board's opt-in, read at
-    query time): established players first, then provisional ones, each by rating."""
+    query time; accounts marked for fair play left out): established players first, then
+    provisional ones, each by rating."""
     return (
-        Rating.objects.filter(variant=variant, games__gt=0, user__profile__public_records=True)
+        Rating.objects.filter(
+            variant=variant,
+            games__gt=0,
+            user__profile__public_records=True,
+            # an account staff marked for fair play (games/fairplay/) leaves the board
+            user__profile__fair_play_marked=False,
+        )
         .annotate(
             settled=Case(
                 When(games__gte=api.PROVISIONAL_GAMES, then=Value(0)),

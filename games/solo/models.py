@@ -29,8 +29,11 @@ class SoloResultQuerySet(models.QuerySet):
 
     def public(self) -> SoloResultQuerySet:
         """Record rows of players who opted in (checked at query time: opting out hides
-        their rows at once)."""
-        return self.records().filter(user__profile__public_records=True)
+        their rows at once), except accounts staff marked for fair play
+        (games/fairplay/)."""
+        return self.records().filter(
+            user__profile__public_records=True, user__profile__fair_play_marked=False
+        )
 
 
 class SoloResult(models.Model):

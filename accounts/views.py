@@ -211,9 +211,15 @@ def profile(request):
             return response
     else:
         form = ProfileForm(instance=profile_obj, request=request)
+    from games.clubs.views import invitations_for
     from games.ratings.views import player_ratings
 
-    ctx = {"form": form, "profile": profile_obj, **player_ratings(request.user, own=True)}
+    ctx = {
+        "form": form,
+        "profile": profile_obj,
+        "invitations": invitations_for(request.user),
+        **player_ratings(request.user, own=True),
+    }
     return render(request, "accounts/profile.html", ctx)
 
 

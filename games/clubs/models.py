@@ -50,7 +50,8 @@ class Club(models.Model):
 
 class Membership(models.Model):
     """An account in a club. Organisers manage members and seasons; members are ranked
-    under their account. Members join when an organiser adds them by username."""
+    under their account. An account joins by accepting an organiser's invitation
+    (``Invitation``) and may leave (services.py)."""
 
     class Role(models.TextChoices):
         ORGANISER = "organiser", _("Organiser")
@@ -74,6 +75,33 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.club} ({self.role})"
+
+
+class Invitation(models.Model):
+    """An organiser's invitation of an account to the club (as a member, or as an
+    organiser: also how a member is made one). The account accepts (a ``Membership``
+    with that role) or declines; either way the row goes. One per club and account."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_invitations"
+    )
+    role = models.CharField(
+        _("role"), max_length=12, choices=Membership.Role.choices, default=Membership.Role.MEMBER
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_invitation_per_account")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to {self.club} ({self.role})"
 
 
 class Season(models.Model):

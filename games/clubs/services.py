@@ -5,9 +5,20 @@ found here).
 
 Decisions (README, "Clubs and seasons"):
 
-* Whoever creates a club is its first organiser. Members join when an organiser adds them
-  by username (no invite links: nothing to leak or expire); an organiser may add another
-  organiser the same way, and may remove anyone but the last organiser.
+* Whoever creates a club is its first organiser. An organiser invites an account by its
+  username (no invite links: nothing to leak); the account sees the invitation (its
+  invitations page, its profile, the club's page) and accepts or declines it. Nobody is
+  in a club, listed publicly, without having said yes. An invitation as an organiser
+  makes a member an organiser when accepted (how a club is handed over).
+* Inviting says nothing about the name: an unknown username, an account already in the
+  club or already invited, all get the same answer as a new invitation ("if that player
+  exists, they have been invited"), and nothing is made for them; the invitations are
+  counted per organiser (accounts/throttle.py ``CLUB_INVITE``), so the form is not a way
+  to test which usernames exist. An organiser therefore sees no list of pending
+  invitations (it would show which names are accounts).
+* A member may leave; an organiser too while another organiser stays. The last
+  organiser cannot leave (``last_organiser``): they invite a member as an organiser,
+  who accepts, and then leave. An organiser may remove anyone but the last organiser.
 * A season has a name and first and last days; a tournament may be attached to a season
   when it is finished, published, dated within the season, and in no other season of the
   club. Its weight is between 0.1 and 10 (1 = a normal club night).
@@ -29,15 +40,27 @@ from django.utils.translation import gettext_lazy as _
 from accounts.names import clean_public_name
 from games.tournaments.models import Tournament
 
-from .models import MAX_WEIGHT, MIN_WEIGHT, Club, Membership, NameLink, Season, SeasonTournament
+from .models import (
+    MAX_WEIGHT,
+    MIN_WEIGHT,
+    Club,
+    Invitation,
+    Membership,
+    NameLink,
+    Season,
+    SeasonTournament,
+)
 from .standings import name_key
 
 MESSAGES = {
     "not_organiser": _("Only the club's organisers can do that."),
-    "no_such_account": _("There is no account called “%(username)s”."),
-    "already_member": _("%(username)s is already in the club."),
     "no_such_member": _("That account is not in the club."),
     "last_organiser": _("A club keeps at least one organiser."),
+    "last_organiser_leaves": _(
+        "You are the club's only organiser: invite a member as an organiser first, "
+        "then leave once they have accepted."
+    ),
+    "no_such_invitation": _("There is no such invitation."),
     "no_such_season": _("That season is not in this club."),
     "bad_dates": _("A season's last day cannot come before its first day."),
     "no_such_tournament": _("There is no such tournament."),
@@ -52,7 +75,7 @@ MESSAGES = {
 }
 
 
-RESERVED_SLUGS = {"new"}  # clubs/new/ is the form
+RESERVED_SLUGS = {"new", "invitations"}  # clubs/new/ is the form, then the invitations
 
 
 class ClubError(Exception):
@@ -110,18 +133,79 @@ def create_club(actor: Any, name: str) -> Club:
         return club
 
 
-def add_member(club_id: int, actor: Any, username: str, *, organiser: bool = False) -> Membership:
+def invite(club_id: int, actor: Any, username: str, *, organiser: bool = False) -> None:
+    """Invite the account called ``username`` (any case) to the club. Returns nothing,
+    whatever the name: an unknown name, a member (as a member again) or an account
+    already invited changes nothing and is answered alike (the module's docstring). An
+    invitation as an organiser to an account invited as a member raises it."""
+    role = Membership.Role.ORGANISER if organiser else Membership.Role.MEMBER
     with transaction.atomic():
         club = _lock(club_id)
         _require_organiser(club, actor)
-        username = username.strip()
-        user = get_user_model().objects.filter(username__iexact=username).first()
+        user = get_user_model().objects.filter(username__iexact=username.strip()).first()
         if user is None:
-            raise ClubError("no_such_account", "no such account", username=username)
-        if club.memberships.filter(user=user).exists():
-            raise ClubError("already_member", "already a member", username=user.get_username())
-        role = Membership.Role.ORGANISER if organiser else Membership.Role.MEMBER
-        return Membership.objects.create(club=club, user=user, role=role, added_by=actor)
+            return
+        membership = club.memberships.filter(user=user).first()
+        if membership is not None and (
+            membership.role == Membership.Role.ORGANISER or not organiser
+        ):
+            return  # already in the club with that role (or more)
+        invitation, made = Invitation.objects.get_or_create(
+            club=club, user=user, defaults={"role": role, "invited_by": actor}
+        )
+        if not made and organiser and invitation.role != role:
+            invitation.role, invitation.invited_by = role, actor
+            invitation.save(update_fields=["role", "invited_by"])
+
+
+def _invitation(invitation_id: int, user: Any) -> Invitation:
+    """``user``'s own invitation (another's is not found: ``no_such_invitation``)."""
+    found = Invitation.objects.filter(pk=invitation_id, user_id=getattr(user, "pk", None)).first()
+    if found is None:
+        raise ClubError("no_such_invitation", "no such invitation")
+    return found
+
+
+def accept_invitation(invitation_id: int, user: Any) -> Membership:
+    """``user`` accepts their invitation: they are in the club with its role (a member
+    invited as an organiser becomes one)."""
+    club_id = _invitation(invitation_id, user).club_id
+    with transaction.atomic():
+        _lock(club_id)
+        invitation = _invitation(invitation_id, user)
+        membership = Membership.objects.filter(club_id=club_id, user=user).first()
+        if membership is None:
+            membership = Membership.objects.create(
+                club_id=club_id, user=user, role=invitation.role, added_by=invitation.invited_by
+            )
+        elif invitation.role == Membership.Role.ORGANISER:
+            membership.role = Membership.Role.ORGANISER
+            membership.save(update_fields=["role"])
+        invitation.delete()
+        return membership
+
+
+def decline_invitation(invitation_id: int, user: Any) -> None:
+    """``user`` declines their invitation: it goes, and nothing else changes (they may
+    be invited again)."""
+    club_id = _invitation(invitation_id, user).club_id
+    with transaction.atomic():
+        _lock(club_id)
+        _invitation(invitation_id, user).delete()
+
+
+def leave(club_id: int, user: Any) -> None:
+    """``user`` leaves the club. The last organiser cannot (``last_organiser_leaves``):
+    a club keeps an organiser, who hands it over first (the module's docstring)."""
+    with transaction.atomic():
+        club = _lock(club_id)
+        membership = club.memberships.filter(user_id=getattr(user, "pk", None)).first()
+        if membership is None:
+            raise ClubError("no_such_member", "not in the club")
+        organisers = club.memberships.filter(role=Membership.Role.ORGANISER)
+        if membership.role == Membership.Role.ORGANISER and organisers.count() == 1:
+            raise ClubError("last_organiser_leaves", "the last organiser cannot leave")
+        membership.delete()
 
 
 def remove_member(club_id: int, actor: Any, user_id: int) -> None:

@@ -7,8 +7,20 @@ app_name = "clubs"
 urlpatterns = [
     path("clubs/", views.club_list, name="list"),
     path("clubs/new/", views.club_create, name="create"),
+    path("clubs/invitations/", views.invitations, name="invitations"),
+    path(
+        "clubs/invitations/<int:invitation_id>/accept/",
+        views.invitation_accept,
+        name="invitation_accept",
+    ),
+    path(
+        "clubs/invitations/<int:invitation_id>/decline/",
+        views.invitation_decline,
+        name="invitation_decline",
+    ),
     path("clubs/<slug:slug>/", views.club_detail, name="detail"),
-    path("clubs/<slug:slug>/members/", views.member_add, name="member_add"),
+    path("clubs/<slug:slug>/members/", views.invite, name="invite"),
+    path("clubs/<slug:slug>/leave/", views.club_leave, name="leave"),
     path(
         "clubs/<slug:slug>/members/<int:user_id>/remove/",
         views.member_remove,

@@ -3,6 +3,8 @@
 Club, season and history pages are public (a club ranking is public; only published
 tournaments can be attached). Changing anything needs an organiser of the club: 403
 otherwise; an id of another club's season, member or link is 404. Nothing changes then.
+An account's invitations are its own (another's is 404); it accepts or declines them on
+its invitations page, its profile or the club's page, and leaves a club on its page.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import throttle
 from games.tournaments.models import Tournament
 
 from . import presenter, services
 from . import standings as club_standings
 from .forms import AttachForm, ClubForm, MemberForm, NameLinkForm, SeasonForm, WeightForm
-from .models import Club, Season, SeasonTournament
+from .models import Club, Invitation, Membership, Season, SeasonTournament
 
 NOT_FOUND_CODES = {
     "no_such_member",
@@ -31,6 +34,7 @@ NOT_FOUND_CODES = {
     "no_such_tournament",
     "no_such_link",
     "no_such_name",
+    "no_such_invitation",
 }
 
 
@@ -66,10 +70,13 @@ def _today():
 
 
 def club_list(request: HttpRequest) -> HttpResponse:
-    mine = []
+    mine: list[Club] = []
+    invited: list[Invitation] = []
     if request.user.is_authenticated:
         mine = list(Club.objects.filter(memberships__user=request.user).distinct())
-    return render(request, "clubs/list.html", {"mine": mine, "clubs": Club.objects.all()[:200]})
+        invited = invitations_for(request.user)
+    context = {"mine": mine, "invitations": invited, "clubs": Club.objects.all()[:200]}
+    return render(request, "clubs/list.html", context)
 
 
 @login_required
@@ -98,6 +105,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     all_items = club_standings.counted(club_standings.club_links_qs(club), club)
     memberships = list(club.memberships.select_related("user__profile"))
     is_organiser = club.is_organiser(request.user)
+    mine = next((m for m in memberships if m.user_id == request.user.pk), None)
+    organisers = [m for m in memberships if m.role == Membership.Role.ORGANISER]
     context = {
         "club": club,
         "season": season,
@@ -110,6 +119,14 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "members": [_person(m) for m in memberships if m.role == m.Role.MEMBER],
         "is_organiser": is_organiser,
         "name_links": club.name_links.select_related("user") if is_organiser else [],
+        "is_member": mine is not None,
+        # the last organiser hands the club over first (services.leave)
+        "can_leave": mine is not None and not (is_organiser and len(organisers) == 1),
+        "invitation": (
+            Invitation.objects.filter(club=club, user=request.user).first()
+            if request.user.is_authenticated
+            else None
+        ),
     }
     if is_organiser:
         context["member_form"] = MemberForm()
@@ -185,24 +202,84 @@ def player_history(request: HttpRequest, slug: str, player: str) -> HttpResponse
 
 @require_POST
 @login_required
-def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+def invite(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser invites an account by its username. The answer is the same whether
+    or not the name is an account's (services.invite); invitations are counted per
+    organiser (``accounts.throttle.CLUB_INVITE``), and past the limit nothing is done."""
     club = _club(slug)
+    _organiser(request, club)
     form = MemberForm(request.POST)
-    if form.is_valid():
+    if not form.is_valid():
+        flash.error(request, _("Give a username."))
+    elif throttle.account_blocked(throttle.CLUB_INVITE, request.user):
+        flash.error(request, _("You have sent many invitations lately. Try again in an hour."))
+    else:
+        throttle.record_account(throttle.CLUB_INVITE, request.user)
+        username = form.cleaned_data["username"].strip()
         try:
-            m = services.add_member(
-                club.pk,
-                request.user,
-                form.cleaned_data["username"],
-                organiser=form.cleaned_data["organiser"],
+            services.invite(
+                club.pk, request.user, username, organiser=form.cleaned_data["organiser"]
             )
         except services.ClubError as e:
             _refused(request, e)
         else:
-            flash.success(request, _("%(name)s is in the club.") % {"name": m.user.get_username()})
+            flash.success(
+                request,
+                _(
+                    "If a player called “%(username)s” exists and is not in the club yet, "
+                    "they have been invited. They join when they accept."
+                )
+                % {"username": username},
+            )
+    return redirect("clubs:detail", slug=club.slug)
+
+
+@login_required
+def invitations(request: HttpRequest) -> HttpResponse:
+    """The signed-in account's invitations, to accept or decline."""
+    return render(request, "clubs/invitations.html", {"invitations": invitations_for(request.user)})
+
+
+def invitations_for(user: Any) -> list[Invitation]:
+    """``user``'s pending invitations, newest first (also shown on the profile)."""
+    return list(Invitation.objects.filter(user=user).select_related("club", "invited_by__profile"))
+
+
+@require_POST
+@login_required
+def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    try:
+        membership = services.accept_invitation(invitation_id, request.user)
+    except services.ClubError as e:
+        _refused(request, e)
+        return redirect("clubs:invitations")
+    club = membership.club
+    flash.success(request, _("Welcome to %(club)s.") % {"club": club.name})
+    return redirect("clubs:detail", slug=club.slug)
+
+
+@require_POST
+@login_required
+def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    try:
+        services.decline_invitation(invitation_id, request.user)
+    except services.ClubError as e:
+        _refused(request, e)
     else:
-        _organiser(request, club)
-        flash.error(request, _("Give a username."))
+        flash.success(request, _("The invitation was declined."))
+    return redirect("clubs:invitations")
+
+
+@require_POST
+@login_required
+def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(slug)
+    try:
+        services.leave(club.pk, request.user)
+    except services.ClubError as e:
+        flash.error(request, e.text())
+    else:
+        flash.success(request, _("You have left %(club)s.") % {"club": club.name})
     return redirect("clubs:detail", slug=club.slug)
 
 

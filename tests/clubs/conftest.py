@@ -12,9 +12,21 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.clubs import services
+from games.clubs.models import Invitation
 from games.tournaments.models import Entry, Round, TableResult, Tournament, TournamentTable
 
 _seeds = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """The invitation counts (accounts/throttle.py) live in the cache; a test's accounts
+    may reuse an earlier test's ids."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +82,13 @@ def finished_tournament(
     return t
 
 
+def join(club, organiser, user, *, as_organiser: bool = False):
+    """``organiser`` invites ``user``, who accepts: a member (or an organiser) of ``club``."""
+    services.invite(club.pk, organiser, user.get_username(), organiser=as_organiser)
+    invitation = Invitation.objects.get(club=club, user=user)
+    return services.accept_invitation(invitation.pk, user)
+
+
 @pytest.fixture
 def organiser(db):
     return make_user("orga", "Orhan")
@@ -87,7 +106,7 @@ def worked_example(organiser, club):
         make_user(u, u.capitalize()) for u in ("ayla", "bora", "cem", "deniz")
     )
     for u in (ayla, bora, cem, deniz):
-        services.add_member(club.pk, organiser, u.username)
+        join(club, organiser, u)
     s2025 = services.create_season(
         club.pk, organiser, "2024–25", dt.date(2024, 9, 1), dt.date(2025, 8, 31)
     )

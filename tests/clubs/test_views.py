@@ -11,9 +11,16 @@ import pytest
 import time_machine
 
 from games.clubs import services
-from games.clubs.models import Club, Membership, NameLink, Season, SeasonTournament
+from games.clubs.models import (
+    Club,
+    Invitation,
+    Membership,
+    NameLink,
+    Season,
+    SeasonTournament,
+)
 from games.tournaments.models import Round, TableResult, Tournament, TournamentTable
-from tests.clubs.conftest import finished_tournament, make_user
+from tests.clubs.conftest import finished_tournament, join, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +41,7 @@ def snapshot() -> tuple:
         list(Season.objects.values_list("club", "name", "start", "end")),
         list(SeasonTournament.objects.values_list("season", "tournament", "weight")),
         list(NameLink.objects.values_list("club", "key", "user")),
+        list(Invitation.objects.values_list("club", "user", "role")),
     )
 
 
@@ -55,11 +63,16 @@ def test_a_club_name_is_checked_like_a_tournament_name(client, organiser):
     assert Club.objects.get().slug != "new"  # clubs/new/ stays the form
 
 
-def test_an_organiser_adds_and_removes_members_and_makes_seasons(client, organiser, club):
+def test_an_organiser_invites_and_removes_members_and_makes_seasons(client, organiser, club):
     ayla = make_user("ayla")
     client.force_login(organiser)
     client.post(f"/clubs/{club.slug}/members/", {"username": "AYLA"})
+    assert not club.memberships.filter(user=ayla).exists()  # invited, not in yet
+    client.force_login(ayla)
+    invitation = club.invitations.get(user=ayla)
+    client.post(f"/clubs/invitations/{invitation.pk}/accept/")
     assert club.memberships.filter(user=ayla, role="member").exists()
+    client.force_login(organiser)
     client.post(f"/clubs/{club.slug}/members/{ayla.pk}/remove/")
     assert not club.memberships.filter(user=ayla).exists()
     response = client.post(
@@ -122,7 +135,7 @@ def test_a_tournament_that_stops_being_finished_stops_counting(client, organiser
 def setup(organiser, club):
     """A club with a member, a season and a counted tournament, and another club."""
     member = make_user("member")
-    services.add_member(club.pk, organiser, "member")
+    join(club, organiser, member)
     season = services.create_season(
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
@@ -216,7 +229,7 @@ def test_a_name_entry_has_its_own_history_until_an_organiser_links_it(client, or
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     emre = make_user("emre", "Emre Y.")
-    services.add_member(club.pk, organiser, "emre")
+    join(club, organiser, emre)
     a = make_user("a", "Ayla")
     t = finished_tournament(organiser, "Cup", dt.date(2026, 3, 1), ["EMRE", a])
     services.attach_tournament(club.pk, organiser, season.pk, t.pk)

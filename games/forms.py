@@ -75,6 +75,9 @@ class VariantOptionsMixin:
     of the chosen one. Used by the new-table and the tournament forms."""
 
     skip_options: frozenset[str] = frozenset()
+    # What the forms offer first where the rule set's own default differs: a turn clock of
+    # 30 s (docs/clock-and-presence.md; "off" stays a choice where the table allows it)
+    form_defaults: dict[str, Any] = {"clock": 30}
     fields: dict[str, Any]
     cleaned_data: dict[str, Any]
 
@@ -86,6 +89,9 @@ class VariantOptionsMixin:
                 if len(allowed) < 2 or key in self.skip_options:
                     continue
                 name = field_name(variant, key)
+                offered = self.form_defaults.get(key, default)
+                if any(_encode(offered) == _encode(v) for v in allowed):
+                    default = offered
                 default = (defaults or {}).get(key, default)
                 self.fields[name] = forms.TypedChoiceField(
                     label=lazy_option_label(rules, key),
@@ -143,6 +149,18 @@ class CreateTableForm(VariantOptionsMixin, forms.Form):
     def __init__(self, *args: Any, assisted_default: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.add_option_fields({"assisted": assisted_default})
+
+    def options(self) -> dict[str, Any]:
+        """The chosen rule set's options; the turn clock only for a table of two or more
+        people (a table of one person and CPUs waits for that person: the services then
+        set no clock, docs/clock-and-presence.md)."""
+        out = super().options()
+        rules = rules_for(self.cleaned_data["variant"])
+        n = out.get("players") or rules.options.get("players", ((), rules.players[0]))[1]
+        friends = sum(1 for i in range(1, n) if self.cleaned_data.get(f"seat_{i}") == "human")
+        if not friends:
+            out.pop("clock", None)
+        return out
 
     def seat_specs(self) -> list[tuple[str, str]]:
         rules = rules_for(self.cleaned_data["variant"])

@@ -9,7 +9,7 @@ object (``Rules.reason_labels``, ``Rules.ending_labels``), used for codes not li
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.engine.rules import RULES
 from games.tilewords import tile_words
@@ -316,3 +316,45 @@ def move_text(kind: str, name: str, tile: str | None, variant: str = "") -> str:
     if text is None:
         return ""
     return str(text) % {"name": name, "tile": tile_words(tile, variant) if tile else ""}
+
+
+# The turn clock and the stand-in (docs/clock-and-presence.md): what a player is told
+# when their clock ran out, and on coming back what their stand-in did meanwhile.
+def timeout_text(kind: str, tile: str | None, variant: str = "") -> str:
+    """What the clock's stand-in played for a player whose time ran out: ``kind`` is the
+    last action it played for them (a discard names the tile in words)."""
+    if kind in ("discard", "timeout") and tile:
+        return gettext("Time's up: %(tile)s was discarded for you.") % {
+            "tile": tile_words(tile, variant)
+        }
+    if kind == "close":
+        return gettext("Time's up: your stand-in finished the hand for you.")
+    if kind in ("discard", "timeout"):
+        return gettext("Time's up: your stand-in ended your turn.")
+    return gettext("Time's up: your stand-in is playing your turn.")
+
+
+def stand_in_text(timeouts: int) -> str:
+    """Said to a player whose clock ran out ``timeouts`` turns in a row (two or more):
+    the stand-in keeps playing until they are back."""
+    return ngettext(
+        "Your time ran out %(n)s turn in a row: your stand-in plays for you until you are back.",
+        "Your time ran out %(n)s turns in a row: your stand-in plays for you until you are back.",
+        timeouts,
+    ) % {"n": timeouts}
+
+
+def away_turns_text(turns: int) -> str:
+    """The first line of "While you were away": how many turns the stand-in played."""
+    return ngettext(
+        "Your stand-in played %(n)s turn.", "Your stand-in played %(n)s turns.", turns
+    ) % {"n": turns}
+
+
+def away_hand_text(number: int, winners: str, points: int) -> str:
+    """One hand that ended while the player was away: its number (from 1), who won it
+    (names; empty for a drawn hand) and the player's points in it."""
+    values = {"n": number, "names": winners, "points": f"{points:+d}"}
+    if winners:
+        return gettext("Hand %(n)s ended: %(names)s won, you scored %(points)s.") % values
+    return gettext("Hand %(n)s ended with no winner, you scored %(points)s.") % values

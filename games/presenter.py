@@ -9,18 +9,21 @@ from __future__ import annotations
 from functools import lru_cache, partial
 from typing import Any
 
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games import messages, outcome
-from games.engine import view_for
+from games.engine import replay, view_for
+from games.engine.actions import FREE_ACTIONS, apply
 from games.engine.rules import rules_for
+from games.engine.tiles import notation
 from games.matchmaking.waiting import waiting_context
-from games.models import Seat, Table, variant_choices
-from games.realtime import page_seen, snapshot
-from games.services import arrange_slots
+from games.models import Hand, HandAction, Seat, Table, variant_choices
+from games.realtime import hand_record, page_seen, snapshot
+from games.services import AWAY_AFTER_TIMEOUTS, arrange_slots, stand_in_plays
 from games.templatetags.okey_tiles import tile_html
 from games.tilewords import tile_label, yellow_is_green
 
@@ -161,10 +164,14 @@ def _shared_context(table: Table, seats: list[Seat]) -> dict[str, Any]:
             "is_cpu": s.is_cpu,
             "is_open": s.is_open,
             "away": s.away_since is not None,
+            # "CPU playing for Ayşe": away, away by time-outs, or forfeited (a hand in play)
+            "stand_in": public is not None and stand_in_plays(s),
         }
         if public is not None:
             p["count"] = public["rack_counts"][s.position]
             p["turn"] = public["turn"] == s.position and not public["over"]
+            # the turn clock's countdown on the seat box of the seat to move (static/js)
+            p["deadline"] = table.turn_deadline if p["turn"] else None
             # the felt shows the last three discards of each seat
             p["discards"] = [
                 tile_ctx(t, table.variant) for t in public["discards"][s.position][-3:]
@@ -303,6 +310,10 @@ def table_context(
         if view is not None and ctx.get("result")
         else None
     )
+    # the turn clock by the player's own controls, and what the clock's stand-in played
+    # for them (docs/clock-and-presence.md)
+    ctx["clock_deadline"] = table.turn_deadline if ctx.get("my_turn") else None
+    ctx["notice"] = timeout_notice(table, seat)
     ctx["status_text"] = status_text(table, view, me)
     ctx["hint_text"] = (
         messages.hint_text(hint["reason"], hint["detail"], table.variant) if hint else ""
@@ -434,3 +445,90 @@ def status_text(table: Table, view: dict | None, me: int | None) -> str:
             return _("Your turn: draw from the pile or take the discard.")
         return _("Your turn: discard a tile to end it.")
     return _("Waiting for the other players.")
+
+
+# ------------------------------------------------------- the clock's stand-in
+#
+# What a player is told when the stand-in CPU played for them, derived from the stored
+# actions (``HandAction.by_cpu``), never kept apart: a time-out notice in every frame of
+# the seat while its row of time-outs lasts (``Seat.timeouts``), and, on the page they
+# open when they come back, "While you were away" (docs/clock-and-presence.md).
+
+TURN_ENDS = ("discard", "close", "timeout")  # the actions that end a turn
+
+
+def _moves(table: Table, seat: Seat) -> QuerySet[HandAction]:
+    """The seat's moves at this table (free actions left out), latest first."""
+    return (
+        HandAction.objects.filter(hand__table_id=table.pk, seat=seat.position)
+        .exclude(payload__type__in=sorted(FREE_ACTIONS))
+        .order_by("-hand__number", "-index")
+    )
+
+
+def _discarded_on_timeout(row: HandAction) -> str | None:
+    """The tile the engine's own time-out action discarded (rummy [D8]: the top of the
+    pile, or the rightmost tile of the opening rack), from the hand replayed to it."""
+    record = hand_record(row.hand)
+    before = replay({**record, "actions": record["actions"][: row.index]})
+    after, _events = apply(before, row.payload)
+    mine, was = after.discards[row.seat], before.discards[row.seat]
+    return notation(mine[-1]) if len(mine) > len(was) else None
+
+
+def timeout_notice(table: Table, seat: Seat | None) -> dict[str, Any] | None:
+    """What the seat's player reads while their row of time-outs lasts (``Seat.timeouts``
+    from 1 until their own move or "I'm back"): what the stand-in played for them last
+    ("Time's up: blue 11 was discarded for you."), and from ``AWAY_AFTER_TIMEOUTS`` on
+    that it plays on, with "I'm back". None otherwise (no query then)."""
+    if seat is None or seat.is_cpu or not seat.timeouts or seat.forfeited_at is not None:
+        return None
+    last = _moves(table, seat).filter(by_cpu=True).select_related("hand__table").first()
+    kind = last.payload.get("type", "") if last is not None else ""
+    tile = None
+    if kind in ("discard", "close") and isinstance(last.payload.get("tile"), int):
+        tile = notation(last.payload["tile"])
+    elif kind == "timeout":
+        tile = _discarded_on_timeout(last)
+    text = messages.timeout_text(kind, tile, table.variant)
+    away = seat.timeouts >= AWAY_AFTER_TIMEOUTS
+    return {
+        "text": text,
+        "stand_in": messages.stand_in_text(seat.timeouts) if away else "",
+        "away": away,
+        "back_url": reverse("games:back", args=[table.code]),
+        "key": (last.pk if last is not None else None, seat.timeouts),
+    }
+
+
+def away_summary(table: Table, seat: Seat | None) -> dict[str, Any] | None:
+    """ "While you were away": what the stand-in played for the seat since its player's
+    own last move (its turns, and each hand that ended meanwhile: who won, what the
+    player scored), for the page they open when they come back; None when the stand-in
+    played no turn for them since. Left to the time-out notice while the player's row
+    of time-outs lasts. ``key`` names the summary, so a dismissed one stays dismissed
+    in that browser tab (static/js/table.js)."""
+    if seat is None or seat.is_cpu or seat.timeouts or seat.forfeited_at is not None:
+        return None
+    moves = _moves(table, seat)
+    own = moves.filter(by_cpu=False).values_list("hand__number", "index").first()
+    played = moves.filter(by_cpu=True)
+    if own is not None:
+        number, index = own
+        played = played.filter(Q(hand__number__gt=number) | Q(hand__number=number, index__gt=index))
+    rows = list(played.values_list("pk", "hand_id", "payload__type"))
+    turns = sum(1 for _pk, _hand, kind in rows if kind in TURN_ENDS)
+    if not turns:
+        return None
+    lines = [messages.away_turns_text(turns)]
+    names = {s.position: s.display_name() for s in table.seats.all()}
+    ended = Hand.objects.filter(pk__in={h for _pk, h, _kind in rows}, result__isnull=False)
+    for hand in ended.order_by("number").prefetch_related("score_lines"):
+        won = outcome.hand_winners(table.variant, table.options, hand.result)
+        points = sum(line.points for line in hand.score_lines.all() if line.seat == seat.position)
+        lines.append(
+            messages.away_hand_text(
+                hand.number + 1, outcome.names_text(won, names) if won else "", points
+            )
+        )
+    return {"lines": lines, "key": f"{table.code}:{rows[0][0]}"}

@@ -525,7 +525,10 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
             tuple(sorted(legal)),
             my_turn,
             ctx.get("hints_allowed"),
+            ctx.get("clock_deadline"),  # the countdown by the own controls
         ),
+        # what the clock's stand-in played for this seat (presenter.timeout_notice)
+        "notice": (ctx["notice"]["key"], str(ctx["notice"]["text"])) if ctx.get("notice") else None,
         # a refusal or a hint is news each time it is sent, even when it repeats
         "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
         # a watcher's followed seat and the seats to follow show in the outcome
@@ -561,6 +564,8 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
             _tiles_key((p.get("discards") or [])[-3:]),
             tuple(t["t"] for t in p.get("took") or ()),
             p.get("took_count"),
+            p.get("stand_in"),
+            p.get("deadline"),
         )
     return keys
 
@@ -615,7 +620,7 @@ def render_leaf(name: str, ctx: dict[str, Any], place: str | None = None) -> str
 SEEN = "#seen"  # the entry of a frame's keys holding the fragments' digests
 _SEEN_MAX = 1024  # characters of a ``seen`` value read at most
 _SEEN_ITEM = re.compile(
-    r"(title|info|scores|center|mine|rack|controls|result|standings"
+    r"(title|info|scores|center|mine|rack|controls|notice|result|standings"
     r"|invite|announce|opp-[0-3])=([0-9a-f]{12})"
 )
 # news each time it is sent (a refusal, a hint, a canned message): never skipped

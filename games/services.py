@@ -214,7 +214,8 @@ def _with_turn_clock(
     quick_match: bool = False,
 ) -> dict[str, Any]:
     """``options`` with the table's turn clock (the engine option ``clock``, seconds) set
-    by the rules above: no clock for fewer than two people; 30 s at a quick-match table;
+    by the rules above: none for fewer than two people unless asked for (the new-table
+    form asks only for two or more: ``CreateTableForm.options``); 30 s at a quick-match table;
     30 s when none was chosen (an organiser's table included: a tournament that says
     ``clock: 0`` keeps no clock) or when a rated table asked for none."""
     if "clock" not in engine_options.VARIANTS.get(variant, {}).get("options", {}):
@@ -222,7 +223,7 @@ def _with_turn_clock(
     people = sum(1 for s in seats if s.kind in PEOPLE_SEATS)
     chosen = options.get("clock")
     if people < 2:
-        clock = 0
+        clock = chosen or 0  # one person is not timed unless the table asked for it
     elif quick_match or chosen is None or (rated and not chosen):
         clock = DEFAULT_CLOCK_S
     else:
@@ -628,7 +629,48 @@ def do_submit_action(
         hand, state, game = snapshot(table)
         if hand is None or state is None or hand.result is not None:
             raise ActionRefused("hand_over", "the hand is over")
+        if not by_cpu:
+            _player_acted(table, seat_position)
         _apply(table, (hand, state, game), seat_position, action, by_cpu=by_cpu, at=at)
+        return table
+
+
+def _player_acted(table: Table, position: int) -> None:
+    """A person's own move ends their row of time-outs (``Seat.timeouts``): the stand-in
+    gives the seat back. Written only when there was a row (the common path writes
+    nothing more). Before ``_apply``, so the turn it schedules sees the seat as played."""
+    seat = _seat_at(table, position)
+    if seat.timeouts:
+        seat.timeouts = 0
+        seat.save(update_fields=["timeouts"])
+
+
+def do_come_back(table_id: int, *, user: Any = None, guest_key: str = "") -> Table:
+    """ "I'm back": a person whose stand-in plays because their clock ran out
+    ``AWAY_AFTER_TIMEOUTS`` turns in a row takes their seat back (``Seat.timeouts`` to 0).
+    On their own turn a stand-in move not yet played is called off (the turn clock runs
+    on). Refused (``not_seated``) for someone without a seat; saying it twice changes
+    nothing. Shown, not played: no version bump (a pending move stays valid)."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        seat = seat_of(list(table.seats.all()), user, guest_key)
+        if seat is None:
+            raise ActionRefused("not_seated", "you have no seat at this table")
+        if not seat.timeouts:
+            return table
+        seat.timeouts = 0
+        seat.save(update_fields=["timeouts"])
+        hand, state, _game = snapshot(table)
+        if (
+            table.status == Table.Status.PLAYING
+            and state is not None
+            and not state.over
+            and state.turn == seat.position
+            and not stand_in_plays(seat)
+        ):
+            table.cpu_due_at = None
+        table.save(update_fields=["cpu_due_at", "updated_at"])
+        broadcast_on_commit(table, presence=True)
         return table
 
 
@@ -722,6 +764,33 @@ def cpu_delay() -> timedelta:
     return timedelta(milliseconds=getattr(settings, "OKEY_CPU_DELAY_MS", 700))
 
 
+# After this many turns in a row on which the clock ran out (``Seat.timeouts``) the seat
+# counts as away: its stand-in CPU plays its turns until the player acts again (a move of
+# their own, or "I'm back": ``do_come_back``).
+AWAY_AFTER_TIMEOUTS = 2
+
+
+def turn_clock(table: Table) -> timedelta | None:
+    """The table's turn clock (its engine option ``clock``; None: no clock).
+    ``OKEY_TURN_CLOCK_S`` (tests and demos only) runs every clock that many seconds."""
+    seconds = int(table.options.get("clock") or 0)
+    if not seconds:
+        return None
+    override = getattr(settings, "OKEY_TURN_CLOCK_S", 0)
+    return timedelta(seconds=float(override) if override else seconds)
+
+
+def stand_in_plays(seat: Seat) -> bool:
+    """Whether a person's seat is played by its stand-in CPU: its owner has no open
+    socket (after the away grace), timed out ``AWAY_AFTER_TIMEOUTS`` turns in a row,
+    or forfeited the game."""
+    return not seat.is_cpu and (
+        seat.away_since is not None
+        or seat.timeouts >= AWAY_AFTER_TIMEOUTS
+        or seat.forfeited_at is not None
+    )
+
+
 def _schedule(
     table: Table,
     state: engine_state.HandState,
@@ -758,11 +827,13 @@ def _schedule(
     if seat.is_cpu or seat.forfeited_at is not None:  # a CPU, or a leaver's stand-in
         table.cpu_due_at = at + cpu_delay()
         return
-    if seat.away_since is not None:
+    if seat.timeouts >= AWAY_AFTER_TIMEOUTS:
+        table.cpu_due_at = at + cpu_delay()  # away by time-outs: no grace to wait
+    elif seat.away_since is not None:
         table.cpu_due_at = max(seat.away_since + grace(), at + cpu_delay())
-    clock = int(table.options.get("clock") or 0)
+    clock = turn_clock(table)
     if clock:
-        table.turn_deadline = at + timedelta(seconds=clock)
+        table.turn_deadline = at + clock
 
 
 def _seat_at(table: Table, position: int) -> Seat:
@@ -779,12 +850,14 @@ def _everyone_away(table: Table) -> tuple[bool, datetime | None]:
 
 
 def _schedule_next_hand(table: Table, at: datetime) -> None:
-    """A finished hand waits for someone at the table to press "Next hand". When
-    every person has left (each seat away; a tournament table whose players never
-    came), nobody could: the sweeper deals the next hand once the grace period is
-    over, after a pause to show the result, so such a game still reaches its end."""
+    """A finished hand waits for someone at the table to press "Next hand". A table
+    nobody is at (every person away) deals no new hand: the hand in play was finished
+    by the stand-ins, and the game waits for a person to come back. An organiser's table
+    (``Table.organised``: a tournament round, which must reach its end) is the
+    exception: when every person has left (or its players never came) the sweeper deals
+    the next hand once the grace period is over, after a pause to show the result."""
     empty, since = _everyone_away(table)
-    if empty:
+    if empty and table.organised:
         pause = at + 4 * cpu_delay()
         table.cpu_due_at = max(since + grace(), pause) if since is not None else pause
 
@@ -804,8 +877,14 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
         if table.status != Table.Status.PLAYING or not (cpu_due or clock_due):
             return False
         hand, state, game = snapshot(table)
-        if hand is not None and hand.result is not None and cpu_due and _everyone_away(table)[0]:
-            start_hand(table, at=at)  # nobody is left to press "Next hand"
+        if (
+            hand is not None
+            and hand.result is not None
+            and cpu_due
+            and table.organised
+            and _everyone_away(table)[0]
+        ):
+            start_hand(table, at=at)  # a tournament's table nobody is at: deal on
             broadcast_on_commit(table)
             return True
         if hand is None or state is None or hand.result is not None:
@@ -813,14 +892,9 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
             table.save(update_fields=["cpu_due_at", "turn_deadline", "updated_at"])
             return False
         seat = _seat_at(table, state.turn)
-        if (
-            cpu_due
-            and not clock_due
-            and not seat.is_cpu
-            and seat.away_since is None
-            and seat.forfeited_at is None
-        ):
-            # the player came back before the grace period ended; the clock runs on
+        if cpu_due and not clock_due and not seat.is_cpu and not stand_in_plays(seat):
+            # the player came back (or acted, or said "I'm back") before the stand-in
+            # moved; the clock runs on
             deadline = table.turn_deadline
             _schedule(table, state, at)
             if deadline is not None:
@@ -833,7 +907,10 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
                 return (
                     False  # the seat's CPU is playing out the timed-out turn: its next step waits
                 )
-        action = cpu.choose(state, state.turn, seat.cpu_level, timeout=clock_due and not cpu_due)
+        timed_out = clock_due and not cpu_due
+        if not seat.is_cpu:
+            _count_timeout(seat, timed_out)
+        action = cpu.choose(state, state.turn, seat.cpu_level, timeout=timed_out)
         current = (hand, state, game)
         if action.get("type") == "timeout":
             # [D8] the opening turn's time-out discards the rightmost tile: the one
@@ -841,6 +918,21 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
             current = _arrange_as_seen(table, seat, current, at)
         _apply(table, current, state.turn, action, by_cpu=True, at=at)
     return True
+
+
+def _count_timeout(seat: Seat, timed_out: bool) -> None:
+    """Count a person's turn the server starts playing (``Seat.timeouts``): +1 when their
+    clock ran out; a turn their stand-in plays because they are away (no socket) breaks
+    the row of time-outs (back to 0), so a returning player is told what happened while
+    they were away, not about a time-out long past. Turns the stand-in plays for a seat
+    already away by time-outs leave the count as it is (until the player acts)."""
+    if timed_out:
+        seat.timeouts += 1
+    elif seat.away_since is not None and seat.timeouts:
+        seat.timeouts = 0
+    else:
+        return
+    seat.save(update_fields=["timeouts"])
 
 
 def _arrange_as_seen(

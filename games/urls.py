@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<str:code>/", views.table_page, name="table"),
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/fill/", views.fill, name="fill"),
+    path("t/<str:code>/back/", views.come_back, name="back"),
     path("t/<str:code>/leave-game/", views.leave_game, name="leave_game"),
     path("t/<str:code>/sheet/", views.score_sheet, name="sheet"),
     path("t/<str:code>/staging/", staging.staging_total, name="staging"),

@@ -105,6 +105,9 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     seat = my_seat(request, table)
     ctx = presenter.table_context(table, seat)
+    # coming back: what the stand-in played meanwhile, on this page only (no frame
+    # replaces it; the player dismisses it)
+    ctx["away_summary"] = presenter.away_summary(table, seat)
     if seat is None:
         # a watcher's outcome dialog holds the seats to follow, as its socket's frames do
         # (following nobody yet): the socket's first frame then leaves the dialog alone
@@ -159,23 +162,54 @@ def leave_game(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("games:home")
 
 
+@require_POST
+def come_back(request: HttpRequest, code: str) -> HttpResponse:
+    """ "I'm back" (the time-out notice's button, sent by htmx): the stand-in gives the
+    seat back (services.do_come_back); the table's frames show it. Without htmx, back to
+    the table page."""
+    table = get_object_or_404(Table, code=code)
+    try:
+        services.do_come_back(table.pk, user=request.user, guest_key=guest_key(request))
+    except services.ActionRefused as e:
+        if request.headers.get("HX-Request"):
+            return HttpResponse(refusal_text(e.code, e.message), status=403)
+        flash.error(request, refusal_text(e.code, e.message))
+    if request.headers.get("HX-Request"):
+        return HttpResponse(status=204)
+    return redirect("games:table", code=code)
+
+
+def hint_counts(hints: dict | None, players: int) -> list[int]:
+    """Per seat, the turns of a hand on which it asked "Show me" (``Hand.hints``: seat
+    position as a string -> the turn numbers it asked on, one entry a turn)."""
+    hints = hints or {}
+    return [len(hints.get(str(p)) or ()) for p in range(players)]
+
+
 def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
-    """Every finished hand with every score line and its reason, and the totals."""
+    """Every finished hand with every score line and its reason, and the totals; and, per
+    hand and seat, how many turns the seat asked "Show me" (finished hands only, like the
+    rest of the sheet)."""
     table = get_object_or_404(Table, code=code)
     seats = list(table.seats.select_related("user__profile"))
     hands = []
+    hint_totals = [0] * len(seats)
     for hand in table.hands.filter(result__isnull=False).prefetch_related("score_lines"):
         per_seat = {s.position: [] for s in seats}
         for line in hand.score_lines.all():
             per_seat.setdefault(line.seat, []).append(
                 {"points": line.points, "label": reason_label(line.reason, table.variant)}
             )
+        hints = hint_counts(hand.hints, len(seats))
+        hint_totals = [a + b for a, b in zip(hint_totals, hints, strict=True)]
         hands.append(
             {
                 "number": hand.number + 1,
                 "seed": hand.seed,
                 "commitment": hand.seed_commitment,
-                "cells": [per_seat[s.position] for s in seats],
+                "cells": [
+                    {"lines": per_seat[s.position], "hints": hints[s.position]} for s in seats
+                ],
                 "totals": [sum(x["points"] for x in per_seat[s.position]) for s in seats],
             }
         )
@@ -188,6 +222,7 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
             "players": [s.display_name() for s in seats],
             "hands": hands,
             "totals": game.totals(),
+            "hint_totals": hint_totals if any(hint_totals) else None,
             "over": table.status == Table.Status.FINISHED,
             "winners": [seats[i].display_name() for i in game.winners()]
             if table.status == Table.Status.FINISHED

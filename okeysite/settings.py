@@ -364,6 +364,9 @@ OKEY_CPU_DELAY_MS = int(os.environ.get("OKEY_CPU_DELAY_MS", "700"))
 OKEY_SWEEP_INTERVAL = float(os.environ.get("OKEY_SWEEP_INTERVAL", "0.2"))
 # A dropped player's seat is played by its CPU after this many seconds.
 OKEY_AWAY_GRACE_S = float(os.environ.get("OKEY_AWAY_GRACE_S", "15"))
+# Tests and demos only: every turn clock runs this many seconds instead of the table's
+# 15/30/60 (games/services.py, turn_clock). 0: the tables' own clocks.
+OKEY_TURN_CLOCK_S = float(os.environ.get("OKEY_TURN_CLOCK_S", "0"))
 # A person away from a rated game this long (or who presses Leave) forfeits it: their CPU
 # finishes the game and they rank last (games/services.py, "leavers").
 OKEY_FORFEIT_GRACE_S = float(os.environ.get("OKEY_FORFEIT_GRACE_S", "60"))

@@ -227,6 +227,26 @@
   }
   setInterval(tickClocks, 250);
 
+  /* "While you were away" (the page a returning player opens): OK hides it, and this tab
+     remembers which summary was dismissed (its data-key: the table and the stand-in's
+     latest move), so a reload before the player's next move does not bring it back. */
+  var AWAY_KEY = "okey.away.dismissed";
+  function dismissedAway() {
+    try { return window.sessionStorage.getItem(AWAY_KEY); } catch (e) { return null; }
+  }
+  function hideDismissedAway() {
+    var box = document.getElementById("t-away");
+    if (box && box.dataset.key && box.dataset.key === dismissedAway()) box.hidden = true;
+  }
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest && ev.target.closest("[data-dismiss-away]");
+    if (!btn) return;
+    var box = document.getElementById("t-away");
+    if (!box) return;
+    box.hidden = true;
+    try { window.sessionStorage.setItem(AWAY_KEY, box.dataset.key || ""); } catch (e) { /* private mode */ }
+  });
+
   /* A frame that replaces the rack (a tile drawn, the rack sorted, someone else's move
      arriving with it) keeps the player's selection: the tiles still held stay selected.
      A move sent uses its selection up before the answer comes (clearSelection). */
@@ -291,6 +311,6 @@
     if (document.visibilityState === "visible" && socketClosed()) scheduleReload(200);
   });
   window.addEventListener("online", function () { if (socketClosed()) scheduleReload(200); });
-  document.addEventListener("DOMContentLoaded", function () { initRack(); markWanting(); tickClocks(); });
+  document.addEventListener("DOMContentLoaded", function () { initRack(); markWanting(); tickClocks(); hideDismissedAway(); });
   window.okeyTable = { send: send, selected: selected };
 })();

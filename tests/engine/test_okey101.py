@@ -83,13 +83,13 @@ def finish_state(last: str, opener: str = "melds", **kw):
 
 def test_101_is_a_registered_rule_set_with_its_table_options():
     """The registry finds the module; options per §6: partners off [D36], 1-11 hands
-    (3 by default), clock off/30/60 (off by default), assisted."""
+    (3 by default), clock off/15/30/60 (off by default), assisted."""
     r = rules_for(V)
     assert list(RULES)[-1] == V and r.label == "101 Okey" and not r.whole_rack
     assert r.options["players"] == ((4,), 4)
     assert r.options["partners"] == ((False, True), False)
     assert r.options["hands"] == ((1, 3, 5, 7, 9, 11), 3)
-    assert r.options["clock"] == ((0, 30, 60), 0)
+    assert r.options["clock"] == ((0, 15, 30, 60), 0)
     assert "assisted" in r.options
     assert not r.higher_wins and not r.records and r.seed == ""
     opts = new_hand(V).options

@@ -280,7 +280,7 @@ def test_options_validation():
     assert validate_options("rummy", {"players": 2})["length"] == "standard"
     for variant, bad in [
         ("rummy", {"players": 5}),
-        ("rummy", {"clock": 30}),
+        ("rummy", {"clock": 20}),
         ("classic", {"players": 3}),
         ("fifty-one", {"hands": 2}),
         ("fifty-one", {"partners": 1}),

@@ -19,13 +19,31 @@ def fixed_seeds(monkeypatch):
     monkeypatch.setattr(services, "seed_source", lambda table, number: f"seed-{next(counter)}")
 
 
-def cpu_table(variant: str = "classic", user=None, guest_key: str = "guest-1", **options):
+def cpu_table(
+    variant: str = "classic", user=None, guest_key: str = "guest-1", present: bool = True, **options
+):
+    """A table of one person (seat 0) and CPUs. ``present``: the person's page is open (one
+    socket counted, as the table page's would be); without it the seat is away from the
+    start, as a seat nobody opened is (services, ``_open_table``), and a test opens and
+    closes its sockets itself (``services.set_presence``)."""
     seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", "medium")] * (
         options.get("players", 4) - 1
     )
-    return services.create_table(
+    table = services.create_table(
         variant=variant, options=options, seats=seats, user=user, guest_key=guest_key
     )
+    if present:
+        page_open(table)
+    return table
+
+
+def page_open(table, *positions: int) -> None:
+    """The table page of each person seated at ``positions`` (all people: none given) is
+    open: one socket each, counted as the consumer counts it (``services.set_presence``)."""
+    for seat in table.seats.filter(is_cpu=False).order_by("position"):
+        if not positions or seat.position in positions:
+            services.set_presence(seat.pk, True, channel=f"test-page-{seat.pk}")
+    table.refresh_from_db()
 
 
 def play_out_hand(table, human: int = 0, limit: int = 3000, level: str = "medium"):

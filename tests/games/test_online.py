@@ -81,7 +81,7 @@ def test_fifty_one_clock_lets_the_seat_cpu_play_the_turn():
 @pytest.mark.django_db
 def test_dropped_player_is_played_by_cpu_after_grace_and_gets_the_seat_back(settings):
     settings.OKEY_AWAY_GRACE_S = 15
-    table = cpu_table()
+    table = cpu_table(present=False)
     seat = table.seats.get(position=0)
     t0 = services.now()
     services.set_presence(seat.pk, True, at=t0)
@@ -101,7 +101,9 @@ def test_dropped_player_is_played_by_cpu_after_grace_and_gets_the_seat_back(sett
 
 
 @pytest.mark.django_db
-def test_a_table_everyone_left_deals_its_next_hand_after_the_grace_period(settings):
+def test_a_table_everyone_left_deals_no_new_hand_until_a_person_is_back(settings):
+    """A casual table nobody is at deals no new hand (docs/clock-and-presence.md): the
+    game waits for its person, who deals the next hand on coming back."""
     settings.OKEY_AWAY_GRACE_S = 15
     table = cpu_table()  # classic: many hands to a game
     seat = table.seats.get(position=0)
@@ -109,8 +111,43 @@ def test_a_table_everyone_left_deals_its_next_hand_after_the_grace_period(settin
     table.refresh_from_db()
     assert table.current_hand.number == 0 and table.cpu_due_at is None  # waits for the player
     t0 = services.now()
-    services.set_presence(seat.pk, True, at=t0)
-    services.set_presence(seat.pk, False, at=t0)  # the only person leaves between hands
+    services.set_presence(seat.pk, False, at=t0, channel=f"test-page-{seat.pk}")  # gone
+    seat.refresh_from_db()
+    assert seat.away_since == t0
+    table.refresh_from_db()
+    assert table.cpu_due_at is None
+    assert services.play_due(table.pk, at=t0 + timedelta(hours=1)) is False
+    assert services.sweep(at=t0 + timedelta(hours=1)) == 0
+    table.refresh_from_db()
+    assert table.current_hand.number == 0
+    services.set_presence(seat.pk, True, at=t0 + timedelta(hours=2))  # back: "Next hand"
+    services.next_hand(table.pk, table.version, at=t0 + timedelta(hours=2))
+    table.refresh_from_db()
+    assert table.current_hand.number == 1 and table.current_hand.result is None
+
+
+@pytest.mark.django_db
+def test_a_tournament_table_everyone_left_deals_its_next_hand_after_the_grace_period(settings):
+    """An organiser's table (a tournament round) must reach its end: with nobody at it
+    the sweeper deals the next hand once the grace period is over."""
+    settings.OKEY_AWAY_GRACE_S = 15
+    player = User.objects.create_user("t-player", password="pw-t-player-123")
+    t0 = services.now()
+    table = services.do_seat_players(
+        variant="classic",
+        options={},
+        seats=[services.SeatSpec("player", user=player, name="Ayşe")]
+        + [services.SeatSpec("cpu", "medium")] * 3,
+        away_since=t0,
+        at=t0,
+    )
+    assert table.organised
+    seat = table.seats.get(position=0)
+    services.set_presence(seat.pk, True, at=t0, channel="ayse-page")
+    play_out_hand(table)
+    table.refresh_from_db()
+    assert table.current_hand.number == 0 and table.cpu_due_at is None  # waits for her
+    services.set_presence(seat.pk, False, at=t0, channel="ayse-page")  # she leaves
     assert services.play_due(table.pk, at=t0 + timedelta(seconds=14)) is False
     assert services.play_due(table.pk, at=t0 + timedelta(seconds=16)) is True
     table.refresh_from_db()
@@ -120,7 +157,7 @@ def test_a_table_everyone_left_deals_its_next_hand_after_the_grace_period(settin
 @pytest.mark.django_db
 def test_a_finished_hand_waits_while_a_person_is_at_the_table(settings):
     settings.OKEY_AWAY_GRACE_S = 15
-    table = cpu_table()  # classic: many hands to a game
+    table = cpu_table(present=False)  # classic: many hands to a game
     seat = table.seats.get(position=0)
     play_out_hand(table)
     t0 = services.now()
@@ -134,7 +171,7 @@ def test_a_finished_hand_waits_while_a_person_is_at_the_table(settings):
 
 @pytest.mark.django_db
 def test_two_tabs_count_once_each():
-    table = cpu_table()
+    table = cpu_table(present=False)
     seat = table.seats.get(position=0)
     services.set_presence(seat.pk, True)
     services.set_presence(seat.pk, True)
@@ -225,6 +262,11 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch
     await watcher.send_to(json.dumps({"action": "follow", "seat": 0}))
     comm, ok = await _connect(table.code, client)
     assert ok
+    # the seat was away until its socket opened: the frame telling the table it is back
+    # comes with the first one; the lockstep below starts from the latest
+    html = await comm.receive_from()
+    while not await comm.receive_nothing(timeout=0.3):
+        html = await comm.receive_from()
 
     def allowed_now() -> tuple[set[int], str, bool]:
         t = Table.objects.get(pk=table.pk)
@@ -261,7 +303,6 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch
         return json.dumps(frame)
 
     frames = 0
-    html = await comm.receive_from()
     for _ in range(3000):
         ids, seed, over = await sync_to_async(allowed_now)()
         if over:

@@ -27,7 +27,7 @@ class ClassicRules(WholeRackRules):
     options = {
         "players": ((4,), 4),
         "start_points": ((10, 20, 30), 20),
-        "clock": ((0, 30, 60), 0),
+        "clock": ((0, 15, 30, 60), 0),
         **COMMON_OPTIONS,
     }
     problem_texts = {

@@ -85,7 +85,7 @@ class Okey101Rules(FiftyOneRules):
         "players": ((4,), 4),
         "partners": ((False, True), False),  # [D36]
         "hands": ((1, 3, 5, 7, 9, 11), 3),
-        "clock": ((0, 30, 60), 0),  # on time-out the seat's CPU plays the turn
+        "clock": ((0, 15, 30, 60), 0),  # on time-out the seat's CPU plays the turn
         **COMMON_OPTIONS,
     }
     reason_labels = {

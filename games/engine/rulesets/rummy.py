@@ -37,7 +37,7 @@ class RummyRules(WholeRackRules):
     options = {
         "players": ((2, 3, 4), 4),
         "length": (("short", "standard", "long"), "standard"),
-        "clock": ((0, 45), 0),
+        "clock": ((0, 15, 30, 45, 60), 0),
         **COMMON_OPTIONS,
     }
     value_labels = {

@@ -43,7 +43,7 @@ class SeventeenRules(LayDownRules):
     options = {
         "players": ((4,), 4),
         "rounds": ((7,), 7),
-        "clock": ((0, 30, 60), 0),
+        "clock": ((0, 15, 30, 60), 0),
         **COMMON_OPTIONS,
     }
     problem_texts = {

@@ -29,3 +29,17 @@ def seed(owner_username: str, today: str) -> None:
     finished_tournament(
         owner, "November night", day - dt.timedelta(days=30), [cem, ayla, "Emre", bora]
     )
+
+
+def accept_invitations(club_slug: str) -> None:
+    """Every player invited to the club accepts (as each of them would on their page)."""
+    from games.clubs import services
+    from games.clubs.models import Invitation
+
+    for invitation in Invitation.objects.filter(club__slug=club_slug).select_related("user"):
+        services.accept_invitation(invitation.pk, invitation.user)
+
+
+def player(username: str, display_name: str) -> None:
+    """An account to invite, with the browser tests' password."""
+    make_user(username, display_name)

@@ -1,9 +1,11 @@
-"""Clubs in a real browser: an organiser creates a club, adds members, makes two seasons
-and counts three finished tournaments with their weights through the forms; the club and
-season pages then show the rankings and fit a phone's width (only the tables scroll).
+"""Clubs in a real browser: an organiser creates a club, invites members (who accept),
+makes two seasons and counts three finished tournaments with their weights through the
+forms; the club and season pages then show the rankings and fit a phone's width (only
+the tables scroll). A player invited to a club sees the invitation on their profile and
+accepts it on the club's page.
 
-Set ``CLUB_SHOTS=/some/dir`` to save screenshots of the club and season pages at 390x844
-and 1366x768."""
+Set ``CLUB_SHOTS=/some/dir`` to save screenshots of the club, season, invitation and
+profile pages at 390x844 and 1366x768."""
 
 from __future__ import annotations
 
@@ -28,7 +30,11 @@ SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
 
 
 def seed(env: dict[str, str], owner: str, today: dt.date) -> None:
-    code = f"from tests.clubs.seed_e2e import seed; seed({owner!r}, {today.isoformat()!r})"
+    shell(env, f"from tests.clubs.seed_e2e import seed; seed({owner!r}, {today.isoformat()!r})")
+
+
+def shell(env: dict[str, str], code: str) -> None:
+    """Run ``code`` in ``manage.py shell`` on the e2e server's database."""
     result = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", code],
         cwd=ROOT,
@@ -86,6 +92,14 @@ def test_an_organiser_builds_a_club_season_and_its_ranking(
     for username in ("ayla", "bora", "cem", "deniz"):
         page.get_by_label("Username").fill(username)
         page.get_by_test_id("member-add").click()
+        expect(page.locator(".messages")).to_contain_text("If a player called")
+    expect(page.get_by_test_id("members")).to_contain_text("No members yet.")
+    slug = club_url.rstrip("/").rsplit("/", 1)[1]
+    shell(
+        e2e_env,
+        f"from tests.clubs.seed_e2e import accept_invitations; accept_invitations({slug!r})",
+    )
+    page.reload()
     expect(page.get_by_test_id("members").locator("li")).to_have_count(4)
 
     def day(days: int) -> str:
@@ -144,3 +158,55 @@ def test_an_organiser_builds_a_club_season_and_its_ranking(
     )
     page.set_viewport_size({"width": 1366, "height": 768})
     assert history.locator("thead").is_visible()
+
+
+def log_in(page: Page, base: str, username: str) -> None:
+    page.context.clear_cookies()
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill("green-felt-2024!")
+    page.locator("main").get_by_role("button", name="Log in").click()
+    expect(page.get_by_test_id("nav-user")).to_be_visible()
+
+
+def test_an_invited_player_sees_the_invitation_and_accepts_it(
+    page: Page, daphne_server: str, e2e_env: dict[str, str]
+):
+    sign_up(page, daphne_server, "invhost")
+    shell(e2e_env, "from tests.clubs.seed_e2e import player; player('selin', 'Selin Aras')")
+    page.get_by_test_id("nav-clubs").click()
+    page.get_by_test_id("club-new").click()
+    page.get_by_label("Club name").fill("Kadıköy Okey Evi")
+    page.get_by_test_id("club-create").click()
+    club_url = page.url
+    for name in ("selin", "no-such-player"):  # the same answer for both
+        page.get_by_label("Username").fill(name)
+        page.get_by_test_id("member-add").click()
+        expect(page.locator(".messages")).to_contain_text(
+            f"If a player called “{name}” exists and is not in the club yet, "
+            "they have been invited."
+        )
+    expect(page.get_by_test_id("members")).not_to_contain_text("Selin")
+
+    log_in(page, daphne_server, "selin")
+    page.goto(f"{daphne_server}/accounts/profile/")
+    invitations = page.get_by_test_id("profile-invitations")
+    expect(invitations.get_by_test_id("invitation-row")).to_have_count(1)
+    expect(invitations).to_contain_text("Kadıköy Okey Evi")
+    expect(invitations).to_contain_text("invited by Invhost")
+    shoot(page, "profile-invitation")
+    page.goto(f"{daphne_server}/clubs/invitations/")
+    expect(page.get_by_test_id("invitation-row")).to_have_count(1)
+    shoot(page, "invitations")
+    page.get_by_test_id("invitation-row").get_by_role("link", name="Kadıköy Okey Evi").click()
+    expect(page.get_by_test_id("invitation")).to_be_visible()
+    shoot(page, "club-invitation")
+    page.get_by_test_id("invitation").get_by_test_id("invitation-accept").click()
+    expect(page).to_have_url(club_url)
+    expect(page.locator(".messages")).to_contain_text("Welcome to Kadıköy Okey Evi.")
+    expect(page.get_by_test_id("invitation")).to_have_count(0)
+    expect(page.get_by_test_id("members")).to_contain_text("Selin Aras")
+    expect(page.get_by_test_id("club-leave")).to_be_visible()
+    shoot(page, "club-member")
+    page.goto(f"{daphne_server}/accounts/profile/")
+    expect(page.get_by_test_id("profile-invitations")).to_have_count(0)

@@ -1,11 +1,11 @@
 """Heavy work takes turns, shared per client first, so that live tables keep their share
 of the CPU and one client's flood cannot slow another client's pages.
 
-What runs where (Django 5.2, asgiref 3.13, Channels 4.3; README "Heavy pages and live
-tables"): Django's ASGI handler enters a fresh ``asgiref.sync.ThreadSensitiveContext`` for
-every HTTP request, so each request's sync view runs in a one-thread executor of its own.
-The websocket consumers' ``database_sync_to_async`` calls (and the sweeper's) run outside
-any such context, in asgiref's one process-wide ``SyncToAsync.single_thread_executor``. A
+What runs where (Django 5.2, asgiref 3.13, Channels 4.3; docs/heavy-pages.md): Django's
+ASGI handler enters a fresh ``asgiref.sync.ThreadSensitiveContext`` for every HTTP
+request, so each request's sync view runs in a one-thread executor of its own. The
+websocket consumers' ``database_sync_to_async`` calls (and the sweeper's) run outside any
+such context, in asgiref's one process-wide ``SyncToAsync.single_thread_executor``. A
 page therefore never occupies the live tables' thread, but every thread of the process
 shares one interpreter lock: a page that computes for a second slows every table move of
 that second, and four such pages at once slow them four times as much.

@@ -26,7 +26,7 @@ Served over HTTPS (behind a proxy that terminates TLS and sets ``X-Forwarded-Pro
 - ``SECURE_HSTS_INCLUDE_SUBDOMAINS``, ``SECURE_HSTS_PRELOAD``: the HSTS flags (default off:
   they commit every subdomain, and the preload list, to HTTPS).
 
-README.md ("Production") lists the set with which ``manage.py check --deploy`` is clean.
+docs/deployment.md lists the set with which ``manage.py check --deploy`` is clean.
 """
 
 import contextlib
@@ -247,7 +247,7 @@ LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "5"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
 
 # Accounts: rate limits, client IP, email ----------------------------------
-# (accounts/throttle.py explains each limit; README "Configuration" lists them.)
+# (accounts/throttle.py explains each limit; docs/configuration.md lists them.)
 LOGIN_IP_THROTTLE_LIMIT = int(os.environ.get("LOGIN_IP_THROTTLE_LIMIT", "20"))
 LOGIN_IP_THROTTLE_WINDOW = int(os.environ.get("LOGIN_IP_THROTTLE_WINDOW", "900"))
 SIGNUP_THROTTLE_LIMIT = int(os.environ.get("SIGNUP_THROTTLE_LIMIT", "5"))

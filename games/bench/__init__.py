@@ -1,5 +1,5 @@
-"""Benchmarks and load tools: commands that print figures (README, "Load benchmark" and
-the sections after it). Nothing of the site imports them.
+"""Benchmarks and load tools: commands that print figures (docs/benchmarks.md). Nothing of
+the site imports them.
 
 - ``servers``: the set-up every live benchmark shares (a fresh database, guest tables,
   ``manage.py serve`` processes on free loopback ports, their CPU time and memory);

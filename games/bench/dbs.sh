@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PostgreSQL on 127.0.0.1:5490 and Redis on 127.0.0.1:6390 for the multi-process load
-# benchmark (README, "Load benchmark"): throw-away servers from Debian's packages (`make
+# benchmark (docs/benchmarks.md, "Load benchmark"): throw-away servers from Debian's packages (`make
 # servers` installs them) in $OKEY_BENCH_DIR (default /tmp/okey-bench-dbs), nothing
 # configured system-wide.
 #

@@ -47,7 +47,7 @@ CONNECT_ATTEMPTS = 5  # like the browser's reconnect: daphne drops handshakes no
 VARIANTS: tuple[str, ...] = tuple(name for name, r in RULES.items() if SEATS in r.players)
 DEFAULT_VARIANT = "classic"
 
-# Players at a real table think. Decision (README, Load benchmark): the target (100
+# Players at a real table think. Decision (docs/benchmarks.md, "Load benchmark"): the target (100
 # tables, p99 < 250 ms) is measured at a brisk human pace, a draw and a discard in
 # about 4 s (turn clocks are 15-60 s). With no think time the 400 players form a closed
 # loop that keeps the server saturated, and the latency is the queue (tables / actions

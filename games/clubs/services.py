@@ -3,7 +3,7 @@ locked, the actor checked (organisers only, ``ClubError("not_organiser")``), the
 checked to belong to this club (``no_such_...``: another club's season or member is not
 found here).
 
-Decisions (README, "Clubs and seasons"):
+Decisions (docs/clubs.md):
 
 * Whoever creates a club is its first organiser. An organiser invites an account by its
   username (no invite links: nothing to leak); the account sees the invitation (its

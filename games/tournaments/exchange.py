@@ -34,8 +34,8 @@ FORMAT = "okey-tournament/1"
 # Limits of a file: an import is refused, before anything is written, when it holds more
 # than a tournament of this site can have.
 #
-# Players: the seating search is designed and benchmarked for 200 players (README, "Seating
-# benchmark"); 256 is 64 full four-seat tables. Rounds: services.MAX_ROUNDS (30). A round has
+# Players: the seating search is designed and benchmarked for 200 players (docs/benchmarks.md,
+# "Seating"); 256 is 64 full four-seat tables. Rounds: services.MAX_ROUNDS (30). A round has
 # at most one table per player (every table seats at least one player and nobody sits
 # twice); a table 2 to 4 seats (RULES.md §1-§5: rummy seats 2-4, the other rule sets 4) and
 # one score per seat; a player's no-shows are rounds of the tournament.

@@ -101,7 +101,7 @@ def club(organiser):
 
 @pytest.fixture
 def worked_example(organiser, club):
-    """The README's worked example ("Clubs and seasons"), ranked on 1 Dec 2026."""
+    """The worked example of docs/clubs.md, ranked on 1 Dec 2026."""
     ayla, bora, cem, deniz = (
         make_user(u, u.capitalize()) for u in ("ayla", "bora", "cem", "deniz")
     )

@@ -1,6 +1,6 @@
 """Rows for the clubs browser test, written into the e2e server's database by
 ``manage.py shell`` (test_clubs_e2e.py): four accounts and three finished tournaments of
-the README's worked example, owned by an account the browser signed up, dated as many
+the worked example of docs/clubs.md, owned by an account the browser signed up, dated as many
 days before ``today`` as in the example (so the server ranks them alike on any day)."""
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ def test_an_organiser_builds_a_club_season_and_its_ranking(
 
     page.goto(club_url)
     expect(page.get_by_test_id("club-ranking").get_by_test_id("ranking-row")).to_have_count(5)
-    # the README's worked example, all seasons
+    # the worked example of docs/clubs.md, all seasons
     expect(page.get_by_test_id("club-ranking").get_by_test_id("ranking-row").first).to_contain_text(
         "833.3"
     )

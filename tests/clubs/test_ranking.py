@@ -1,6 +1,6 @@
-"""The club ranking (games/clubs/ranking.py and README "Clubs and seasons"): points per
+"""The club ranking (games/clubs/ranking.py and docs/clubs.md): points per
 tournament, the decay by age, shared places, the weighted mean with its floor, and the
-README's worked example to the exact fraction."""
+worked example of docs/clubs.md to the exact fraction."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_a_tournament_after_the_ranking_date_does_not_count_yet_and_a_faded_one_
     assert ranking.rank(results, dt.date(2026, 12, 1)) == []
 
 
-# The worked example of README "Clubs and seasons", read from tournaments in the database.
+# The worked example of docs/clubs.md, read from tournaments in the database.
 WORKED = {
     "ayla": F(2500, 3),  # (1000·2·1 + 500·1·½ + 666⅔·1·1) / 3.5 = 833.33
     "bora": F(11000, 21),  # (666⅔·2·1 + 1000·1·½ + 0) / 3.5 = 523.81

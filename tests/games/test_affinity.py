@@ -182,7 +182,7 @@ def test_every_websocket_route_of_the_site_is_routed_on_purpose(nginx):
 def test_sockets_are_upgraded_and_the_client_address_is_appended(nginx, settings):
     """The upgrade reaches the process for every socket route; nginx appends the address
     it saw to X-Forwarded-For and overwrites X-Forwarded-Proto, so with TRUSTED_PROXIES=1
-    (README, Production) the site counts the real client, not an address the client
+    (docs/deployment.md) the site counts the real client, not an address the client
     wrote."""
     for path in ("/ws/t/abc123/", "/ws/tournament/7/", "/ws/lobby/"):
         sent = get(nginx, path, Upgrade="websocket", Connection="Upgrade")["headers"]

@@ -1,6 +1,6 @@
 """A deployment's safe defaults: error pages in the site's look and the reader's language, the
 Content-Security-Policy, the favicon, and a clean ``manage.py check --deploy`` with the
-production settings documented in README.md ("Production")."""
+production settings documented in docs/deployment.md."""
 
 from __future__ import annotations
 
@@ -183,7 +183,7 @@ def _deploy_check(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str
     )
 
 
-# The production settings of README.md ("Production").
+# The production settings of docs/deployment.md.
 PRODUCTION_ENV = {
     "ALLOWED_HOSTS": "okey.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://okey.example.org",

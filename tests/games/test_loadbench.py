@@ -4,7 +4,7 @@ The players read a live frame by its ids and data-* markers, never by its words:
 page offers, the rack, a refusal's code, the outcome. So they play every rule set and every
 language of the site alike. The end-to-end runs are not timed tests: they check that the
 bench drives real websocket players against a real ``manage.py serve`` process and that
-every action is accepted. The figures themselves are in the README ("Load benchmark").
+every action is accepted. The figures themselves are in docs/benchmarks.md.
 """
 
 from __future__ import annotations

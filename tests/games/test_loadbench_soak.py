@@ -3,7 +3,7 @@
 A soak is judged on errors, presence rows left once every socket closed and the servers'
 RSS at the end against its level after five minutes; the page client asks for the
 heaviest pages of data the bench makes through the site's services. The figures
-themselves are in the README ("Load benchmark"); these tests check the judging and that
+themselves are in docs/benchmarks.md; these tests check the judging and that
 the runs do what they say, on small numbers.
 """
 

@@ -1,5 +1,5 @@
 """What runs where, and the gates that keep heavy pages from crowding out live tables
-(games/heavy.py; README "Heavy pages and live tables")."""
+(games/heavy.py; docs/heavy-pages.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """While a process serves live tables, the heavy pages use at most their share of its
-time (games/heavy.py ``paced_page``; README "Pages under load"), so a client asking for
+time (games/heavy.py ``paced_page``; docs/heavy-pages.md), so a client asking for
 them without pause cannot crowd out the tables' frames; without live tables they run
 back to back."""
 

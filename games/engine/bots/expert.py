@@ -43,7 +43,7 @@ hard's plan): in whole-rack rule sets only the okey close waited for (the discar
 tried there measured no better than hard's and were left out); in lay-down rule sets the
 discard before opening and, in fifty-one, the new melds kept in the rack once opened.
 Against hard, on the arena's duplicate deals, it is clearly better in seventeen and 101
-(the README's CPU section has the figures).
+(docs/bots.md has the figures).
 """
 
 from __future__ import annotations

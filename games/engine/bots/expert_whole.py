@@ -140,7 +140,7 @@ measured on; on g1 and g2 it read the same with and without the collected tiles 
 | g | classic | 2000 (final) | +0.018 [−0.007, 0.043] | +0.015 | +0.003 |
 | g | rummy | 2000 (final) | +0.026 [−0.012, 0.064] | +0.022 | +0.004 |
 
-("without" on seed final: the README's 2,000-deal rows of the expert as played.)
+("without" on seed final: docs/bots.md's 2,000-deal rows of the expert as played.)
 
 On the 2,000 deals of seed final the gain was +0.003 and +0.004 and the expert's interval
 against hard came to include 0 in both rule sets, so it is not played. Of 2,239 decisions

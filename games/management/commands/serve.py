@@ -25,7 +25,7 @@ GC_THRESHOLDS = (5_000, 50, 1_000)
 # thread: at Python's 5 ms a heavy page (a tournament's standings, ~60 ms to render) holds
 # every table back in 5 ms slices. At 0.5 ms the tables' p99 during a 100-table run with a
 # client looping over the heaviest pages fell from 54-95 ms to 41 ms (alone: 13-19 ms),
-# with no cost at 250 tables (3.4 ms CPU per action, p99 33 ms; README "Scale").
+# with no cost at 250 tables (3.4 ms CPU per action, p99 33 ms; docs/benchmarks.md).
 SWITCH_INTERVAL_S = 0.0005
 
 

@@ -24,13 +24,34 @@ from games.messages import refusal_text
 from games.models import CPU_LEVELS, Table, variant_choices
 from games.presenter import tile_ctx
 from games.solo import records, sheets
-from games.solo.models import RECORD_VARIANT, SoloResult
-from games.views import guest_key
+from games.solo.models import RECORD_VARIANT, Mode, SoloResult
+from games.views import guest_key, hint_counts
 
 SOLO_VARIANTS = list(RULES)  # every registered rule set; the record one first in the form
 SOLO_OPTIONS: dict[str, Any] = {"clock": 0}  # no turn clock: a solo game waits for you
 SESSION_LEVEL = "solo_level"
 SESSION_VARIANT = "solo_variant"
+SESSION_MODE = "solo_mode"
+# The start form's modes, each with what it means (docs/solo.md): a challenge run's table
+# is competitive (the server refuses "Show me"), a practice run's is not.
+MODES = [
+    (
+        Mode.CHALLENGE,
+        Mode.CHALLENGE.label,
+        gettext_lazy(
+            "No “Show me”: your own play only. A complete seven-round game of the record"
+            " rule set can set a record and go on the public board."
+        ),
+    ),
+    (
+        Mode.PRACTICE,
+        Mode.PRACTICE.label,
+        gettext_lazy(
+            "“Show me” asks the expert CPU for its move whenever it is your turn. Never a"
+            " record: the game goes to your history marked practice."
+        ),
+    ),
+]
 BOARD_PAGE_SIZE = 25
 PERIODS = [
     ("all", gettext_lazy("All time")),
@@ -39,18 +60,21 @@ PERIODS = [
 ]
 
 
-def remembered(request: HttpRequest) -> tuple[str, str]:
-    """The CPU level and rule set this visitor chose last time."""
+def remembered(request: HttpRequest) -> tuple[str, str, str]:
+    """The CPU level, rule set and mode this visitor chose last time (a first visit:
+    medium, the record rule set, a challenge)."""
     level = request.session.get(SESSION_LEVEL, "medium")
     variant = request.session.get(SESSION_VARIANT, RECORD_VARIANT)
+    mode = request.session.get(SESSION_MODE, Mode.CHALLENGE)
     return (
         level if level in cpu.LEVELS else "medium",
         variant if RULES.get(variant) is not None else RECORD_VARIANT,  # still registered
+        mode if mode in Mode.values else Mode.CHALLENGE,
     )
 
 
 def start_form_context(request: HttpRequest) -> dict[str, Any]:
-    level, variant = remembered(request)
+    level, variant, mode = remembered(request)
     choices = variant_choices()
     variants = [c for c in choices if c[0] == RECORD_VARIANT] + [
         c for c in choices if c[0] != RECORD_VARIANT
@@ -60,6 +84,8 @@ def start_form_context(request: HttpRequest) -> dict[str, Any]:
         "level": level,
         "variants": variants,
         "variant": variant,
+        "modes": MODES,
+        "mode": mode,
         "record_variant": RECORD_VARIANT,
         "record_variant_name": dict(choices)[RECORD_VARIANT],
         "record_rules_page": rules_for(RECORD_VARIANT).rules_page,
@@ -87,6 +113,7 @@ def solo_home(request: HttpRequest) -> HttpResponse:
         history = SoloResult.objects.filter(table__in=mine)
     history_page = Paginator(history.select_related("table"), 20).get_page(request.GET.get("page"))
     bests = records.personal_bests(request.user)
+    older = records.unverified_bests(request.user)
     return render(
         request,
         "solo/home.html",
@@ -94,7 +121,10 @@ def solo_home(request: HttpRequest) -> HttpResponse:
             **start_form_context(request),
             "resumable": resumable,
             "history": history_page,
-            "bests": [(code, label, bests.get(code)) for code, label in CPU_LEVELS],
+            "bests": [
+                (code, label, bests.get(code), older.get(code)) for code, label in CPU_LEVELS
+            ],
+            "has_older": bool(older),
         },
     )
 
@@ -103,11 +133,13 @@ def solo_home(request: HttpRequest) -> HttpResponse:
 def start(request: HttpRequest) -> HttpResponse:
     level = request.POST.get("level", "medium")
     variant = request.POST.get("variant", RECORD_VARIANT)
-    if level not in cpu.LEVELS or variant not in SOLO_VARIANTS:
+    mode = request.POST.get("mode", Mode.CHALLENGE)
+    if level not in cpu.LEVELS or variant not in SOLO_VARIANTS or mode not in Mode.values:
         flash.error(request, refusal_text("bad_option", "That table option is not allowed."))
         return redirect("solo:home")
     request.session[SESSION_LEVEL] = level
     request.session[SESSION_VARIANT] = variant
+    request.session[SESSION_MODE] = mode
     seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", level)] * 3
     try:
         table = services.do_create_table(
@@ -117,6 +149,8 @@ def start(request: HttpRequest) -> HttpResponse:
             user=request.user,
             guest_key=guest_key(request),
             kind=Table.Kind.SOLO,
+            # a challenge run gets no engine help (services.do_show_hint refuses it)
+            competitive=mode == Mode.CHALLENGE,
         )
     except services.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))
@@ -144,9 +178,11 @@ def result(request: HttpRequest, code: str) -> HttpResponse:
     row = SoloResult.objects.filter(table=table).select_related("user__profile").first()
     players, lines, totals = sheets.sheet_lines(table)
     hands: dict[int, list[list[dict[str, Any]]]] = {}
+    hints: dict[int, list[int]] = {}  # hand number -> per seat, turns with "Show me"
     deals = []  # finished hands only: a hand in play keeps its seed secret
     for h in table.hands.filter(result__isnull=False).order_by("number"):
         hands[h.number + 1] = [[] for _p in players]
+        hints[h.number + 1] = hint_counts(h.hints, len(players))
         deals.append(
             {
                 "number": h.number + 1,
@@ -161,6 +197,8 @@ def result(request: HttpRequest, code: str) -> HttpResponse:
     best = None
     if row is not None and row.counts_for_records:
         best = records.personal_bests(row.user).get(row.level)
+    hint_totals = [sum(per_hand[p] for per_hand in hints.values()) for p in range(len(players))]
+    me = seat.position if seat is not None else None
     return render(
         request,
         "solo/result.html",
@@ -169,10 +207,17 @@ def result(request: HttpRequest, code: str) -> HttpResponse:
             "result": row,
             "finished": table.status == Table.Status.FINISHED and row is not None,
             "players": players,
-            "hands": sorted(hands.items()),
+            "hands": [
+                (number, [{"lines": c, "hints": hints[number][p]} for p, c in enumerate(cells)])
+                for number, cells in sorted(hands.items())
+            ],
+            "hint_totals": hint_totals if any(hint_totals) else None,
+            "my_hints": hint_totals[me] if me is not None else 0,
+            # a run finished or not: its table says how it is played
+            "mode": row.mode if row is not None else _mode_of(table),
             "deals": deals,
             "totals": totals,
-            "me": seat.position if seat is not None else None,
+            "me": me,
             "new_record": row is not None and records.is_new_record(row),
             "best": best,
             "level_name": cpu.describe(records.cpu_level(table)),
@@ -181,6 +226,10 @@ def result(request: HttpRequest, code: str) -> HttpResponse:
             "record_variant_name": dict(variant_choices())[RECORD_VARIANT],
         },
     )
+
+
+def _mode_of(table: Table) -> str:
+    return Mode.CHALLENGE if table.competitive else Mode.PRACTICE
 
 
 # ---------------------------------------------------------------------- board
@@ -197,10 +246,14 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
-def board_queryset(level: str = "", period: str = "all", now: datetime | None = None):
-    """Each opted-in player's best seventeen result (per CPU level) in the period, best
-    first. The opt-in is read at query time, so opting out removes the rows at once."""
-    rows = SoloResult.objects.public()
+def board_queryset(
+    level: str = "", period: str = "all", now: datetime | None = None, *, unverified: bool = False
+):
+    """Each opted-in player's best verified seventeen record (per CPU level) in the
+    period, best first. The opt-in is read at query time, so opting out removes the rows
+    at once. ``unverified`` ranks older unverified records too (each row says which it
+    is); practice runs are never records."""
+    rows = SoloResult.objects.public(unverified=unverified)
     if level:
         rows = rows.filter(level=level)
     since = period_start(period, now)
@@ -221,9 +274,10 @@ def board(request: HttpRequest) -> HttpResponse:
     level = level if level in cpu.LEVELS else ""
     period = request.GET.get("period", "all")
     period = period if period in dict(PERIODS) else "all"
-    page = Paginator(board_queryset(level, period), BOARD_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    unverified = request.GET.get("unverified") == "1"
+    page = Paginator(
+        board_queryset(level, period, unverified=unverified), BOARD_PAGE_SIZE
+    ).get_page(request.GET.get("page"))
     rows = [
         {"rank": page.start_index() + i, "result": r, "name": r.user.profile.name}
         for i, r in enumerate(page.object_list)
@@ -243,7 +297,8 @@ def board(request: HttpRequest) -> HttpResponse:
             "levels": CPU_LEVELS,
             "periods": PERIODS,
             "opted_in": opted_in,
-            "query": f"level={level}&period={period}",
+            "unverified": unverified,
+            "query": f"level={level}&period={period}" + ("&unverified=1" if unverified else ""),
         },
     )
 

@@ -20,7 +20,17 @@ def fixed_seeds(monkeypatch):
     monkeypatch.setattr(services, "seed_source", lambda table, number: f"solo-{next(counter)}")
 
 
-def solo_table(variant="seventeen", user=None, guest_key="guest-1", level="easy", **options):
+def solo_table(
+    variant="seventeen",
+    user=None,
+    guest_key="guest-1",
+    level="easy",
+    *,
+    competitive=False,
+    **options,
+):
+    """A solo table as the start form opens it: ``competitive`` for a challenge run, not
+    for a practice run."""
     seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", level)] * 3
     return services.create_table(
         variant=variant,
@@ -29,6 +39,7 @@ def solo_table(variant="seventeen", user=None, guest_key="guest-1", level="easy"
         user=user,
         guest_key=guest_key,
         kind=Table.Kind.SOLO,
+        competitive=competitive,
     )
 
 

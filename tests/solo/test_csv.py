@@ -30,10 +30,19 @@ def sheet_totals(client, code):
 
 
 def test_csv_equals_the_sheet_lines_and_totals(client):
-    table = play_game(solo_table(), hands=2)
+    table = play_game(solo_table(competitive=True), hands=2)
     names = [s.display_name() for s in table.seats.all()]
     rows = read_csv(client, table.code)
-    assert rows[0] == ["hand", "player", "points", "reason", "code"]
+    assert rows[0] == [
+        "hand",
+        "player",
+        "points",
+        "reason",
+        "code",
+        "show_me",
+        "mode",
+        "verified",
+    ]
     lines = ScoreLine.objects.filter(hand__table=table).order_by("hand__number", "id")
     assert lines.count() > 0
     expected = [
@@ -43,13 +52,16 @@ def test_csv_equals_the_sheet_lines_and_totals(client):
             str(x.points),
             str(reason_label(x.reason)),
             x.reason,
+            "",
+            "challenge",
+            "",  # not finished: not verified yet
         ]
         for x in lines
     ]
     assert rows[1 : 1 + len(expected)] == expected
     totals = rows[1 + len(expected) :]
     assert totals == [
-        ["total", name, str(t), "", ""]
+        ["total", name, str(t), "", "", "0", "challenge", ""]
         for name, t in zip(names, sheet_totals(client, table.code), strict=True)
     ]
     assert [int(t[2]) for t in totals] == services.game_for(table).totals()

@@ -26,7 +26,10 @@ def fake_game(totals, hands=7, winners=(1,)):
 
 
 def make_result(user, total, *, level="medium", variant="seventeen", days_ago=0, **kw):
+    """A stored result; by default a verified challenge run (``verified=False``: a row
+    from before the modes, ``mode="practice"``: a practice run)."""
     table = solo_table(variant=variant, user=user, level=level)
+    kw.setdefault("verified", kw.get("mode", "challenge") == "challenge")
     return SoloResult.objects.create(
         user=user,
         table=table,
@@ -42,9 +45,10 @@ def make_result(user, total, *, level="medium", variant="seventeen", days_ago=0,
 def test_a_complete_game_writes_its_result_and_is_a_record(client, django_user_model):
     user = django_user_model.objects.create_user("ayse", password="x")
     client.force_login(user)
-    table = play_game(solo_table(user=user, level="easy"))
+    table = play_game(solo_table(user=user, level="easy", competitive=True))  # a challenge
     assert table.status == Table.Status.FINISHED and table.hands.count() == 7
     row = SoloResult.objects.get()
+    assert (row.mode, row.verified, row.hints) == ("challenge", True, 0)
     game = services.game_for(table)
     assert (row.user, row.table, row.variant, row.level, row.rounds) == (
         user,

@@ -357,6 +357,7 @@ def collect_static(env: dict[str, str]) -> None:
 
 
 def run(cfg: HeavyConfig, log: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
+    from django.conf import settings
     from django.db import connections
 
     players = PlayConfig(seconds=cfg.seconds, think_ms=cfg.think_ms, hands=50, seed=cfg.seed)
@@ -377,6 +378,9 @@ def run(cfg: HeavyConfig, log: Callable[[str], None] = lambda msg: None) -> dict
         )
         env = servers.server_env(db_url, seed_prefix=cfg.seed_prefix)
         env["STATIC_ROOT"] = str(tmp / "static")
+        # the sessions made above are signed with this process's secret (another checkout,
+        # --server-root, would make its own secret key file)
+        env["SECRET_KEY"] = settings.SECRET_KEY
         collect_static(env)
         server = servers.start_server(env, tmp, 0)
         servers.wait_listening(server)

@@ -849,15 +849,22 @@ def _everyone_away(table: Table) -> tuple[bool, datetime | None]:
     return True, max((s.away_since for s in people), default=None)
 
 
+def _deals_unattended(table: Table) -> bool:
+    """Whether the table deals its next hand with no person at it: an organiser's table
+    (a tournament round must reach its end) or a table with no person's seat at all."""
+    return table.organised or all(s.is_cpu for s in table.seats.all())
+
+
 def _schedule_next_hand(table: Table, at: datetime) -> None:
     """A finished hand waits for someone at the table to press "Next hand". A table
     nobody is at (every person away) deals no new hand: the hand in play was finished
     by the stand-ins, and the game waits for a person to come back. An organiser's table
     (``Table.organised``: a tournament round, which must reach its end) is the
-    exception: when every person has left (or its players never came) the sweeper deals
-    the next hand once the grace period is over, after a pause to show the result."""
+    exception, and so is a table of CPUs alone (the benchmarks'): when every person has
+    left (or its players never came) the sweeper deals the next hand once the grace
+    period is over, after a pause to show the result."""
     empty, since = _everyone_away(table)
-    if empty and table.organised:
+    if empty and _deals_unattended(table):
         pause = at + 4 * cpu_delay()
         table.cpu_due_at = max(since + grace(), pause) if since is not None else pause
 
@@ -881,10 +888,10 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
             hand is not None
             and hand.result is not None
             and cpu_due
-            and table.organised
+            and _deals_unattended(table)
             and _everyone_away(table)[0]
         ):
-            start_hand(table, at=at)  # a tournament's table nobody is at: deal on
+            start_hand(table, at=at)  # a tournament's (or CPUs') table nobody is at
             broadcast_on_commit(table)
             return True
         if hand is None or state is None or hand.result is not None:

@@ -165,9 +165,7 @@ def test_a_cpu_table_whose_person_left_deals_no_new_hand_and_says_what_happened(
     expect(watcher.get_by_test_id("stand-in-0")).to_contain_text("CPU playing for Away_Player")
     shoot(watcher, "stand-in-watcher")
     # the stand-in and the CPU play the hand out; then nothing more is dealt
-    expect(watcher.get_by_test_id("result")).to_have_class(
-        re.compile(r"\bshow\b"), timeout=180_000
-    )
+    expect(watcher.get_by_test_id("result")).to_have_class(re.compile(r"\bshow\b"), timeout=180_000)
     hand_title = watcher.locator("#t-title h1").inner_text()
     watcher.wait_for_timeout((GRACE_S + 3) * 1000)  # a deal would have come by now
     expect(watcher.get_by_test_id("result")).to_have_class(re.compile(r"\bshow\b"))

@@ -24,7 +24,7 @@ from games import heavy, pagecache, services
 from games.engine.tiles import N_TILES, kind_notation, kind_of, notation
 from games.models import Hand, Seat, Table
 from games.presenter import relative_positions, tile_ctx
-from games.views import guest_key
+from games.views import guest_key, hint_counts
 
 from . import analysis, commentary, records
 from .forms import FilterForm, ImportForm
@@ -96,6 +96,19 @@ def _json_download(data: dict, filename: str, *, sign: bool = True) -> HttpRespo
     return response
 
 
+def hint_uses(hand: Hand, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Who asked "Show me" in a finished hand and on how many turns (``Hand.hints``),
+    in seat order; nothing for a hand in play (the review shows finished hands only)."""
+    if hand.result is None:
+        return []
+    counts = hint_counts(hand.hints, len(players))
+    return [
+        {"seat": p["seat"], "name": p["name"], "n": counts[p["seat"]]}
+        for p in players
+        if p["seat"] < len(counts) and counts[p["seat"]]
+    ]
+
+
 def _result_lines(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every score line of the hand, in the order play wrote them: the ones written
     during play (101's okey or işlek discard, RULES.md §6 [D32], fifty-one's
@@ -124,9 +137,11 @@ def replay_context(
     back_url: str,
     nav: dict[str, str | None],
     analysis_url: str | None = None,
+    hints: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The replay page of a hand: replayed from ``record`` now (a played hand: one hand,
-    bounded by the rules), or read from ``stored`` (an import's ``compute_replay``)."""
+    bounded by the rules), or read from ``stored`` (an import's ``compute_replay``).
+    ``hints``: who used "Show me" in the hand (``hint_uses``; a played hand only)."""
     names = [p["name"] for p in players]
     r = (
         present_replay(stored, names, variant)
@@ -173,6 +188,7 @@ def replay_context(
         "result_totals": [{"name": names[s], "points": p} for s, p in enumerate(result["totals"])]
         if result
         else [],
+        "hint_uses": hints,  # None: not known (an imported hand)
         "commentary_url": commentary_url,
         "commentary_seat": commentary_seat,
         "analysis_url": analysis_url,
@@ -321,6 +337,7 @@ def game_detail(request: HttpRequest, code: str) -> HttpResponse:
     accuracy = {row.hand_id: row.data.get("accuracy") for row in analysed}
     for h in hands:
         h.accuracy = accuracy.get(h.pk)
+        h.hint_uses = hint_uses(h, players)
     return render(
         request,
         "review/game.html",
@@ -392,6 +409,7 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
             export_url=reverse("review:hand_export", args=[hand.pk]),
             back_url=reverse("review:game", args=[table.code]),
             nav=nav,
+            hints=hint_uses(hand, players),
             **head,
         ),
     )
@@ -497,14 +515,18 @@ def shared_game(request: HttpRequest, token: str) -> HttpResponse:
     if refusal is not None:
         return refusal
     table = link.table
+    players = players_of(table)
+    hands = list(table.hands.filter(result__isnull=False).order_by("number"))
+    for h in hands:
+        h.hint_uses = hint_uses(h, players)
     return render(
         request,
         "review/shared.html",
         {
             "link": link,
             "table": table,
-            "players": players_of(table),
-            "hands": list(table.hands.filter(result__isnull=False).order_by("number")),
+            "players": players,
+            "hands": hands,
             "totals": services.game_for(table).totals(),
         },
     )
@@ -541,6 +563,7 @@ def shared_hand(request: HttpRequest, token: str, number: int) -> HttpResponse:
             export_url=reverse("review:shared_export", args=[token]),
             back_url=reverse("review:shared", args=[token]),
             nav=nav,
+            hints=hint_uses(hand, players),
             **head,
         ),
     )

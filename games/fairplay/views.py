@@ -80,7 +80,7 @@ def page(request: HttpRequest) -> HttpResponse:
             "threshold": float(setting("Z")),
             "min_feeds": int(setting("MIN_FEEDS")),
             "together_games": int(setting("TOGETHER_MIN_GAMES")),
-            "together_share": float(setting("TOGETHER_SHARE")),
+            "together_share_pct": 100 * float(setting("TOGETHER_SHARE")),
         },
     )
 

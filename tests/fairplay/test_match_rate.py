@@ -3,9 +3,13 @@ background scan, the figures the staff page lists."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import call_command
 
 from games.fairplay import report
+from games.fairplay import scan as fairplay_scan
 from games.fairplay.models import HandCheck, LogEntry, PlayerStats
 from games.fairplay.scan import scan
 from games.models import Hand, HandAction
@@ -103,3 +107,28 @@ def test_moves_a_stand_in_played_are_not_the_persons(game):
     assert row.decisions == 0 and row.bits == ""
     other = HandCheck.objects.get(hand=hand, seat=2)
     assert other.decisions > 0
+
+
+def test_the_command_checks_a_bounded_batch(game):
+    out = io.StringIO()
+    call_command("fairplay_scan", "--limit", "2", stdout=out)
+    assert "hands=2" in out.getvalue()
+    assert HandCheck.objects.values("hand").distinct().count() == 2
+
+
+def test_a_hand_left_by_a_scan_that_died_is_taken_over_and_counted_once(game):
+    hand = Hand.objects.filter(result__isnull=False).order_by("id").first()
+    at = fairplay_scan.clock()
+    _token, rows = fairplay_scan._claim(hand, at - fairplay_scan.STALE_AFTER / 2)
+    assert len(rows) == 4  # claimed, then the scan died before storing anything
+    fairplay_scan.scan(limit=1000, now=at)
+    assert HandCheck.objects.filter(hand=hand, status=HandCheck.Status.RUNNING).count() == 4
+    later = at + fairplay_scan.STALE_AFTER
+    fairplay_scan.scan(limit=1000, now=later)
+    rows = HandCheck.objects.filter(hand=hand)
+    assert {r.status for r in rows} == {HandCheck.Status.DONE}
+    for row in rows:
+        stats = PlayerStats.objects.get(user=row.user, variant="classic")
+        checked = HandCheck.objects.filter(user=row.user, variant="classic")
+        assert stats.decisions == sum(r.decisions for r in checked)
+        assert stats.hands == checked.count()

@@ -310,7 +310,8 @@ def parse_frame(text: str) -> tuple[str, dict[str, Any], int | None]:
     return kind, fields, version
 
 
-SEAT_ACTIONS = {"reorder", "sort", "hint"}  # private to the seat, no version needed
+# no version needed: private to the seat, or (leave) the seat's own forfeit of a rated game
+SEAT_ACTIONS = {"reorder", "sort", "hint", "leave"}
 PHRASE = "phrase"  # a quick phrase (games/phrases.py): no engine action, no version
 FOLLOW = "follow"  # a watcher follows a seat (games/watch/follow.py): no version
 
@@ -543,6 +544,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         if kind == "hint":
             self._hint = services.do_show_hint(self.table_id, self.position)
+            return None
+        if kind == "leave":  # broadcast on commit: every seat sees who left
+            services.do_forfeit(self.table_id, self.position, left=True, seat_id=self.seat_id)
             return None
         # ``check_action`` let through only known actions, with a version unless private
         assert version is not None and (kind == "next_hand" or kind in ENGINE_ACTIONS)

@@ -313,6 +313,16 @@ def table_context(
     # the turn clock by the player's own controls, and what the clock's stand-in played
     # for them (docs/clock-and-presence.md)
     ctx["clock_deadline"] = table.turn_deadline if ctx.get("my_turn") else None
+    # a rated game's own forfeit ("Leave this game"), and the seat of one who left it
+    # (games/services.py, "leavers")
+    ctx["forfeited"] = seat is not None and seat.forfeited_at is not None
+    ctx["can_leave"] = (
+        seat is not None
+        and not ctx["forfeited"]
+        and table.rated
+        and not table.organised
+        and table.status == Table.Status.PLAYING
+    )
     ctx["notice"] = timeout_notice(table, seat)
     ctx["status_text"] = status_text(table, view, me)
     ctx["hint_text"] = (

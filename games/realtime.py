@@ -526,6 +526,8 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
             my_turn,
             ctx.get("hints_allowed"),
             ctx.get("clock_deadline"),  # the countdown by the own controls
+            ctx.get("forfeited"),  # a rated game's leaver, and "Leave this game"
+            ctx.get("can_leave"),
         ),
         # what the clock's stand-in played for this seat (presenter.timeout_notice)
         "notice": (ctx["notice"]["key"], str(ctx["notice"]["text"])) if ctx.get("notice") else None,

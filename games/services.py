@@ -1035,14 +1035,20 @@ def do_forfeit(
     *,
     at: datetime | None = None,
     left: bool = False,
+    seat_id: int | None = None,
 ) -> Table:
     """A person leaves a rated game (``left``: they pressed Leave; else they stayed away
     past the forfeit grace). Aborts the game while it cannot count yet, else records the
     forfeit (``Seat.forfeited_at``): the stand-in plays the seat from now on. Refused at
-    a table that is not a rated game in play, or for a seat already forfeited."""
+    a table that is not a rated game in play, or for a seat already forfeited; with
+    ``seat_id`` (the seat row a socket was opened for), for a seat no longer that one."""
     at = at or now()
     with transaction.atomic():
         table = _lock(table_id)
+        if seat_id is not None and not any(
+            s.pk == seat_id and s.position == position for s in table.seats.all()
+        ):
+            raise ActionRefused("not_seated", "this seat is no longer yours")
         if not table.rated or table.organised or table.status != Table.Status.PLAYING:
             raise ActionRefused("not_rated_game", "only a rated game in play can be forfeited")
         seat = _seat_at(table, position)

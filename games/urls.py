@@ -12,7 +12,6 @@ urlpatterns = [
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/fill/", views.fill, name="fill"),
     path("t/<str:code>/back/", views.come_back, name="back"),
-    path("t/<str:code>/leave-game/", views.leave_game, name="leave_game"),
     path("t/<str:code>/sheet/", views.score_sheet, name="sheet"),
     path("t/<str:code>/staging/", staging.staging_total, name="staging"),
     path("t/<str:code>/sheet.csv", solo_views.sheet_csv, name="sheet_csv"),

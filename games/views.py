@@ -8,7 +8,6 @@ from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import heavy, pagecache, presenter, services
@@ -141,25 +140,6 @@ def fill(request: HttpRequest, code: str) -> HttpResponse:
     except services.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))
     return redirect("games:table", code=code)
-
-
-@require_POST
-def leave_game(request: HttpRequest, code: str) -> HttpResponse:
-    """Leave a rated game in play: a forfeit (games/services.py, "leavers")."""
-    table = get_object_or_404(Table, code=code)
-    try:
-        left = services.do_leave_game(table.pk, user=request.user)
-    except services.ActionRefused as e:
-        flash.error(request, refusal_text(e.code, e.message))
-        return redirect("games:table", code=code)
-    if left.status == Table.Status.ABORTED:
-        flash.info(request, _("You left before the game counted: it is aborted and not rated."))
-    else:
-        flash.info(
-            request,
-            _("You left the game: your CPU finishes it for the others and you are placed last."),
-        )
-    return redirect("games:home")
 
 
 @require_POST

@@ -21,7 +21,8 @@ Three gates, passed in this order (docs/security.md "Heavy pages, per client"):
    seconds its next import d × (1/``SHARE`` − 1) later. A client waits for its pacing
    *before* it takes a turn, so its pause holds nobody else back. One address holds at
    most ``IP_AT_ONCE`` clients' shares at a time (sessions are cheap to make; a further
-   one is answered "busy" at once).
+   one is answered "busy" at once); a loopback address has no such cap (as in
+   ``okeysite.wsguard``: a proxy in front without ``TRUSTED_PROXIES``, a benchmark).
 2. **Imports** (the review and tournament imports, real work on untrusted input, through
    :func:`one_at_a_time`): one at a time in the process (SQLite has one writer), in the
    order they asked; while one runs the interpreter hands over between threads every
@@ -45,6 +46,7 @@ pages-only process, a quiet one) serves pages without pacing.
 from __future__ import annotations
 
 import functools
+import ipaddress
 import sys
 import threading
 import time
@@ -146,8 +148,14 @@ def client_of(request: Any) -> str:
     return f"ip:{ip}|{ip}"
 
 
-def _address(client: str) -> str:
-    return client.rpartition("|")[2]
+def _address(client: str) -> str | None:
+    """The address whose clients :data:`IP_AT_ONCE` counts; None for none or loopback."""
+    address = client.rpartition("|")[2] if "|" in client else ""
+    try:
+        network = ipaddress.ip_network(address, strict=False)
+    except ValueError:
+        return address or None
+    return None if network.network_address.is_loopback else address
 
 
 def _sweep(now: float) -> None:
@@ -187,8 +195,8 @@ def _share(client: str | None, budget: float) -> Iterator[_Client | None]:
             raise Busy
         try:
             with _registry:
-                crowded = _ips.get(address, 0) >= IP_AT_ONCE
-                if not crowded:
+                crowded = address is not None and _ips.get(address, 0) >= IP_AT_ONCE
+                if address is not None and not crowded:
                     _ips[address] = _ips.get(address, 0) + 1
             if crowded:
                 raise Busy
@@ -199,10 +207,11 @@ def _share(client: str | None, budget: float) -> Iterator[_Client | None]:
                 finally:
                     _held.state = None
             finally:
-                with _registry:
-                    _ips[address] -= 1
-                    if not _ips[address]:
-                        del _ips[address]
+                if address is not None:
+                    with _registry:
+                        _ips[address] -= 1
+                        if not _ips[address]:
+                            del _ips[address]
         finally:
             state.lock.release()
     finally:

@@ -149,8 +149,11 @@ def choose_table(
         people = [s for s in seats if s.user_id is not None]
         if not any(s.is_open for s in seats) or not people:
             continue
-        if all(s.away_since is not None for s in people):
-            continue  # everyone waiting there has closed the page: nobody to play with
+        if all(s.away_since is not None and s.away_since + services.grace() <= at for s in people):
+            # everyone waiting there has closed the page (or never opened it: a seat taken
+            # by a press is away until its page connects) for longer than a drop's grace:
+            # nobody to play with. A press of a moment ago counts: its page is loading.
+            continue
         if exclude_user is not None and any(s.user_id == exclude_user.pk for s in people):
             continue
         window = window_for(at - table.created_at)

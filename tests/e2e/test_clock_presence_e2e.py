@@ -173,6 +173,8 @@ def test_a_cpu_table_whose_person_left_deals_no_new_hand_and_says_what_happened(
     # the player comes back: "While you were away" says what the stand-in did
     page.goto(table_url)
     ws_open(page)
+    # the hand's outcome opens first (games/_outcome.html); closed, the summary is there
+    page.get_by_test_id("result").get_by_role("button", name="Close").click()
     summary = page.get_by_test_id("away-summary")
     expect(summary).to_be_visible()
     expect(summary).to_contain_text(re.compile(r"Your stand-in played \d+ turns?\."))

@@ -532,6 +532,62 @@ def test_two_sweeping_processes_play_every_cpu_move_once(postgres):
     assert min(played) > 0, played
 
 
+CLOCK_SETUP = """
+from games import services
+from games.models import Seat
+for i in range({tables}):
+    t = services.do_create_table(variant="classic", options={{"players": 4, "clock": 15}},
+        seats=[services.SeatSpec("me"), services.SeatSpec("human"),
+               services.SeatSpec("cpu", "easy"), services.SeatSpec("cpu", "easy")],
+        guest_key=f"clock-{{i}}-a")
+    services.do_join_table(t.pk, guest_key=f"clock-{{i}}-b")
+    for s in Seat.objects.filter(table=t, is_cpu=False):
+        services.do_set_presence(s.pk, True, channel=f"page-{{s.pk}}")  # there, never moving
+print("TABLES", {tables})
+"""
+CLOCK_CHECK = """
+import json
+from games.models import Seat
+print("TIMEOUTS", json.dumps(sorted(Seat.objects.filter(is_cpu=False).values_list(
+    "timeouts", flat=True))))
+"""
+
+
+@pytest.mark.slow
+def test_two_sweeping_processes_count_every_time_out_once(postgres):
+    """Two processes sweep the same clocks: tables of two people who are there and never
+    move (and two CPUs). Each person's clock runs out twice, then their stand-in plays
+    (docs/clock-and-presence.md): every person's count of time-outs is exactly 2, none
+    counted twice by the racing sweepers; every move is stored once and numbered without
+    gap; no table deals a second hand (its people are there to press "Next hand")."""
+    env = _fresh_database(postgres, "clockonce")
+    tables = 6
+    _manage(env, "shell", "-c", CLOCK_SETUP.format(tables=tables))
+    sweepers = [
+        subprocess.Popen(
+            [sys.executable, "manage.py", "shell", "-c", SWEEPER.format(tables=tables)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    played = []
+    for proc in sweepers:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err[-3000:]
+        played.append(int(out.split("PLAYED", 1)[1]))
+    swept = json.loads(_manage(env, "shell", "-c", SWEEP_CHECK).split("SWEPT", 1)[1])
+    assert swept["tables"] == swept["over"] == swept["hands"] == tables, swept
+    assert swept["same"] and swept["numbered"], swept
+    assert sum(played) == swept["actions"], (played, swept)
+    timeouts = json.loads(_manage(env, "shell", "-c", CLOCK_CHECK).split("TIMEOUTS", 1)[1])
+    assert timeouts == [2] * (2 * tables), timeouts
+    assert min(played) > 0, played
+
+
 @pytest.mark.slow
 def test_the_load_benchmark_plays_through_nginx(postgres, redis):
     """``loadbench --processes 2`` puts nginx (the site's configuration) in front of its two

@@ -15,6 +15,7 @@ from games import realtime, services
 from games.matchmaking import services as quick
 from games.messages import refusal_text
 from games.models import Seat, Table
+from tests.matchmaking.conftest import press
 from tests.matchmaking.test_quick_match import T0, VARIANT, player
 
 pytestmark = pytest.mark.django_db
@@ -48,8 +49,8 @@ def test_leaving_frees_the_seat_and_the_others_hear_it(
     broadcasts, django_capture_on_commit_callbacks
 ):
     ayse, mehmet = player("ayse"), player("mehmet")
-    table = quick.do_quick_match(ayse, VARIANT).table
-    quick.do_quick_match(mehmet, VARIANT)
+    table = press(ayse, VARIANT).table
+    press(mehmet, VARIANT)
     table.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
         left = quick.do_leave_wait(table.pk, user=mehmet)
@@ -60,25 +61,25 @@ def test_leaving_frees_the_seat_and_the_others_hear_it(
     assert [s.user for s in table.seats.all() if not s.is_open] == [ayse]
     assert quick.waiting_seat(mehmet) is None
     # the seat is offered again: the next press within the window takes it
-    assert quick.do_quick_match(player("can"), VARIANT).table.pk == table.pk
+    assert press(player("can"), VARIANT).table.pk == table.pk
 
 
 def test_the_last_player_to_leave_abandons_the_table():
     ayse = player("ayse")
-    table = quick.do_quick_match(ayse, VARIANT).table
+    table = press(ayse, VARIANT).table
     quick.do_leave_wait(table.pk, user=ayse)
     table.refresh_from_db()
     assert table.status == Table.Status.ABANDONED
     assert all(s.is_open for s in table.seats.all())
     # nobody is seated at an abandoned table: the next press opens a new one
-    again = quick.do_quick_match(player("mehmet"), VARIANT)
+    again = press(player("mehmet"), VARIANT)
     assert again.outcome == "opened" and again.table.pk != table.pk
-    assert quick.do_quick_match(ayse, VARIANT).table.pk == again.table.pk
+    assert press(ayse, VARIANT).table.pk == again.table.pk
 
 
 def test_a_freed_seat_is_a_new_row_so_a_socket_left_open_on_it_never_sees_the_next_rack():
     ayse, mehmet = player("ayse"), player("mehmet")
-    table = quick.do_quick_match(ayse, VARIANT).table
+    table = press(ayse, VARIANT).table
     old = quick.do_quick_match(mehmet, VARIANT).seat
     services.do_set_presence(old.pk, True, channel="mehmet-tab")
     quick.do_leave_wait(table.pk, user=mehmet)
@@ -94,7 +95,7 @@ def test_a_freed_seat_is_a_new_row_so_a_socket_left_open_on_it_never_sees_the_ne
 def test_once_the_game_has_started_there_is_no_wait_to_leave():
     users = [player(n) for n in ("ayse", "mehmet", "can", "ece")]
     for u in users:
-        table = quick.do_quick_match(u, VARIANT).table
+        table = press(u, VARIANT).table
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     with pytest.raises(services.ActionRefused) as refused:
@@ -105,7 +106,7 @@ def test_once_the_game_has_started_there_is_no_wait_to_leave():
 
 
 def test_only_a_waiting_player_leaves():
-    table = quick.do_quick_match(player("ayse"), VARIANT).table
+    table = press(player("ayse"), VARIANT).table
     with pytest.raises(services.ActionRefused) as refused:
         quick.do_leave_wait(table.pk, user=player("stranger"))
     assert refused.value.code == "not_waiting_here"
@@ -114,8 +115,8 @@ def test_only_a_waiting_player_leaves():
 
 def test_the_card_offers_leave_to_a_waiting_player_and_leaving_goes_back_to_the_lobby(client):
     ayse, mehmet = player("ayse"), player("mehmet")
-    table = quick.do_quick_match(ayse, VARIANT).table
-    quick.do_quick_match(mehmet, VARIANT)
+    table = press(ayse, VARIANT).table
+    press(mehmet, VARIANT)
     client.force_login(mehmet)
     page = client.get(reverse("games:table", args=[table.code])).content.decode()
     assert 'data-testid="quick-leave"' in page
@@ -132,7 +133,7 @@ def test_the_card_offers_leave_to_a_waiting_player_and_leaving_goes_back_to_the_
 
 
 def test_a_visitor_is_offered_no_leave(client):
-    table = quick.do_quick_match(player("ayse"), VARIANT).table
+    table = press(player("ayse"), VARIANT).table
     client.force_login(player("mehmet"))
     card = client.get(reverse("matchmaking:waiting", args=[table.code])).content.decode()
     assert 'data-testid="quick-leave"' not in card
@@ -144,8 +145,8 @@ def test_a_visitor_is_offered_no_leave(client):
 
 def test_the_host_leaving_does_not_stop_the_others_from_filling_with_cpus(clock):
     ayse, mehmet = player("ayse"), player("mehmet")
-    table = quick.do_quick_match(ayse, VARIANT).table
-    quick.do_quick_match(mehmet, VARIANT)
+    table = press(ayse, VARIANT).table
+    press(mehmet, VARIANT)
     quick.do_leave_wait(table.pk, user=ayse)  # seat 0, who opened the table
     clock.shift(quick.FILL_AFTER)
     quick.do_quick_fill(table.pk, user=mehmet)
@@ -159,7 +160,7 @@ def test_the_host_leaving_does_not_stop_the_others_from_filling_with_cpus(clock)
 
 
 def test_take_a_seat_does_not_bypass_the_rating_window(client):
-    table = quick.do_quick_match(player("ayse", 1500), VARIANT).table
+    table = press(player("ayse", 1500), VARIANT).table
     zeynep = player("zeynep", 1900)  # far outside the ±150 of a table just opened
     client.force_login(zeynep)
     response = client.post(reverse("games:join", args=[table.code]), follow=True)
@@ -169,13 +170,13 @@ def test_take_a_seat_does_not_bypass_the_rating_window(client):
     ]
     assert not table.seats.filter(user=zeynep).exists()
     # "Play now" is what the card offers her: it gives her a table of her own
-    assert quick.do_quick_match(zeynep, VARIANT).table.pk != table.pk
+    assert press(zeynep, VARIANT).table.pk != table.pk
 
 
 def test_take_a_seat_is_refused_even_within_the_window():
     """Quick match alone seats players at its tables (its queue lock, its closest-first
     choice); a direct join is refused whatever the ratings."""
-    table = quick.do_quick_match(player("ayse", 1500), VARIANT).table
+    table = press(player("ayse", 1500), VARIANT).table
     with pytest.raises(services.ActionRefused) as refused:
         services.do_join_table(table.pk, user=player("mehmet", 1500))
     assert refused.value.code == "quick_match_only"
@@ -183,7 +184,7 @@ def test_take_a_seat_is_refused_even_within_the_window():
 
 def test_start_now_does_not_fill_a_quick_match_table_before_its_minute(client, clock):
     ayse = player("ayse")
-    table = quick.do_quick_match(ayse, VARIANT).table
+    table = press(ayse, VARIANT).table
     client.force_login(ayse)  # seat 0: the ordinary "Start now" URL's host
     clock.shift(timedelta(seconds=20))
     response = client.post(reverse("games:fill", args=[table.code]), follow=True)
@@ -201,7 +202,7 @@ def test_start_now_does_not_fill_a_quick_match_table_before_its_minute(client, c
 
 def test_a_part_second_left_counts_as_a_second(clock):
     ayse = player("ayse")
-    table = quick.do_quick_match(ayse, VARIANT).table
+    table = press(ayse, VARIANT).table
     clock.shift(timedelta(seconds=59, milliseconds=500))
     with pytest.raises(services.ActionRefused) as refused:
         services.do_fill_with_cpus(table.pk, user=ayse)
@@ -212,7 +213,7 @@ def test_a_part_second_left_counts_as_a_second(clock):
 
 def test_quick_fill_before_the_minute_says_the_seconds_too(clock):
     ayse = player("ayse")
-    table = quick.do_quick_match(ayse, VARIANT).table
+    table = press(ayse, VARIANT).table
     clock.shift(timedelta(seconds=45))
     with pytest.raises(services.ActionRefused) as refused:
         quick.do_quick_fill(table.pk, user=ayse)

@@ -18,6 +18,7 @@ from games.matchmaking import services as quick
 from games.models import Table
 from games.ratings.api import SCALE
 from games.ratings.models import Rating
+from tests.matchmaking.conftest import press
 
 T0 = datetime(2026, 5, 4, 18, 0, tzinfo=UTC)
 VARIANT = "classic"
@@ -53,7 +54,7 @@ def test_the_window_widens_with_the_wait_and_stops_at_its_maximum():
 
 def test_the_first_press_opens_a_rated_public_quick_match_table_and_waits():
     ayse = player("ayse", 1500)
-    match = quick.do_quick_match(ayse, VARIANT)
+    match = press(ayse, VARIANT)
     table = match.table
     assert match.outcome == "opened"
     assert (table.rated, table.public, table.quick_match) == (True, True, True)
@@ -65,82 +66,83 @@ def test_the_first_press_opens_a_rated_public_quick_match_table_and_waits():
 
 
 def test_a_player_close_in_rating_joins_the_waiting_table():
-    first = quick.do_quick_match(player("ayse", 1500), VARIANT).table
-    second = quick.do_quick_match(player("mehmet", 1600), VARIANT)
+    first = press(player("ayse", 1500), VARIANT).table
+    second = press(player("mehmet", 1600), VARIANT)
     assert second.outcome == "joined" and second.table.pk == first.pk
     assert Table.objects.count() == 1
 
 
 def test_a_player_far_in_rating_opens_their_own_table_until_the_window_has_widened(clock):
-    first = quick.do_quick_match(player("ayse", 1500), VARIANT).table
-    far = quick.do_quick_match(player("zeynep", 1800), VARIANT)
+    first = press(player("ayse", 1500), VARIANT).table
+    far = press(player("zeynep", 1800), VARIANT)
     assert far.outcome == "opened" and far.table.pk != first.pk
     # 300 apart: too far at first (±150); after a minute of waiting the first table's
     # window is ±450 and a third player 300 away is seated there
     clock.shift(timedelta(seconds=60))
-    later = quick.do_quick_match(player("can", 1200), VARIANT)
+    later = press(player("can", 1200), VARIANT)
     assert later.outcome == "joined" and later.table.pk == first.pk
 
 
 def test_the_closest_table_comes_first():
-    low = quick.do_quick_match(player("ayse", 1400), VARIANT).table
-    high = quick.do_quick_match(player("mehmet", 1600), VARIANT).table
+    low = press(player("ayse", 1400), VARIANT).table
+    high = press(player("mehmet", 1600), VARIANT).table
     assert low.pk != high.pk
-    assert quick.do_quick_match(player("can", 1530), VARIANT).table.pk == high.pk
-    assert quick.do_quick_match(player("ece", 1460), VARIANT).table.pk == low.pk
+    assert press(player("can", 1530), VARIANT).table.pk == high.pk
+    assert press(player("ece", 1460), VARIANT).table.pk == low.pk
 
 
 def test_every_seated_player_must_be_within_the_window():
-    table = quick.do_quick_match(player("ayse", 1400), VARIANT).table
-    assert quick.do_quick_match(player("mehmet", 1540), VARIANT).table.pk == table.pk
+    table = press(player("ayse", 1400), VARIANT).table
+    assert press(player("mehmet", 1540), VARIANT).table.pk == table.pk
     # 1680 is within 150 of 1540 but 280 from 1400: a table of its own
-    assert quick.do_quick_match(player("can", 1680), VARIANT).table.pk != table.pk
+    assert press(player("can", 1680), VARIANT).table.pk != table.pk
 
 
-def test_a_table_whose_players_have_all_left_is_passed_over():
+def test_a_table_whose_players_have_all_left_is_passed_over(clock):
     ayse = player("ayse")
     left = quick.do_quick_match(ayse, VARIANT)
     services.do_set_presence(left.seat.pk, True, channel="a")
     services.do_set_presence(left.seat.pk, False, channel="a")  # Ayşe closed the page
-    assert quick.do_quick_match(player("mehmet"), VARIANT).table.pk != left.table.pk
+    clock.shift(services.grace())  # ... longer ago than a drop's grace
+    assert press(player("mehmet"), VARIANT).table.pk != left.table.pk
     # back on the page: her table is offered again
     services.do_set_presence(left.seat.pk, True, channel="b")
-    assert quick.do_quick_match(player("can"), VARIANT).table.pk == left.table.pk
+    assert press(player("can"), VARIANT).table.pk == left.table.pk
 
 
 def test_rule_sets_do_not_mix():
-    table = quick.do_quick_match(player("ayse"), VARIANT).table
+    table = press(player("ayse"), VARIANT).table
     other = next(name for name in RULES if name != VARIANT)
-    assert quick.do_quick_match(player("mehmet"), other).table.pk != table.pk
+    assert press(player("mehmet"), other).table.pk != table.pk
 
 
 def test_pressing_again_goes_back_to_the_same_table_with_one_seat():
     ayse = player("ayse", 1500)
-    first = quick.do_quick_match(ayse, VARIANT)
-    again = quick.do_quick_match(ayse, VARIANT)
+    first = press(ayse, VARIANT)
+    again = press(ayse, VARIANT)
     assert again.outcome == "back" and again.table.pk == first.table.pk
     assert again.seat.pk == first.seat.pk
     # the rule set does not matter: one wait at a time
     other = next(name for name in RULES if name != VARIANT)
-    assert quick.do_quick_match(ayse, other).table.pk == first.table.pk
+    assert press(ayse, other).table.pk == first.table.pk
     assert Table.objects.count() == 1
     assert first.table.seats.filter(user=ayse).count() == 1
 
 
 def test_the_last_free_seat_starts_a_rated_game_of_people():
     users = [player(n, 1500) for n in ("ayse", "mehmet", "can", "ece")]
-    tables = {quick.do_quick_match(u, VARIANT).table.pk for u in users}
+    tables = {press(u, VARIANT).table.pk for u in users}
     assert len(tables) == 1
     table = Table.objects.get()
     assert table.status == Table.Status.PLAYING and table.rated
     assert sorted(s.user.username for s in table.seats.all()) == sorted(u.username for u in users)
     # a full table takes no one else: the next press opens a new one
-    assert quick.do_quick_match(player("deniz", 1500), VARIANT).outcome == "opened"
+    assert press(player("deniz", 1500), VARIANT).outcome == "opened"
 
 
 def test_a_guest_is_refused_with_a_reason():
     with pytest.raises(services.ActionRefused) as refused:
-        quick.do_quick_match(AnonymousUser(), VARIANT)
+        press(AnonymousUser(), VARIANT)
     assert refused.value.code == "account_needed"
     assert not Table.objects.exists()
 
@@ -172,8 +174,8 @@ def test_play_now_takes_the_player_to_the_table(client):
 
 def test_fill_with_cpus_after_a_minute_starts_a_casual_game(clock):
     ayse, mehmet = player("ayse", 1500), player("mehmet", 1520)
-    table = quick.do_quick_match(ayse, VARIANT).table
-    quick.do_quick_match(mehmet, VARIANT)
+    table = press(ayse, VARIANT).table
+    press(mehmet, VARIANT)
     with pytest.raises(services.ActionRefused) as early:
         quick.do_quick_fill(table.pk, user=mehmet)
     assert early.value.code == "too_early"
@@ -189,7 +191,7 @@ def test_fill_with_cpus_after_a_minute_starts_a_casual_game(clock):
 
 
 def test_only_a_waiting_player_fills_the_table(clock):
-    table = quick.do_quick_match(player("ayse"), VARIANT).table
+    table = press(player("ayse"), VARIANT).table
     clock.shift(quick.FILL_AFTER)
     with pytest.raises(services.ActionRefused) as refused:
         quick.do_quick_fill(table.pk, user=player("stranger"))
@@ -202,8 +204,8 @@ def test_the_table_page_shows_who_waits_with_ratings_and_the_fill_button_after_a
     client, clock
 ):
     ayse, mehmet = player("ayse", 1510), player("mehmet", 1590)
-    table = quick.do_quick_match(ayse, VARIANT).table
-    quick.do_quick_match(mehmet, VARIANT)
+    table = press(ayse, VARIANT).table
+    press(mehmet, VARIANT)
     client.force_login(ayse)
     page = client.get(reverse("games:table", args=[table.code])).content.decode()
     assert 'data-testid="quick-wait"' in page
@@ -220,7 +222,7 @@ def test_the_table_page_shows_who_waits_with_ratings_and_the_fill_button_after_a
 
 def test_the_fill_button_makes_the_table_casual_and_the_card_goes(client, clock):
     ayse = player("ayse")
-    table = quick.do_quick_match(ayse, VARIANT).table
+    table = press(ayse, VARIANT).table
     client.force_login(ayse)
     clock.shift(quick.FILL_AFTER + timedelta(seconds=1))
     response = client.post(reverse("matchmaking:fill", args=[table.code]))
@@ -234,7 +236,7 @@ def test_the_fill_button_makes_the_table_casual_and_the_card_goes(client, clock)
 
 
 def test_a_visitor_of_a_waiting_quick_match_table_is_offered_play_now(client):
-    table = quick.do_quick_match(player("ayse"), VARIANT).table
+    table = press(player("ayse"), VARIANT).table
     client.force_login(player("mehmet"))
     page = client.get(reverse("games:table", args=[table.code])).content.decode()
     assert reverse("matchmaking:play") in page
@@ -252,7 +254,7 @@ def test_the_lobby_leads_a_waiting_player_back_to_their_table(client):
     ayse = player("ayse")
     client.force_login(ayse)
     assert 'data-testid="quick-back"' not in client.get(reverse("home")).content.decode()
-    table = quick.do_quick_match(ayse, VARIANT).table
+    table = press(ayse, VARIANT).table
     page = client.get(reverse("home")).content.decode()
     assert 'data-testid="quick-back"' in page
     assert reverse("games:table", args=[table.code]) in page

@@ -12,35 +12,38 @@ that second, and four such pages at once slow them four times as much.
 
 Three gates, passed in this order (docs/security.md "Heavy pages, per client"):
 
-1. **The client's own share** (:func:`client_of`: the account, else the session, else
-   the IP address as ``accounts.throttle.client_ip`` counts it). A client has at most one
-   heavy request in the gates at a time; its next one waits for it (up to ``WAIT_S``
-   seconds, then "busy", 503, nothing changed). The pacing is the client's own too: while
-   the process serves live tables, after a page of d seconds that client's next page
-   starts d × (1/``PAGE_SHARE`` − 1) later at the earliest, and after an import of d
-   seconds its next import d × (1/``SHARE`` − 1) later. A client waits for its pacing
-   *before* it takes a turn, so its pause holds nobody else back. One address holds at
-   most ``IP_AT_ONCE`` clients' shares at a time (sessions are cheap to make; a further
-   one is answered "busy" at once); a loopback address has no such cap (as in
+1. **The client's own place in line** (:func:`client_of`: the account, else the session,
+   else the IP address as ``accounts.throttle.client_ip`` counts it). A client has at
+   most one heavy request in the gates at a time; its next one waits for it (up to
+   ``WAIT_S`` seconds, then "busy", 503, nothing changed). One address holds at most
+   ``IP_AT_ONCE`` clients' places at a time (sessions are cheap to make; a further one
+   is answered "busy" at once); a loopback address has no such cap (as in
    ``okeysite.wsguard``: a proxy in front without ``TRUSTED_PROXIES``, a benchmark).
 2. **Imports** (the review and tournament imports, real work on untrusted input, through
    :func:`one_at_a_time`): one at a time in the process (SQLite has one writer), in the
-   order they asked; while one runs the interpreter hands over between threads every
-   ``SWITCH_S`` (0.5 ms instead of Python's 5 ms), so a table move waiting for the
-   interpreter lock waits less.
+   order they asked; they use at most ``SHARE`` of the time (after an import of d
+   seconds the next starts d × (1/SHARE − 1) later), and while one runs the interpreter
+   hands over between threads every ``SWITCH_S`` (0.5 ms instead of Python's 5 ms), so
+   a table move waiting for the interpreter lock waits less.
 3. **The turn** (:func:`in_turn`): at most ``AT_ONCE`` (one) heavy computation, pages and
    imports together, runs at a time in the process; the others wait, in the order they
    asked (a waiting thread costs no CPU), so a flood competes with the tables' threads
-   as one thread, not as many as there are requests.
+   as one thread, not as many as there are requests. While the process serves live
+   tables (a table socket is open in it) the heavy pages use at most ``PAGE_SHARE`` of
+   the time: after a page of d seconds the next starts d × (1/PAGE_SHARE − 1) later at
+   the earliest (docs/heavy-pages.md). A process without live tables (a
+   pages-only process, a quiet one) serves them back to back.
 
-Since a client has one request in line at a time and the turns are given in order, a
-client's request waits behind at most one request of each other client, whatever one
-of them sends: N requests of one client no longer queue ahead of everybody else's.
+The shares of the time are the process's (the tables' protection does not grow with the
+number of clients), and the clients share them: since a client has one request in line
+at a time and the turns are given in order, a client's request waits behind at most one
+request (and its pause) of each other client, whatever one of them sends; N requests of
+one client no longer queue ahead of everybody else's, and the flooder waits behind its
+own requests.
 
 The heavy pages (a hand's replay and its commentary, a tournament's page and its
 who-met-whom matrix, the lobby, the live tables; their inner parts are kept rendered,
-``games.pagecache``) go through :func:`page`. A process without live tables (a
-pages-only process, a quiet one) serves pages without pacing.
+``games.pagecache``) go through :func:`page`.
 """
 
 from __future__ import annotations
@@ -61,12 +64,13 @@ SHARE = 0.25
 PAGE_SHARE = 0.25  # settings.OKEY_PAGE_SHARE overrides it (1 turns the pacing off)
 SWITCH_S = 0.0005
 AT_ONCE = 1
-IP_AT_ONCE = 4  # clients of one address holding a share at once
-FORGET_AFTER = 1000  # clients kept before the idle ones are swept out
+IP_AT_ONCE = 4  # clients of one address holding a place in line at once
 
 # injectable for tests (a fake clock): the pacing's clock and sleep
 clock: Callable[[], float] = time.monotonic
 sleep: Callable[[float], None] = time.sleep
+_next_start = 0.0  # the time the next import may start
+_next_page = 0.0  # the time the next heavy page may start while tables are live
 
 
 class Busy(Exception):
@@ -114,17 +118,14 @@ SLOTS = Turns(AT_ONCE)  # every heavy computation
 
 @dataclass
 class _Client:
-    """One client's share: its one place in line, and when its next page or import may
-    start (the pacing)."""
+    """One client's place in line, and how many of its requests want it."""
 
     lock: threading.Lock
     users: int = 0
-    next_page: float = 0.0
-    next_start: float = 0.0
 
 
-_clients: dict[str, _Client] = {}
-_ips: dict[str, int] = {}  # address -> clients of it holding their share now
+_clients: dict[str, _Client] = {}  # clients with a request in the gates (then forgotten)
+_ips: dict[str, int] = {}  # address -> clients of it holding their place now
 _registry = threading.Lock()
 _held = threading.local()  # the client whose share this thread holds, and how deep
 
@@ -158,34 +159,17 @@ def _address(client: str) -> str | None:
     return None if network.network_address.is_loopback else address
 
 
-def _sweep(now: float) -> None:
-    """Forget idle clients whose pacing is over (the registry lock is held)."""
-    for key in [
-        k
-        for k, c in _clients.items()
-        if c.users == 0 and c.next_page <= now and c.next_start <= now
-    ]:
-        del _clients[key]
-
-
 @contextmanager
-def _share(client: str | None, budget: float) -> Iterator[_Client | None]:
+def _share(client: str | None, budget: float) -> Iterator[None]:
     """Hold ``client``'s one place in line (waiting up to ``budget`` seconds), or
-    :class:`Busy`. A thread that holds a share keeps it in nested blocks (a page that
-    imports): it yields the held client's state, and ``client`` is ignored."""
-    held = getattr(_held, "state", None)
-    if held is not None:
-        _held.depth += 1
-        try:
-            yield held
-        finally:
-            _held.depth -= 1
+    :class:`Busy`. A thread that holds one keeps it in nested blocks (a page that
+    imports), whatever ``client`` is given there."""
+    if getattr(_held, "state", None) is not None:
+        yield
         return
     key = client or "process"
     address = _address(key)
     with _registry:
-        if len(_clients) >= FORGET_AFTER:
-            _sweep(clock())
         state = _clients.get(key)
         if state is None:
             state = _clients[key] = _Client(lock=threading.Lock())
@@ -201,9 +185,9 @@ def _share(client: str | None, budget: float) -> Iterator[_Client | None]:
             if crowded:
                 raise Busy
             try:
-                _held.state, _held.depth = state, 0
+                _held.state = state
                 try:
-                    yield state
+                    yield
                 finally:
                     _held.state = None
             finally:
@@ -217,9 +201,8 @@ def _share(client: str | None, budget: float) -> Iterator[_Client | None]:
     finally:
         with _registry:
             state.users -= 1
-            now = clock()
-            if state.users == 0 and state.next_page <= now and state.next_start <= now:
-                _clients.pop(key, None)
+            if state.users == 0:
+                del _clients[key]
 
 
 def _wait_until(start_at: float, asked: float, budget: float) -> None:
@@ -240,13 +223,14 @@ def _left(asked: float, budget: float) -> float:
 def one_at_a_time(wait_s: float | None = None, client: str | None = None) -> Iterator[None]:
     """Run the block as an import (the module's docstring), or raise :class:`Busy`.
     ``client``: :func:`client_of` the request (inside a page, the page's client)."""
+    global _next_start
     budget = WAIT_S if wait_s is None else wait_s
     asked = clock()
-    with _share(client, budget) as state:
-        _wait_until(state.next_start, asked, budget)
+    with _share(client, budget):
         if not GATE.acquire(timeout=_left(asked, budget)):
             raise Busy
         try:
+            _wait_until(_next_start, asked, budget)
             with in_turn(_left(asked, budget)):
                 interval = sys.getswitchinterval()
                 sys.setswitchinterval(SWITCH_S)
@@ -256,7 +240,7 @@ def one_at_a_time(wait_s: float | None = None, client: str | None = None) -> Ite
                 finally:
                     sys.setswitchinterval(interval)
                     took = clock() - started
-                    state.next_start = clock() + took * (1 / SHARE - 1)
+                    _next_start = clock() + took * (1 / SHARE - 1)
         finally:
             GATE.release()
 
@@ -296,24 +280,25 @@ def page_share() -> float:
 
 @contextmanager
 def paced_page(wait_s: float | None = None, client: str | None = None) -> Iterator[None]:
-    """Run the block as a heavy page of ``client``: in its share, then, while the process
-    serves live tables, no sooner than the client's pacing allows, then in its turn
-    (:func:`in_turn`); :class:`Busy` when that is more than ``WAIT_S`` away."""
+    """Run the block as a heavy page of ``client``: in the client's place in line, then
+    in its turn (:func:`in_turn`) and, while the process serves live tables, at most
+    ``page_share()`` of the time (the module's docstring); :class:`Busy` when the turn,
+    or the start it may have, is more than ``WAIT_S`` away."""
+    global _next_page
     budget = WAIT_S if wait_s is None else wait_s
     asked = clock()
-    with _share(client, budget) as state:
+    with _share(client, budget), in_turn(_left(asked, budget)):
         share = page_share()
         pacing = share < 1 and tables_live()
         if pacing:
-            _wait_until(state.next_page, asked, budget)
-        with in_turn(_left(asked, budget)):
-            started = clock()
-            try:
-                yield
-            finally:
-                if pacing:
-                    took = clock() - started
-                    state.next_page = clock() + took * (1 / share - 1)
+            _wait_until(_next_page, asked, budget)
+        started = clock()
+        try:
+            yield
+        finally:
+            if pacing:
+                took = clock() - started
+                _next_page = clock() + took * (1 / share - 1)
 
 
 def page(view: Callable[..., Any]) -> Callable[..., Any]:

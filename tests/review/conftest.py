@@ -19,7 +19,7 @@ def _no_pause_between_imports(monkeypatch):
     """games.heavy spaces imports out (a quarter of the time); tests import one after
     another and test the spacing itself in test_heavy.py."""
     monkeypatch.setattr(heavy, "SHARE", 1.0)
-    monkeypatch.setattr(heavy, "_clients", {})  # no client paced by an earlier test
+    monkeypatch.setattr(heavy, "_next_start", 0.0)
 
 
 @pytest.fixture(autouse=True)

@@ -34,7 +34,7 @@ def fake_time(monkeypatch) -> FakeTime:
     fake = FakeTime()
     monkeypatch.setattr(heavy, "clock", fake.clock)
     monkeypatch.setattr(heavy, "sleep", fake.sleep)
-    monkeypatch.setattr(heavy, "_clients", {})
+    monkeypatch.setattr(heavy, "_next_start", 0.0)
     monkeypatch.setattr(heavy, "SHARE", 0.25)
     return fake
 
@@ -56,7 +56,7 @@ def test_heavy_work_that_would_wait_too_long_is_busy(fake_time):
     assert fake_time.slept == []
     assert heavy.GATE.acquire(timeout=0)  # the refusal released the gate
     heavy.GATE.release()
-    assert not heavy._clients["process"].lock.locked()  # and the client's place in line
+    assert heavy._clients == {}  # and the client's place in line
 
 
 def test_the_interpreter_switches_threads_more_often_during_heavy_work(fake_time):
@@ -184,15 +184,19 @@ def test_turns_are_given_in_the_order_they_were_asked():
     assert order == [0, 1, 2, 3]
 
 
-def test_a_flooding_client_waits_behind_its_own_request_not_in_front_of_others(monkeypatch):
-    """Client A sends five pages at once while its first holds the turn; client B asks
+@pytest.mark.parametrize("kind", ["page", "import"])
+def test_a_flooding_client_waits_behind_its_own_request_not_in_front_of_others(kind, monkeypatch):
+    """Client A sends five requests at once while its first holds the turn; client B asks
     after all of them and is served next: A's other four wait for A's own place in line."""
-    monkeypatch.setattr(heavy, "_clients", {})
+    monkeypatch.setattr(heavy, "SHARE", 1.0)  # no pause between imports here
+    monkeypatch.setattr(heavy, "_next_start", 0.0)
+    gate = heavy.SLOTS if kind == "page" else heavy.GATE
     release_first = threading.Event()
     order: list[str] = []
 
     def visit(client: str, name: str, hold: threading.Event | None = None) -> None:
-        with heavy.paced_page(wait_s=5, client=client):
+        block = heavy.paced_page if kind == "page" else heavy.one_at_a_time
+        with block(wait_s=5, client=client):
             order.append(name)
             if hold is not None:
                 hold.wait(5)
@@ -206,12 +210,13 @@ def test_a_flooding_client_waits_behind_its_own_request_not_in_front_of_others(m
     until(lambda: heavy._clients["ip:A|A"].users == 5)  # four waiting behind A1
     b = threading.Thread(target=visit, args=("ip:B|B", "B"))
     b.start()
-    until(lambda: len(heavy.SLOTS._queue) == 1)  # B waits for the turn
+    until(lambda: len(gate._queue) == 1)  # B waits for the turn
     release_first.set()
     for t in [first, b, *others]:
         t.join(5)
     assert order[:2] == ["A1", "B"]
     assert sorted(order) == ["A1", "A2", "A3", "A4", "A5", "B"]
+    assert heavy._clients == {}
 
 
 def test_a_flooding_client_is_refused_by_its_own_share_others_are_not(monkeypatch):
@@ -237,26 +242,17 @@ def test_a_flooding_client_is_refused_by_its_own_share_others_are_not(monkeypatc
         pass  # the other client's page had its turn
 
 
-def test_one_clients_pacing_does_not_hold_back_another(fake_time, monkeypatch, settings):
+def test_the_share_of_the_time_is_the_processes_not_each_clients(fake_time, monkeypatch, settings):
+    """The tables' protection does not grow with the number of clients: after A's page
+    of 20 ms, B's page too starts 60 ms later (while tables are live)."""
     settings.OKEY_PAGE_SHARE = 0.25
+    monkeypatch.setattr(heavy, "_next_page", 0.0)
     monkeypatch.setattr(heavy, "tables_live", lambda: True)
     with heavy.paced_page(client="ip:A|A"):
-        fake_time.now += 2.0  # A's page took 2 s: A's next may start 6 s later
+        fake_time.now += 0.02
     with heavy.paced_page(client="ip:B|B"):
-        pass  # B's page starts at once
-    assert fake_time.slept == []
-    with pytest.raises(heavy.Busy), heavy.paced_page(client="ip:A|A"):
-        pytest.fail("A's next page ran although it would have waited over WAIT_S")
-
-
-def test_one_clients_imports_do_not_hold_back_anothers(fake_time):
-    with heavy.one_at_a_time(client="u:1|A"):
-        fake_time.now += 2.0  # A's import took 2 s: its next may start 6 s later
-    with heavy.one_at_a_time(client="u:2|A"):
         pass
-    assert fake_time.slept == []
-    with pytest.raises(heavy.Busy), heavy.one_at_a_time(client="u:1|A"):
-        pytest.fail("A's next import ran although it would have waited over WAIT_S")
+    assert fake_time.slept == [pytest.approx(0.06)]
 
 
 def test_one_address_holds_a_few_shares_at_once(monkeypatch):

@@ -5,8 +5,6 @@ back to back."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
@@ -22,7 +20,7 @@ def fake_time(monkeypatch) -> FakeTime:
     fake = FakeTime()
     monkeypatch.setattr(heavy, "clock", fake.clock)
     monkeypatch.setattr(heavy, "sleep", fake.sleep)
-    monkeypatch.setattr(heavy, "_clients", {})  # no client paced by an earlier test
+    monkeypatch.setattr(heavy, "_next_page", 0.0)
     return fake
 
 
@@ -80,9 +78,7 @@ def test_a_paced_page_says_busy_with_a_503(client, fake_time, live, settings, mo
     register_names(t, organiser, ["Ayşe", "Baran", "Cem", "Deniz"])
     url = reverse("tournaments:detail", args=[t.pk])
     assert client.get(url).status_code == 200
-    monkeypatch.setattr(heavy, "client_of", lambda request: "the visitor")
-    later = fake_time.now + heavy.WAIT_S + 1  # the visitor's last page was a long one
-    heavy._clients["the visitor"] = heavy._Client(threading.Lock(), next_page=later)
+    monkeypatch.setattr(heavy, "_next_page", fake_time.now + heavy.WAIT_S + 1)
     response = client.get(url)
     assert response.status_code == 503 and "busy" in response.content.decode()
 

@@ -18,7 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from games import consumers, phrases, services
-from games.models import HandAction, Table
+from games.models import HandAction, Seat, Table
 from okeysite.asgi import application
 from tests.accounts.test_i18n import compiled_messages  # noqa: F401 (a fixture)
 
@@ -52,6 +52,10 @@ def people() -> tuple[Table, list[Client]]:
         user=users[0],
     )
     services.join_table(table.pk, user=users[1])
+    # present from the start, as seats were before a seat nobody opened counted as away
+    # (games/services.py, do_join_table): these tests are about each socket's own frames,
+    # and a frame telling the table that a seat is back would come in between
+    Seat.objects.filter(table=table).update(away_since=None)
     table.refresh_from_db()
     return table, clients
 

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import services
+from games.models import Seat
 from okeysite.asgi import application
 from tests.games.conftest import _fast_cpus, fixed_seeds  # noqa: F401 (autouse fixtures)
 
@@ -31,8 +32,11 @@ def person(name: str) -> tuple[User, Client]:
 
 
 def cpu_table(user=None, *, public: bool = True, variant: str = "classic", guest_key: str = ""):
-    """A table of one person (seat 0) and three CPUs, in play."""
-    return services.create_table(
+    """A table of one person (seat 0) and three CPUs, in play. The person counts as
+    present from the start, as seats did before a seat nobody opened counted as away
+    (games/services.py): these tests watch frames, and the one telling the table that
+    the seat is back would come between."""
+    table = services.create_table(
         variant=variant,
         options={},
         seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu", "easy")] * 3,
@@ -40,6 +44,8 @@ def cpu_table(user=None, *, public: bool = True, variant: str = "classic", guest
         guest_key=guest_key or ("" if user else "guest-w"),
         public=public,
     )
+    Seat.objects.filter(table=table, is_cpu=False).update(away_since=None)
+    return table
 
 
 async def table_socket(code: str, client: Client | None = None) -> WebsocketCommunicator:

@@ -16,12 +16,13 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 I18N_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=tests
 
-.PHONY: help run test venv deps dev-deps gettext chromium servers nginx compilemessages messages migrate \
+.PHONY: help run test test-fast venv deps dev-deps gettext chromium servers nginx compilemessages messages migrate \
 	collectstatic lint format clean
 
 help:
 	@echo "make run    start the site on http://$(HOST):$(PORT)/ (daphne; PORT=... to change)"
 	@echo "make test   lint, format check and the whole test suite (including browser tests)"
+	@echo "make test-fast   the suite without browser and server tests (the quick inner loop)"
 	@echo "make messages   extract strings into the .po files (en/es/de/tr)"
 
 # --- environment -----------------------------------------------------------------------
@@ -102,6 +103,14 @@ test: dev-deps gettext chromium servers nginx compilemessages
 	@echo "ruff format --check"
 	@$(BIN)/ruff format --check --quiet .
 	@$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=15
+
+# The inner loop: every test but the browser tests (e2e) and those that start server
+# processes (servers: daphne, PostgreSQL, Redis, nginx), so nothing but Python packages and
+# gettext is installed; markers are set in tests/conftest.py. docs/testing.md has its time.
+FAST_MARKERS ?= not e2e and not servers
+
+test-fast: dev-deps compilemessages
+	@$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal -m "$(FAST_MARKERS)" --durations=15
 
 lint: dev-deps
 	@$(BIN)/ruff check .

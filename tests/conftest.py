@@ -82,6 +82,31 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         travel.stop()
 
 
+# Markers ----------------------------------------------------------------------------
+#
+# ``e2e``: a real browser; ``servers``: server processes started by the test (daphne,
+# PostgreSQL, Redis, nginx, ``manage.py serve``); ``slow``: long-running. ``make test-fast``
+# leaves out the first two (docs/testing.md). A test is marked here by the fixtures it
+# uses, so a new test needs no marker of its own; a test that starts its servers without
+# one of these fixtures carries an explicit ``@pytest.mark.servers``.
+
+# Every pytest-playwright fixture (``page``, ``context``, ``browser``...) asks for this one.
+BROWSER_FIXTURES = frozenset({"playwright"})
+# Fixtures that start server processes (tests/games/test_multiprocess.py defines the
+# PostgreSQL and Redis ones, imported by the tests that share them).
+SERVER_FIXTURES = frozenset({"daphne_server", "postgres", "redis"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & BROWSER_FIXTURES and item.get_closest_marker("e2e") is None:
+            item.add_marker(pytest.mark.e2e)
+        if used & SERVER_FIXTURES and item.get_closest_marker("servers") is None:
+            item.add_marker(pytest.mark.servers)
+
+
 # Playwright -------------------------------------------------------------------------
 
 

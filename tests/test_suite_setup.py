@@ -95,3 +95,103 @@ def test_asyncio_tests_pass_after_a_browser_test_in_the_same_process(tmp_path: P
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "5 passed" in result.stdout
+
+
+MARKED_CONFTEST = '''
+import pytest
+
+from tests.conftest import pytest_collection_modifyitems  # noqa: F401 (the hook under test)
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """Stands in for pytest-playwright's, which every browser fixture asks for."""
+
+
+@pytest.fixture
+def page(playwright):
+    pass
+
+
+@pytest.fixture(scope="session")
+def daphne_server():
+    pass
+
+
+@pytest.fixture
+def postgres():
+    pass
+'''
+
+MARKED_TESTS = """
+import pytest
+
+
+def test_plain():
+    pass
+
+
+def test_in_a_browser(page):
+    pass
+
+
+def test_against_the_server(daphne_server):
+    pass
+
+
+def test_on_postgresql(postgres):
+    pass
+
+
+@pytest.mark.servers
+def test_marked_by_hand():
+    pass
+"""
+
+
+def _collected(tmp_path: Path, expression: str) -> list[str]:
+    """The inner suite's test names that ``-m expression`` keeps."""
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nmarkers =\n    e2e: browser\n    servers: server processes\n"
+    )
+    (tmp_path / "conftest.py").write_text(textwrap.dedent(MARKED_CONFTEST))
+    (tmp_path / "test_inner.py").write_text(textwrap.dedent(MARKED_TESTS))
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env["PYTHONPATH"] = str(ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", expression]
+        + ["-p", "no:django", "-p", "no:playwright", "-p", "no:xdist"]
+        + ["-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode in (0, 5), result.stdout + result.stderr  # 5: none kept
+    return sorted(line.split("::")[1] for line in result.stdout.splitlines() if "::" in line)
+
+
+def test_the_fast_run_leaves_out_browser_and_server_tests_by_their_fixtures(tmp_path: Path):
+    assert _collected(tmp_path, "not e2e and not servers") == ["test_plain"]
+
+
+def test_browser_and_server_tests_are_marked_without_a_marker_of_their_own(tmp_path: Path):
+    assert _collected(tmp_path, "e2e") == ["test_in_a_browser"]
+    assert _collected(tmp_path, "servers") == [
+        "test_against_the_server",
+        "test_marked_by_hand",
+        "test_on_postgresql",
+    ]
+
+
+def test_make_test_fast_installs_neither_the_browser_nor_the_servers() -> None:
+    """``make test-fast`` (dry run): the fast markers, and none of the apt-get targets
+    that ``make test`` needs for the browser and server tests."""
+    result = subprocess.run(
+        ["make", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert '-m "not e2e and not servers"' in result.stdout
+    for package in ("chromium", "postgresql", "redis-server", "nginx"):
+        assert package not in result.stdout, package

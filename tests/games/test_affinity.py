@@ -28,6 +28,8 @@ from accounts.throttle import client_ip
 from games.bench import servers
 from games.routing import websocket_urlpatterns
 
+pytestmark = pytest.mark.servers  # nginx processes
+
 CODES = 100  # table codes per check; each process's share of the ring is about 1/n
 
 

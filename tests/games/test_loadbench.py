@@ -270,6 +270,7 @@ def loadbench(*args: str) -> dict:
 
 
 @pytest.mark.slow
+@pytest.mark.servers  # loadbench starts its own ``manage.py serve`` processes
 def test_two_tables_play_two_hands_alike_in_english_and_in_turkish():
     """Two tables, two whole hands each (the seats' seeds are fixed): every action is
     accepted and measured, and players whose pages are in Turkish have the same actions

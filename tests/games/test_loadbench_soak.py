@@ -106,6 +106,7 @@ def loadbench(*args: str) -> dict:
 
 
 @pytest.mark.slow
+@pytest.mark.servers  # loadbench starts its own ``manage.py serve`` processes
 def test_a_short_soak_deals_hand_after_hand_and_leaves_no_presence():
     """Two tables for 40 s at full speed: hands go on being dealt (more than one per
     table), the RSS is sampled every 5 s, and once every player has closed its socket no

@@ -151,6 +151,7 @@ def _post_body(port: int, chunks, headers: str) -> tuple[bytes, int]:
         return answer.split(b"\r\n")[0], sent
 
 
+@pytest.mark.servers
 def test_a_request_body_over_the_largest_upload_is_refused_before_it_is_stored(served):
     from games.management.commands.serve import MAX_REQUEST_BODY
 
@@ -165,6 +166,7 @@ def test_a_request_body_over_the_largest_upload_is_refused_before_it_is_stored(s
     assert sent < size // 2
 
 
+@pytest.mark.servers
 def test_a_request_body_within_the_bound_reaches_the_site(served):
     status, _sent = _post_body(served, [b"x" * 100_000], "Content-Length: 100000\r\n")
     assert status == b"HTTP/1.1 403 Forbidden"  # the site's answer: no CSRF token

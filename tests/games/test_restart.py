@@ -72,6 +72,7 @@ def serve(env: dict) -> subprocess.Popen:
 
 
 @pytest.mark.slow
+@pytest.mark.servers
 def test_kill_9_mid_hand_loses_nothing_and_cpus_carry_on(tmp_path):
     db = tmp_path / "restart.sqlite3"
     env = {

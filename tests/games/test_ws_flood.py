@@ -95,6 +95,7 @@ def rss_mb(pid: int) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.servers
 def test_a_socket_that_floods_without_reading_is_cut_off_and_memory_stays_bounded(tmp_path):
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect

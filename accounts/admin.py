@@ -11,12 +11,15 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ("language", "assisted_default", "public_records")
     search_fields = ("user__username", "display_name")
     raw_id_fields = ("user",)
+    # marked and unmarked on the fair-play page only, which logs it and rebuilds ratings
+    readonly_fields = ("fair_play_marked", "fair_play_marked_at")
 
 
 class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False
     extra = 0
+    readonly_fields = ("fair_play_marked", "fair_play_marked_at")
 
 
 User = get_user_model()

@@ -184,3 +184,15 @@ def test_a_marked_account_leaves_the_boards_and_is_rated_out(client, rated):
         assert after[uid] == (pytest.approx(mu), pytest.approx(sigma))
     assert [r.user for r in solo_views.board_queryset()] == [una]
     assert LogEntry.objects.filter(action=LogEntry.Action.UNMARK, target=una).exists()
+
+
+def test_the_admin_shows_the_rows_and_the_mark_only_as_text(client):
+    (player,) = make_users("pia")
+    stats_for(player, 250)
+    admin = get_user_model().objects.create_superuser("root", password="pw-root-123")
+    client.force_login(admin)
+    for model in ("playerstats", "handcheck", "gamecheck", "logentry"):
+        assert client.get(f"/admin/fairplay/{model}/").status_code == 200
+    page = client.get(f"/admin/auth/user/{player.pk}/change/").content.decode()
+    assert "marked for fair play" in page.lower()
+    assert 'name="profile-0-fair_play_marked"' not in page  # not editable here

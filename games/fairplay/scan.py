@@ -33,7 +33,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Hand, HandAction, Table
-from games.outcome import places
+from games.ratings.api import final_places
 from games.realtime import game_for, hand_record
 
 from . import checks
@@ -191,14 +191,9 @@ def pending_games():
 
 
 def game_places(table: Table) -> dict[int, int]:
-    """Seat position -> game placing of a finished game (partners: the team's)."""
-    game = game_for(table)
-    rules = game.rules
-    teams = rules.teams(game.options)
-    if teams is not None:
-        team_places = places(game.team_totals() or [], rules.higher_wins)
-        return {s: p for team, p in zip(teams, team_places, strict=True) for s in team}
-    return dict(enumerate(places(game.totals(), rules.higher_wins)))
+    """Seat position -> game placing of a finished game (1 = first, ties shared; partners:
+    the team's), as the ratings read it."""
+    return final_places(table, game_for(table))
 
 
 def check_game(table: Table) -> bool:

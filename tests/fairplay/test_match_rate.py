@@ -10,9 +10,11 @@ from django.core.management import call_command
 
 from games.fairplay import report
 from games.fairplay import scan as fairplay_scan
-from games.fairplay.models import HandCheck, LogEntry, PlayerStats
+from games.fairplay.models import GameCheck, HandCheck, LogEntry, PlayerStats
 from games.fairplay.scan import scan
 from games.models import Hand, HandAction
+from games.ratings.api import final_places
+from games.realtime import game_for
 
 from .conftest import make_users, play_game, rated_table
 from .policies import level, noisy
@@ -91,6 +93,12 @@ def test_a_scan_checks_each_hand_once_and_counts_it_once(game):
         assert stats.decisions == sum(r.decisions for r in rows)
         assert stats.matches == sum(r.matches for r in rows)
         assert stats.hands == rows.count()
+    # the game's seats and placings are kept once: the game's own placings (ties shared)
+    (kept,) = GameCheck.objects.all()
+    assert kept.table == game and again.games == 0
+    where = final_places(game, game_for(game))
+    seats = {str(s.user_id): s.position for s in game.seats.all()}
+    assert kept.seats == {uid: [pos, where[pos]] for uid, pos in seats.items()}
     # the scans that checked something are logged with their figures
     logged = LogEntry.objects.filter(action=LogEntry.Action.SCAN)
     assert logged.count() == 2

@@ -134,9 +134,16 @@ def test_two_people_play_on_a_clock_and_a_timed_out_player_is_told_what_was_play
     guest.click("[data-act=discard]")
     expect(host.get_by_test_id("status")).to_contain_text("Your turn")
     expect(notice).to_contain_text("was discarded for you")
-    # the host's own move ends it
-    host.click(".controls [data-act=draw]")
+    # the host's clock runs out a second time: the stand-in plays on for them, and the
+    # guest sees who plays that seat
+    expect(notice).to_contain_text("2 turns in a row", timeout=(CLOCK_S + 10) * 1000)
+    expect(guest.get_by_test_id("stand-in-0")).to_have_text("CPU playing for Clock_Host")
+    shoot(host, "stand-in-host")
+    shoot(guest, "stand-in-guest")
+    # "I'm back": the seat is the host's again, for everyone
+    host.get_by_test_id("im-back").click()
     expect(notice).to_be_hidden()
+    expect(guest.get_by_test_id("stand-in-0")).to_have_count(0)
     host_ctx.close()
     guest_ctx.close()
 

@@ -189,6 +189,9 @@ def test_an_invited_player_sees_the_invitation_and_accepts_it(
     expect(page.get_by_test_id("members")).not_to_contain_text("Selin")
 
     log_in(page, daphne_server, "selin")
+    page.get_by_test_id("nav-clubs").click()
+    expect(page.get_by_test_id("list-invitations")).to_contain_text("Kadıköy Okey Evi")
+    shoot(page, "clubs-list-invitation")
     page.goto(f"{daphne_server}/accounts/profile/")
     invitations = page.get_by_test_id("profile-invitations")
     expect(invitations.get_by_test_id("invitation-row")).to_have_count(1)

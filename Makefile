@@ -16,13 +16,14 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 I18N_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=tests
 
-.PHONY: help run test test-fast venv deps dev-deps gettext chromium servers nginx compilemessages messages migrate \
+.PHONY: help run test test-fast typecheck venv deps dev-deps gettext chromium servers nginx compilemessages messages migrate \
 	collectstatic lint format clean
 
 help:
 	@echo "make run    start the site on http://$(HOST):$(PORT)/ (daphne; PORT=... to change)"
 	@echo "make test   lint, format check and the whole test suite (including browser tests)"
 	@echo "make test-fast   the suite without browser and server tests (the quick inner loop)"
+	@echo "make typecheck   mypy on what pyproject.toml [tool.mypy] lists (games/engine)"
 	@echo "make messages   extract strings into the .po files (en/es/de/tr)"
 
 # --- environment -----------------------------------------------------------------------
@@ -102,6 +103,8 @@ test: dev-deps gettext chromium servers nginx compilemessages
 	@$(BIN)/ruff check --quiet .
 	@echo "ruff format --check"
 	@$(BIN)/ruff format --check --quiet .
+	@echo "mypy"
+	@$(BIN)/mypy
 	@$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 # The inner loop: every test but the browser tests (e2e) and those that start server
@@ -112,6 +115,10 @@ FAST_MARKERS ?= not e2e and not servers
 test-fast: dev-deps compilemessages
 	@$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal -m "$(FAST_MARKERS)" --durations=15
 
+# mypy, configured in pyproject.toml ([tool.mypy]: the files it checks and how strictly).
+typecheck: dev-deps
+	@$(BIN)/mypy
+
 lint: dev-deps
 	@$(BIN)/ruff check .
 	@$(BIN)/ruff format --check .
@@ -121,5 +128,5 @@ format: dev-deps
 	@$(BIN)/ruff format .
 
 clean:
-	rm -rf staticfiles .pytest_cache .ruff_cache
+	rm -rf staticfiles .pytest_cache .ruff_cache .mypy_cache
 	find . -path ./$(VENV) -prune -o -name '*.mo' -print -delete

@@ -10,7 +10,7 @@ scoring); no handler asks which rule set it is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .evaluate import is_winning
 from .legal import (  # noqa: F401 - re-exported: importable from here as before
@@ -38,7 +38,7 @@ from .table import (
 from .tiles import N_TILES, parse_kind
 
 if TYPE_CHECKING:
-    from .rulebase import LayDownRules, Rules
+    from .rulebase import LayDownRules, Rules, WholeRackRules
     from .state import HandState
 
 ACTION_FIELDS: dict[str, tuple[set[str], set[str]]] = {
@@ -191,6 +191,18 @@ def _rules_with(s: HandState, action_type: str) -> Rules:
     return r
 
 
+def _whole_rack_rules_with(s: HandState, action_type: str) -> WholeRackRules:
+    """``_rules_with`` for an action of the whole-rack family alone (show, close): only
+    ``WholeRackRules`` lists it in ``action_types``."""
+    return cast("WholeRackRules", _rules_with(s, action_type))
+
+
+def _lay_down_rules_with(s: HandState, action_type: str) -> LayDownRules:
+    """``_rules_with`` for an action of the lay-down family alone (open, lay, add, swap):
+    only ``LayDownRules`` lists it in ``action_types``."""
+    return cast("LayDownRules", _rules_with(s, action_type))
+
+
 def end_hand(
     s: HandState,
     ending: str,
@@ -288,7 +300,7 @@ def _undo(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _show(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _rules_with(s, "show")
+    r = _whole_rack_rules_with(s, "show")
     seat, tile = a["seat"], a["tile"]
     if tile != (s.indicator ^ 1):
         raise Refusal("not_indicator_twin")
@@ -306,7 +318,7 @@ def _show(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _close(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _rules_with(s, "close")
+    r = _whole_rack_rules_with(s, "close")
     _need_phase(s, PLAY)
     seat, tile = a["seat"], a["tile"]
     _need_in_rack(s, seat, [tile])
@@ -417,7 +429,7 @@ def _confirm_opening(
 
 
 def _open(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _rules_with(s, "open")
+    r = _lay_down_rules_with(s, "open")
     _need_phase(s, PLAY)
     seat = a["seat"]
     if s.opened[seat] is not None:
@@ -438,7 +450,7 @@ def _open(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _lay(s: HandState, a: dict, ev: list[dict]) -> HandState:
-    r = _rules_with(s, "lay")
+    r = _lay_down_rules_with(s, "lay")
     _need_phase(s, PLAY)
     seat = a["seat"]
     shapes = _shapes(s, a, r)
@@ -494,7 +506,7 @@ def _can_add(s: HandState, r: LayDownRules, seat: int) -> None:
 def _tile_onto_meld(s: HandState, a: dict) -> tuple[LayDownRules, int, int, TableMeld]:
     """Common checks of ``add`` and ``swap``: a rule set that has them, play phase, an
     opener allowed to touch melds, the tile in the rack, the meld on the table."""
-    r = _rules_with(s, a["type"])
+    r = _lay_down_rules_with(s, a["type"])
     _need_phase(s, PLAY)
     seat, tile = a["seat"], a["tile"]
     _can_add(s, r, seat)
@@ -568,7 +580,8 @@ def _resolve_provisional(s: HandState, r: Rules, seat: int, ev: list[dict]) -> N
         return
     prov = [m for m in s.melds if m.id in s.provisional]
     try:
-        _confirm_opening(s, r, seat, prov, ev)
+        # only lay-down rule sets place provisional melds (``Rules.provisional``)
+        _confirm_opening(s, cast("LayDownRules", r), seat, prov, ev)
         return
     except Refusal:
         if s.taken is not None and any(s.taken in m.tiles for m in prov):
@@ -605,7 +618,8 @@ def _discard(s: HandState, a: dict, ev: list[dict], force: bool = False) -> Hand
     s.discards = _set(s.discards, seat, s.discards[seat] + (tile,))
     ev.append({"type": "discarded", "seat": seat, "tile": tile})
     if final:
-        ending, lines = r.end_lines(s, seat, s.is_okey(tile))
+        # only lay-down rule sets finish by a discard (``Rules.finishes_by_discard``)
+        ending, lines = cast("LayDownRules", r).end_lines(s, seat, s.is_okey(tile))
         return end_hand(s, ending, seat, lines, ev, last_tile=tile)
     _end_turn(s)
     s.takeable = tile

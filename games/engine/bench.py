@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from .tiles import FALSE_KIND, N_KINDS, ids_of_kind
@@ -252,9 +253,9 @@ def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> d
         ("random 15", lambda r: random_rack(r, 15)),
     ]
     for j in range(3):
-        makers.append((f"winning, {j} okeys", lambda r, j=j: winning_rack(r, j)))
+        makers.append((f"winning, {j} okeys", partial(winning_rack, n_okeys=j)))
     for j in range(3):
-        makers.append((f"near-winning, {j} okeys", lambda r, j=j: near_winning_rack(r, j)))
+        makers.append((f"near-winning, {j} okeys", partial(near_winning_rack, n_okeys=j)))
 
     def win(rack: list[int], ok: int) -> object:
         return is_winning(rack, ok)
@@ -400,12 +401,10 @@ def _lay_down_rows(seconds: float, seed: int, n_racks: int) -> list[dict]:
                 fn(rack, ok)
             row[label] = round(_rate(fn, part, seconds))
             row[label + "_cold"] = round(
-                _cold_rate(
-                    fn, lambda r, size=size: random_rack(r, size), seconds, len(part), _clear_all
-                )
+                _cold_rate(fn, partial(random_rack, size=size), seconds, len(part), _clear_all)
             )
             row[label + "_fresh"] = round(
-                _fresh_rate(fn, lambda r, size=size: random_rack(r, size), seconds, len(part), 10)
+                _fresh_rate(fn, partial(random_rack, size=size), seconds, len(part), 10)
             )
         rows.append(row)
     return rows
@@ -474,8 +473,8 @@ def format_table(figures: dict) -> str:
         lines.append("")
     if figures.get("is_winning_phases"):
         lines += ["is_winning, where the time goes (cold, µs a call; 100,000/s is 10 µs)", ""]
-        head = ("racks", "pack", "verdict", "lay out", "sum", "answer", "clock")
-        lines.append(f"{head[0]:<24}" + "".join(f"{h:>10}" for h in head[1:]))
+        phase_head = ("racks", "pack", "verdict", "lay out", "sum", "answer", "clock")
+        lines.append(f"{phase_head[0]:<24}" + "".join(f"{h:>10}" for h in phase_head[1:]))
         for row in figures["is_winning_phases"]:
             parts = (row["pack_us"], row["verdict_us"], row["lay_out_us"])
             total = row["verdict_us"] + row["lay_out_us"]  # the verdict packs the rack itself

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -84,13 +85,15 @@ def compare(
     """Per rack set: the best pass's calls per CPU second of each version and their
     ratio; raises AssertionError when the two versions' answers differ."""
     fns = {"before": _answer(before, what), "after": _answer(after, what)}
-    makers = [("random 14", lambda r: bench.random_rack(r, 14))]
+    makers: list[tuple[str, Callable[[random.Random], tuple[list[int], int]]]] = [
+        ("random 14", lambda r: bench.random_rack(r, 14))
+    ]
     if what != "is_winning":  # is_winning takes 14 tiles
         makers.append(("random 15", lambda r: bench.random_rack(r, 15)))
     for j in range(3):
-        makers.append((f"winning, {j} okeys", lambda r, j=j: bench.winning_rack(r, j)))
+        makers.append((f"winning, {j} okeys", partial(bench.winning_rack, n_okeys=j)))
     for j in range(3):
-        makers.append((f"near-winning, {j} okeys", lambda r, j=j: bench.near_winning_rack(r, j)))
+        makers.append((f"near-winning, {j} okeys", partial(bench.near_winning_rack, n_okeys=j)))
     rows = []
     for name, make in makers:
         rng = random.Random(f"{seed}/{name}")

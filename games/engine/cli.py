@@ -56,7 +56,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from .rules import RULES, Rules
 from .tiles import (
@@ -83,7 +83,7 @@ class CliError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors become JSON too
+    def error(self, message: str) -> NoReturn:  # argparse's own errors become JSON too
         raise CliError("bad_arguments", message)
 
 
@@ -297,7 +297,7 @@ def cmd_bench(args: argparse.Namespace) -> dict | str:
     if args.seconds <= 0:
         raise CliError("bad_arguments", "--seconds must be positive")
     if args.phases:
-        figures = {"evaluator": [], "hands_per_second": {}, "peak_rss_mb": None}
+        figures: dict[str, Any] = {"evaluator": [], "hands_per_second": {}, "peak_rss_mb": None}
         figures["is_winning_phases"] = is_winning_phases(args.seconds)
     else:
         figures = run_bench(args.seconds)

@@ -224,7 +224,7 @@ def _load_tables() -> None:
     finally:
         TABLE_LOAD_SECONDS["colour_tables.bin"] = time.process_time() - t0
     t0 = time.process_time()
-    empty = (array("I"), array("H"), [])
+    empty: tuple[array, array, list] = (array("I"), array("H"), [])
     long = longcolour.load() or {}
     for ace_high in (True, False):
         _LONG[ace_high] = long.get(ace_high, empty)

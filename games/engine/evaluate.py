@@ -140,7 +140,7 @@ def _split_groups(u4: tuple[int, ...], o: int):
         ]
         choices.append([(c, o_) for o_ in opts])
     for combo in product(*choices):
-        reals = [[] for _ in range(m)]
+        reals: list[list[int]] = [[] for _ in range(m)]
         for c, gs in combo:
             for g in gs:
                 reals[g].append(c)
@@ -207,7 +207,8 @@ _LONE_MASK = {
 _OPTS_MULTI: dict[tuple[int, ...], list] = {}
 _OPTS_LONE: dict[tuple[int, ...], list] = {}
 for _c4, _opts in _GROUP_OPTS.items():
-    _multi, _lone = [], []
+    _multi: list[tuple] = []
+    _lone: list[tuple] = []
     for _u4, _o, _nreal, _sizes in _opts:
         _packed = _u4[0] | _u4[1] << 28 | _u4[2] << 56 | _u4[3] << 84
         _entry = (_o, _packed, _u4, sum(_sizes), len(_sizes), _sizes.count(4))
@@ -275,7 +276,7 @@ def _solver(mode: str, ace_high: bool, tables: bool = True):
         p = low // 2 + 1
         removed0 = 1 << (2 * (p - 1))
         sub = rec(vec - removed0)
-        best = [None, None, None]
+        best: list[tuple[int, Any] | None] = [None, None, None]
         for u in range(3):
             if sub[u] is not None:
                 best[u] = (sub[u][0] + _LEFT, sub[u][1])
@@ -487,7 +488,8 @@ def _number_options(
     for o, packed, u4, total, m, n4 in entries:
         if o > j or any(fmask >> c & 1 and u4[c] != c4[c] for c in range(4)):
             continue
-        if absorb and o and (u4, o - 1) in _GROUP_SPLIT and 3 in _group_sizes(total - 1):
+        # total - 1 tiles split into groups (_GROUP_SPLIT), so _group_sizes has an answer
+        if absorb and o and (u4, o - 1) in _GROUP_SPLIT and 3 in _group_sizes(total - 1):  # type: ignore[operator]
             continue
         value = (17 if n == 13 else n) * m + n4 if seventeen else n * total
         score = m - value * _VAL
@@ -766,7 +768,7 @@ _GROUP_LAYOUT = {
 
 
 # _GROUP_PLAYS[number][(u4, okeys)] = per group (plays, None or okey flags, layout)
-_GROUP_PLAYS = [{}] + [
+_GROUP_PLAYS: list[dict[tuple[tuple[int, ...], int], tuple]] = [{}] + [
     {
         key: tuple(
             (
@@ -975,6 +977,7 @@ def _pairs(tile_ids, okey_kind: int, mode: str | None):
             val += number_of_kind(okey_kind)
         if choice is None or (left, -val) < choice[0]:
             choice = ((left, -val), f)
+    assert choice is not None  # f = 0 is always tried
     f = choice[1]
     leftover = [t for _, t in singles[f:]]
     for k, t in singles[:f]:
@@ -1097,7 +1100,8 @@ def _win_options(c4: tuple[int, ...], fmask: int, jg: int) -> tuple:
     for o, packed, u4, total, m, n4 in _OPTS_MULTI[c4]:
         if o > jg or any(fmask >> c & 1 and u4[c] != c4[c] for c in range(4)):
             continue
-        if o and (u4, o - 1) in _GROUP_SPLIT and 3 in _group_sizes(total - 1):
+        # total - 1 tiles split into groups (_GROUP_SPLIT), so _group_sizes has an answer
+        if o and (u4, o - 1) in _GROUP_SPLIT and 3 in _group_sizes(total - 1):  # type: ignore[operator]
             continue
         out.append((o, packed, u4, m - n4))
     out.sort(key=lambda e: e[0])
@@ -1107,12 +1111,12 @@ def _win_options(c4: tuple[int, ...], fmask: int, jg: int) -> tuple:
 # _WIN_OPTS[jg][counts of the four colours (2 bits each) | forced colours << 8]
 _WIN_OPTS: list[list[tuple]] = []
 for _jg in range(3):
-    _row = [()] * 4096
+    _win_row: list[tuple] = [()] * 4096
     for _c4 in product(range(3), repeat=4):
         _k = _c4[0] | _c4[1] << 2 | _c4[2] << 4 | _c4[3] << 6
         for _f in range(16):
-            _row[_k | _f << 8] = _win_options(_c4, _f, _jg)
-    _WIN_OPTS.append(_row)
+            _win_row[_k | _f << 8] = _win_options(_c4, _f, _jg)
+    _WIN_OPTS.append(_win_row)
 
 
 def _cover_leaf(table: bytes, R: int, left: int, chosen) -> tuple | None:

@@ -82,6 +82,7 @@ class Game:
             raise Refusal("bad_state", "That hand belongs to another game.")
         if self.is_over():
             raise Refusal("hand_over", "The game is over.")
+        assert state.result is not None  # a hand that is over has its result
         res = HandResult(
             state.seed,
             state.starter,

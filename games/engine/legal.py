@@ -370,6 +370,7 @@ def whole_rack_take_useful(state: HandState, seat: int) -> bool:
     taken tile must close the hand [D4] [D12], so a close that keeps it is found."""
     if state.pile:
         return True
+    assert state.takeable is not None  # asked by take_useful, with a takeable discard
     return bool(_closing_tiles(_with_tile(state, seat, state.takeable), seat))
 
 
@@ -377,6 +378,7 @@ def lay_down_take_useful(state: HandState, seat: int, r: LayDownRules) -> bool:
     """Lay-down [D12]: an opening, an add, or (not in fifty-one once opened, RULES.md
     §4) a new meld that holds the takeable discard is found."""
     tile = state.takeable
+    assert tile is not None  # asked by take_useful, with a takeable discard
     rack = state.racks[seat]
     mine = state.opened[seat]
     if (

@@ -71,13 +71,13 @@ def _links_all(rack: tuple[int, ...], okey_kind: int) -> dict[int, int]:
         kinds.append(k)
         count[k] += 1
     out = {}
-    for t, k in zip(rack, kinds, strict=True):
-        if k is None:
+    for t, kind in zip(rack, kinds, strict=True):
+        if kind is None:
             out[t] = 99
             continue
-        c, n0 = divmod(k, 13)
+        c, n0 = divmod(kind, 13)
         base = c * 13
-        score = count[k] - 1
+        score = count[kind] - 1
         for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
             m = n0 + d
             if 0 <= m < 13:
@@ -125,6 +125,7 @@ def simulate(
             sums[s] += v
         if state.over:
             finished += 1
+            assert state.result is not None  # a hand that is over has its result
             ending = state.result["ending"]
             endings[ending] = endings.get(ending, 0) + 1
         else:

@@ -489,8 +489,7 @@ def _build(d: dict, nested: bool = False) -> HandState:
         state.took = _took_by_replay(state)
     if len(state.turns_done) != n or len(state.opened_turn) != n:
         raise ValueError("per-seat lists have the wrong length")
-    tiles = state.all_tiles()
-    if sorted(tiles) != list(range(N_TILES)):
+    if sorted(state.all_tiles()) != list(range(N_TILES)):
         raise ValueError("the 106 tiles are not all accounted for exactly once")
     return state
 

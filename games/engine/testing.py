@@ -122,15 +122,15 @@ def make_state(
         got: list[int] = []
         for w in (words or "").split():
             k = parse_kind(w)
-            t = next((x for x in where if kind_of(x) == k and x not in got), None)
-            if t is None:
+            found = next((x for x in where if kind_of(x) == k and x not in got), None)
+            if found is None:
                 raise ValueError(f"took: {w} is neither in seat {s_}'s rack nor on the table")
-            got.append(t)
+            got.append(found)
         took_ids.append(tuple(got))
     if opened is None:
         opened = [None] * n
-        for m in table:
-            opened[m.owner] = opened[m.owner] or ("pairs" if m.kind == PAIR else "melds")
+        for meld in table:
+            opened[meld.owner] = opened[meld.owner] or ("pairs" if meld.kind == PAIR else "melds")
     if phase is None:
         others = [len(r) for s, r in enumerate(rack_ids) if s != turn]
         phase = PLAY if others and len(rack_ids[turn]) > max(others) else DRAW

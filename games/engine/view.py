@@ -11,13 +11,16 @@ is the latest move of the game, with a tile only where everyone saw its face.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .actions import FREE_ACTIONS
 from .refusals import Refusal
 from .state import DRAW, OVER, PLAY, HandState
 from .table import is_usable
 from .tiles import kind_notation, notation
+
+if TYPE_CHECKING:
+    from .rulebase import LayDownRules
 
 
 def tile_json(t: int) -> dict:
@@ -155,12 +158,14 @@ def _public(state: HandState) -> dict[str, Any]:
         "revealed": None,
     }
     if not r.whole_rack:  # lay-down tables show the limit and the opening minimums
+        lay_down = cast("LayDownRules", r)
         view["limit"] = state.limit
         view["opening_min"] = {
-            "melds": r.opening_min(state, "melds"),
-            "pairs": r.opening_min(state, "pairs"),
+            "melds": lay_down.opening_min(state, "melds"),
+            "pairs": lay_down.opening_min(state, "pairs"),
         }
     if over:
+        assert state.result is not None  # a hand that is over has its result
         view["result"] = {
             **state.result,
             "lines": [_line_json(x) for x in state.result["lines"]],

@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import random
 from functools import lru_cache
+from typing import TYPE_CHECKING, cast
 
 from ..evaluate import _INC, _LEFT, _OK_SHIFT, _SINGLE_BITS, _VAL, _masks, _search, best_arrangement
 from ..melds import PAIR, classify
@@ -45,6 +46,9 @@ from ..table import (
     seven_pairs,
 )
 from ..tiles import FALSE_KIND, kind_of, parse_kind
+
+if TYPE_CHECKING:
+    from ..state import HandState
 
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 # Levels that live in a module of their own above this one, which registers its decide
@@ -73,7 +77,7 @@ def arrangement(tiles, okey_kind: int, ace_high: bool, values=None, pairs: bool 
 # evaluator's internals (imported above by name, so a renamed one fails at import);
 # tests/engine/test_bots.py checks its counts against ``best_arrangement`` for every
 # rule set's value mode, ace rule and rack size.
-_LEFT_MEMO: dict[tuple, int] = {}
+_LEFT_MEMO: dict[tuple, tuple[int, int]] = {}
 
 
 def pack(tiles, okey_kind: int) -> int:
@@ -120,6 +124,10 @@ def left_count(tiles, okey_kind: int, ace_high: bool, values, pairs: bool) -> in
 
 class Context:
     """Public facts of one view, in engine terms."""
+
+    # a policy's own reason for its discard, set only when it has one (read with getattr
+    # by expert's "Show me" reasons): (reason code, details)
+    why: tuple[str, dict]
 
     def __init__(self, view: dict, legal: list[dict]):
         self.view = view
@@ -468,7 +476,7 @@ def _is_melds(a: dict, ctx: Context) -> bool:
 def _best_add(ctx: Context, adds: list[dict]) -> dict:
     owner = {m.id: m.owner for m in ctx.melds}
     rivals_first = ctx.rules.cpu_lays_off_on_rivals_first
-    partner = ctx.rules.partner(_Seat(ctx), ctx.seat) if rivals_first else None
+    partner = ctx.rules.partner(seat_state(ctx), ctx.seat) if rivals_first else None
 
     def key(a: dict):
         # a lay-off onto a rival's meld costs its owner (fifty-one): prefer those; then
@@ -484,6 +492,11 @@ class _Seat:
 
     def __init__(self, ctx: Context):
         self.options = ctx.view["options"]
+
+
+def seat_state(ctx: Context) -> HandState:
+    """A ``_Seat`` of the view, typed as the state it stands in for."""
+    return cast("HandState", _Seat(ctx))
 
 
 def _num(ctx: Context, t: int) -> int:
@@ -592,7 +605,7 @@ def choose_discard(ctx: Context, tiles: list[int], level: str, rng: random.Rando
     leftover = [t for t in arr.leftover if t in cand]
     if not leftover:
         # every candidate sits in a meld: take the one whose loss hurts least
-        scored = [(ctx.left([x for x in rack if x != t]), t) for t in cand]
+        scored: list[tuple[float, int]] = [(ctx.left([x for x in rack if x != t]), t) for t in cand]
         best = min(s for s, _ in scored)
         leftover = [t for s, t in scored if s == best]
     # one tile per kind (both copies play the same)
@@ -764,6 +777,7 @@ def _open_discard(ctx: Context, cand: list[int]) -> int:
         score = base + 3.0 * gain / pool - 0.1 * pot
         if best is None or score > best[0]:
             best = (score, t)
+    assert best is not None  # a discard has candidates
     return best[1]
 
 

@@ -50,14 +50,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..legal import _melds_with
 from ..melds import classify
-from ..rulebase import Rules
+from ..rulebase import LayDownRules, Rules
 from ..tiles import notation
 from . import core, expert_lay, expert_whole
 from .core import _INC, Context, collected, pack, plan_route, route_left
+
+if TYPE_CHECKING:
+    from ..state import HandState
 
 # The opening search's budget: a number of search steps, not a clock, so that a decision
 # never depends on how busy the machine is (about 100 steps a millisecond here).
@@ -116,8 +119,8 @@ def best_opening(ctx: Context, node_limit: int = 4000) -> tuple[int, list[Any]]:
     """Lay-down: the runs and groups of the rack with the highest opening total
     (keeping one tile to discard), as (total, shapes). A bounded search: each step
     either leaves the first remaining tile in the rack or puts it in a meld."""
-    rules = ctx.rules
-    shim = _Okeys(ctx.okey)
+    rules = cast(LayDownRules, ctx.rules)  # an opening: a lay-down rule set
+    shim = cast("HandState", _Okeys(ctx.okey))
     best: list[Any] = [0, []]
     nodes = [0]
     memo: dict[tuple[int, ...], int] = {}
@@ -330,7 +333,7 @@ def evaluate(view: dict, legal: list[dict], *, budget_ms: float | None = None) -
         k = a["type"]
         if k == "discard":
             continue
-        detail: dict[str, Any] = {}
+        detail = {}
         if k == "close":
             reason = "okey_close" if ctx.is_okey(a["tile"]) else "finish"
             value = F * (2 if reason == "okey_close" else 1)

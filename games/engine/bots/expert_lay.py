@@ -156,6 +156,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import TYPE_CHECKING, cast
 
 # the deficiency's bounded form (a candidate no better than the best so far stops early)
 from ..efficiency import _NO_BOUND, _deficiency_vec, _vectors
@@ -164,6 +165,10 @@ from ..table import placements
 from ..tiles import notation
 from . import core
 from .core import Context, pack, search_packed
+
+if TYPE_CHECKING:
+    from ..rulebase import LayDownRules
+    from ..state import HandState
 
 # how many of hard's best candidates (by its opening look-ahead) the deficiency ranks
 DEFICIENCY_CANDIDATES = 5
@@ -198,7 +203,9 @@ def _open_stake(variant: str, okey: int, n: int, options_key: tuple) -> float:
         n_players=n,
         melds=(),
     )
-    _ending, lines = rules.end_lines(table, 0, False)
+    # a lay-down rule set; the made-up table stands in for a state
+    lay_down = cast("LayDownRules", rules)
+    _ending, lines = lay_down.end_lines(cast("HandState", table), 0, False)
     pay = {ln["seat"]: ln["points"] for ln in lines}
     sign = 1 if rules.higher_wins else -1
     return float(sign * (pay.get(1, 0) - pay.get(2, 0)))
@@ -216,7 +223,7 @@ def take_cost(ctx: Context, t: int) -> float:
     """What the seat pays when the next player takes its discard ``t`` (fifty-one:
     10 × its number; 101, seventeen: nothing), from the rules object's ``take_lines``."""
     table = SimpleNamespace(options=dict(ctx.view.get("options") or {}), okey_kind=ctx.okey)
-    lines = ctx.rules.take_lines(table, ctx.next_seat, ctx.seat, t)
+    lines = ctx.rules.take_lines(cast("HandState", table), ctx.next_seat, ctx.seat, t)
     sign = 1 if ctx.rules.higher_wins else -1
     return float(-sign * sum(ln["points"] for ln in lines if ln["seat"] == ctx.seat))
 
@@ -252,7 +259,7 @@ def feed_danger(ctx: Context, t: int, safe: set[int]) -> float:
     has not opened (and is not its partner): ``take_chance`` × (the stake of opening
     + what the take costs the discarder)."""
     nxt = ctx.next_seat
-    if ctx.opened[nxt] is not None or ctx.rules.partner(core._Seat(ctx), ctx.seat) == nxt:
+    if ctx.opened[nxt] is not None or ctx.rules.partner(core.seat_state(ctx), ctx.seat) == nxt:
         return 0.0
     return take_chance(ctx, t, safe) * (open_stake(ctx) + take_cost(ctx, t))
 
@@ -363,7 +370,7 @@ def _explain(ctx: Context, t: int) -> None:
 def rival_near_finish(ctx: Context, tiles: int) -> bool:
     """Does an opened rival (not the seat's partner) hold ``tiles`` tiles or fewer?"""
     counts = ctx.view.get("rack_counts") or []
-    partner = ctx.rules.partner(core._Seat(ctx), ctx.seat)
+    partner = ctx.rules.partner(core.seat_state(ctx), ctx.seat)
     return any(
         s not in (ctx.seat, partner) and ctx.opened[s] is not None and counts[s] <= tiles
         for s in range(min(ctx.n, len(counts)))

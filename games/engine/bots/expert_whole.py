@@ -160,10 +160,15 @@ played differently); seven pairs pay double, yet chasing them sooner does not pa
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, cast
 
 from ..efficiency import _melds_deficiency, _pairs_deficiency
 from . import core
 from .core import _INC, Context, collected, pack
+
+if TYPE_CHECKING:
+    from ..rulebase import WholeRackRules
+    from ..state import HandState
 
 _M26 = (1 << 26) - 1
 _OK = 112
@@ -238,7 +243,8 @@ def close_edge(ctx: Context, ending: str) -> float:
     from the rule set's own score lines (``Rules.close_lines``: classic, each other
     player loses 2, 4 with the okey or seven pairs, 8 with both; rummy, the closer
     scores 3, or 6)."""
-    lines = ctx.rules.close_lines(_Seats(ctx.n), ctx.seat, ending)
+    rules = cast("WholeRackRules", ctx.rules)  # a close: a whole-rack rule set
+    lines = rules.close_lines(cast("HandState", _Seats(ctx.n)), ctx.seat, ending)
     pts = [0.0] * ctx.n
     for line in lines:
         pts[line["seat"]] += line["points"]

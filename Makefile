@@ -107,10 +107,11 @@ test: dev-deps gettext chromium servers nginx compilemessages
 	@$(BIN)/mypy
 	@$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=15
 
-# The inner loop: every test but the browser tests (e2e) and those that start server
+# The inner loop: every test but the browser tests (e2e), those that start server
 # processes (servers: daphne, PostgreSQL, Redis, nginx), so nothing but Python packages and
-# gettext is installed; markers are set in tests/conftest.py. docs/testing.md has its time.
-FAST_MARKERS ?= not e2e and not servers
+# gettext is installed, and the long ones (slow); markers are set in tests/conftest.py.
+# docs/testing.md has its time.
+FAST_MARKERS ?= not e2e and not servers and not slow
 
 test-fast: dev-deps compilemessages
 	@$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal -m "$(FAST_MARKERS)" --durations=15

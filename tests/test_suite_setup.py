@@ -192,6 +192,6 @@ def test_make_test_fast_installs_neither_the_browser_nor_the_servers() -> None:
         ["make", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert '-m "not e2e and not servers"' in result.stdout
+    assert '-m "not e2e and not servers and not slow"' in result.stdout
     for package in ("chromium", "postgresql", "redis-server", "nginx"):
         assert package not in result.stdout, package

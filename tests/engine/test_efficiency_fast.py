@@ -200,6 +200,7 @@ def test_whole_rack_deficiency_is_the_previous_one(variant, size, monkeypatch) -
 
 
 @pytest.mark.parametrize("variant", LAY)
+@pytest.mark.slow
 def test_lay_down_deficiency_is_the_previous_one(variant, monkeypatch) -> None:
     rules = RULES[variant]
     rng = random.Random(f"fast/lay/{variant}")

@@ -86,6 +86,7 @@ def test_cover_examples(numbers: list[int], ace_high: bool, mask: int) -> None:
     assert table[cover.rank(_vec(numbers))] == mask
 
 
+@pytest.mark.slow
 def test_the_shipped_file_is_the_recursion() -> None:
     """run_cover.bin (written by efftables/gen.py) holds what cover_rec computes: a
     random sample of every table, and the ace table is the best of the 1s played low or

@@ -18,6 +18,7 @@ from games.tournaments.models import TableResult
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.slow
 def test_the_test_data_imports_in_every_rule_set(variant):
     owner = get_user_model().objects.create_user("bench-owner", password="pw-Bench-123")
     t = exchange.import_tournament(owner, tournament_document(8, 2, variant, seed=1))

@@ -75,6 +75,7 @@ def _guest_table(variant: str, players: int) -> Table:
     seed=st.integers(0, 10**6),
     steps=st.integers(1, 3 * SNAPSHOT_EVERY),
 )
+@pytest.mark.slow
 def test_a_stored_hand_read_without_the_cache_is_its_full_replay(variant, seed, steps):
     rng = random.Random(seed)
     table = _guest_table(variant, rng.choice(sorted(RULES[variant].players)))

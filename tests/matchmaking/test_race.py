@@ -111,6 +111,7 @@ def assert_one_table_per_round(results: dict) -> None:
         assert status == ("playing" if r["n"] == 4 else "waiting")
 
 
+@pytest.mark.slow
 def test_presses_at_once_end_at_one_table_on_sqlite(tmp_path):
     assert_one_table_per_round(race_on(f"sqlite:///{tmp_path / 'race.sqlite3'}"))
 

@@ -85,6 +85,7 @@ def test_a_player_leaving_before_their_first_move_aborts_the_game():
         )
 
 
+@pytest.mark.slow
 def test_a_leaver_is_placed_last_whatever_their_cpu_scores():
     table, users = rated_table(hands=3)
     play_to_end(table, stop_after_hand=True)  # the first hand is over: the game counts now
@@ -108,6 +109,7 @@ def test_a_leaver_is_placed_last_whatever_their_cpu_scores():
     assert final_places(table, game_for(table))[1] < 4
 
 
+@pytest.mark.slow
 def test_several_leavers_rank_last_by_leaving_order():
     table, users = rated_table(hands=3)
     play_to_end(table, stop_after_hand=True)

@@ -106,6 +106,7 @@ def assert_both_count_in_turn(r: dict) -> None:
     assert r["mu"] == second_after
 
 
+@pytest.mark.slow
 def test_games_finishing_at_once_both_count_on_sqlite(tmp_path):
     assert_both_count_in_turn(race_on(f"sqlite:///{tmp_path / 'race.sqlite3'}"))
 

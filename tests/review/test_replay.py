@@ -26,6 +26,7 @@ def _play(variant: str, hands: int = 1, **options):
     return table
 
 
+@pytest.mark.slow
 def test_replaying_every_stored_hand_reproduces_its_result():
     for variant, rules in RULES.items():  # every rule set, at its smallest table
         _play(

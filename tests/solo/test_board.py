@@ -191,6 +191,7 @@ def test_period_start_across_daylight_saving_changes(settings):
     assert views.period_start("month", autumn) == datetime(2026, 9, 30, 22, 0, tzinfo=UTC)
 
 
+@pytest.mark.slow
 def test_pagination_keeps_ranks_and_filters(client, django_user_model, monkeypatch):
     monkeypatch.setattr(views, "BOARD_PAGE_SIZE", 10)
     for i in range(23):

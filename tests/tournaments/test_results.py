@@ -318,6 +318,7 @@ def seventeen_games(draw):
         seventeen_games().map(lambda g: ("seventeen", *g)),
     )
 )
+@pytest.mark.slow
 def test_games_built_from_the_rules_are_accepted(game):
     variant, options, totals = game
     assert validate_table_result(variant, options, totals) == []

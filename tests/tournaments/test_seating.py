@@ -563,6 +563,7 @@ def cpu_turn_kept(tables, counts, players) -> bool:
     st.text(min_size=1, max_size=6),
     st.booleans(),
 )
+@pytest.mark.slow
 def test_nobody_gets_a_second_cpu_table_before_everyone_had_one(n, rounds, method, seed, pair):
     # Nobody sits out: the seats a player count leaves over are CPU seats, so a seat at
     # a CPU table is what stands in for a bye, and those go round.
@@ -721,6 +722,7 @@ def can_keep_turns_apart(players, shape, pairs, counts) -> bool:
     st.text(min_size=1, max_size=4),
     st.randoms(use_true_random=False),
 )
+@pytest.mark.slow
 def test_the_cpu_table_turns_give_way_only_when_no_seating_keeps_both(n, rounds, seed, rnd):
     # whenever a round breaks the CPU-table turn, no seating of that round keeps every
     # must-not-meet pair apart and the turn too (brute force over all seatings)

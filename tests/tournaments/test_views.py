@@ -134,6 +134,7 @@ def test_forged_ids_from_another_tournament_are_404(client, running, organiser):
     assert theirs.dropped_from_round is None
 
 
+@pytest.mark.slow
 def test_players_of_an_unpublished_tournament_see_only_their_own_seat(client, organiser):
     t = online(organiser, arrival_s=600)
     entries = register_accounts(t, organiser, ["ayse", "baran", "cem", "deniz", "elif"])

@@ -85,6 +85,7 @@ def test_solo_accepts_the_expert_level_and_keeps_its_record_apart(client, django
         level="expert",
         total=120,
         rounds=7,
+        verified=True,  # a challenge run without Show me (docs/solo.md)
         finished_at=table.created_at,
     )
     SoloResult.objects.get(level="expert").full_clean()  # a valid choice of the field

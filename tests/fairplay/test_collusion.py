@@ -96,6 +96,7 @@ async def play_over_sockets(table: Table, clients: list[Client], policies: dict)
         await comm.disconnect()
 
 
+@pytest.mark.slow
 async def test_a_pair_feeding_each_other_is_listed(monkeypatch):
     # people move at a person's pace: a second passes between two looks at the clock of
     # the sockets' rate limit (games/consumers.py), whatever this machine's speed

@@ -52,6 +52,7 @@ def pool():
     return users
 
 
+@pytest.mark.slow
 def test_the_expert_follower_is_listed_and_the_people_are_not(pool):
     done = scan(limit=1000)
     assert done.hands == Hand.objects.filter(result__isnull=False).count()

@@ -5,12 +5,16 @@ worker in any order."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
-from tests.conftest import ROOT
+import pytest
+
+from tests.conftest import ROOT, free_port
+from tests.support.waits import wait_for_port, wait_until
 
 INNER_CONFTEST = '''
 import asyncio
@@ -195,3 +199,27 @@ def test_make_test_fast_installs_neither_the_browser_nor_the_servers() -> None:
     assert '-m "not e2e and not servers and not slow"' in result.stdout
     for package in ("chromium", "postgresql", "redis-server", "nginx"):
         assert package not in result.stdout, package
+
+
+def test_wait_until_returns_the_first_true_answer() -> None:
+    answers = iter([None, 0, [], "ready", "later"])
+    assert wait_until(lambda: next(answers), interval=0) == "ready"
+
+
+def test_wait_until_fails_naming_what_it_waited_for() -> None:
+    with pytest.raises(AssertionError, match="timed out waiting for the sweeper"):
+        wait_until(lambda: False, "the sweeper", timeout=0, interval=0)
+
+
+def test_wait_for_port_returns_once_a_server_listens() -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        wait_for_port(server.getsockname()[1], timeout=5)
+
+
+def test_wait_for_port_fails_at_once_when_the_server_exited() -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+    dead.wait(30)
+    with pytest.raises(AssertionError, match="the server exited with 3"):
+        wait_for_port(free_port(), proc=dead, timeout=30)

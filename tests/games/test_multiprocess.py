@@ -20,7 +20,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,7 @@ import pytest
 
 from games.bench import servers as bench
 from tests.conftest import ROOT, free_port
+from tests.support.waits import wait_for_port, wait_until
 
 VERSION = re.compile(r'id="act-version" name="version" value="(\d+)"')
 STATUS = re.compile(r'data-testid="status">([^<]*)<')
@@ -109,14 +109,7 @@ def redis():
         [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
-    while True:  # wait until Redis accepts connections
-        try:
-            socket.create_connection(("127.0.0.1", port), 1).close()
-            break
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "Redis did not start"
-            time.sleep(0.05)
+    wait_for_port(port, timeout=30, interval=0.05, proc=proc)  # Redis accepts connections
     yield f"redis://127.0.0.1:{port}/0"
     proc.terminate()
     proc.wait(10)
@@ -319,17 +312,6 @@ class Player:
         await self.ws.send(json.dumps({**frame, "version": self.version}))
 
 
-def _wait_for(condition, what: str, timeout: float = 10.0):
-    """Poll until ``condition()`` returns something true; that value."""
-    end = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        time.sleep(0.05)
-
-
 @pytest.fixture(scope="module")
 def site(postgres, redis):
     """Two `manage.py serve` processes on one database and one Redis, nginx in front."""
@@ -388,7 +370,7 @@ def test_pages_alternate_between_the_processes(site):
     for _ in range(4):
         with urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}/", timeout=10) as r:
             assert r.status == 200
-    pages = _wait_for(
+    pages = wait_until(
         lambda: (
             (found := [port for uri, _s, port in nginx.routed() if uri == "/"])
             and len(found) == 4
@@ -410,7 +392,7 @@ def test_two_processes_share_a_table(site):
     path = f"/ws/t/{code}/"
     with pytest.raises(urllib.error.HTTPError):  # a socket's path, asked as a page: 404
         urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{path}", timeout=10)
-    (home,) = _wait_for(
+    (home,) = wait_until(
         lambda: [port for uri, _s, port in nginx.routed() if uri == path],
         "nginx's log of the table's path",
     )
@@ -467,7 +449,7 @@ def test_two_processes_share_a_table(site):
     assert table_process in split[0] and len(set(split[0])) == 2
     assert split[1] == [table_process]
     # nginx sent both sockets to the table's process (logged as they closed)
-    sockets = _wait_for(
+    sockets = wait_until(
         lambda: (
             (found := [port for uri, st, port in nginx.routed() if uri == path and st == 101])
             and len(found) == 2

@@ -90,12 +90,11 @@ def test_a_client_that_reads_keeps_its_socket():
 def served(tmp_path):
     """A real ``manage.py serve`` (no sweeper) on a free port; its base address."""
     import os
-    import socket
     import subprocess
     import sys
-    import time
 
     from tests.conftest import ROOT, free_port
+    from tests.support.waits import wait_for_port
 
     env = {
         **{k: v for k, v in os.environ.items() if k not in {"REDIS_URL"}},
@@ -115,14 +114,7 @@ def served(tmp_path):
         stderr=subprocess.DEVNULL,
     )
     try:
-        end = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                assert time.monotonic() < end, "the server did not start"
-                time.sleep(0.1)
+        wait_for_port(port, timeout=60)
         yield port
     finally:
         server.kill()

@@ -7,10 +7,8 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from games.management.commands.serve import (
     bounded_protocol,
 )
 from tests.conftest import ROOT, free_port
+from tests.support.waits import wait_for_port
 
 
 class FakeDaphneProtocol:
@@ -125,14 +124,7 @@ def test_a_socket_that_floods_without_reading_is_cut_off_and_memory_stays_bounde
     )
     try:
         url, origin = f"ws://127.0.0.1:{port}/ws/t/{code}/", f"http://127.0.0.1:{port}"
-        end = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                assert time.monotonic() < end, "the server did not start"
-                time.sleep(0.1)
+        wait_for_port(port, timeout=60)
         headers = {"Cookie": f"sessionid={key}"}
         with connect(url, origin=origin, additional_headers=headers) as ws:
             ws.recv(timeout=30)  # the table

@@ -7,12 +7,12 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import time
 
 import pytest
 
 from tests.conftest import free_port
 from tests.games.test_multiprocess import SETUP, _manage, _serve, _wait_http, postgres, redis
+from tests.support.waits import wait_until
 
 __all__ = ["postgres", "redis"]  # the fixtures, imported for this module's test
 
@@ -37,14 +37,8 @@ def _db(url: str, sql: str, *args):
         return conn.execute(sql, args).fetchone()[0]
 
 
-def _until(check, timeout: float = 30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.2)
-    raise AssertionError("timed out")
+def _until(check):
+    return wait_until(check, "the seats' presence", timeout=30.0, interval=0.2)
 
 
 @pytest.mark.slow

@@ -1,0 +1,59 @@
+"""Waiting on a condition instead of sleeping a fixed time.
+
+A test that waits for another process (a server starting, a row written by a sweeper)
+polls for the condition it needs with ``wait_until`` and fails with what it waited for
+when the time is up; the interval only spaces the polls, it never decides the outcome.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def wait_until(
+    condition: Callable[[], T],
+    what: str = "the condition",
+    *,
+    timeout: float = 10.0,
+    interval: float = 0.05,
+) -> T:
+    """Call ``condition()`` until it returns something true, and return that value;
+    after ``timeout`` seconds, fail the test (AssertionError) naming ``what``."""
+    end = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(interval)
+
+
+def wait_for_port(
+    port: int,
+    *,
+    host: str = "127.0.0.1",
+    timeout: float = 60.0,
+    interval: float = 0.1,
+    proc: subprocess.Popen | None = None,
+) -> None:
+    """Wait until ``host:port`` accepts a TCP connection (a server has started); fail at
+    once if ``proc``, the server's process, exits first."""
+
+    def accepting() -> bool:
+        if proc is not None:
+            assert proc.poll() is None, f"the server exited with {proc.returncode}"
+        try:
+            socket.create_connection((host, port), 1).close()
+        except OSError:
+            return False
+        return True
+
+    wait_until(
+        accepting, f"{host}:{port} to accept connections", timeout=timeout, interval=interval
+    )

@@ -117,6 +117,8 @@ def final_places(table: Table, game: Any) -> dict[int, int]:
 # made fewer than this share of its turns (the rest played by its stand-in CPU, after a
 # drop or time-outs) is ranked as a leaver, below everyone who played.
 OWN_TURNS_SHARE = 0.5
+
+
 def own_turn_shares(table: Table) -> dict[int, tuple[int, int]]:
     """Seat position -> (turns its person played, turns in all) (``Table.turn_shares``)."""
     return table.turn_shares()

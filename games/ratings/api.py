@@ -180,6 +180,9 @@ def apply_finished_game(table: Table, game: Any = None, *, at: datetime | None =
     seats = {s.position: s for s in table.seats.all()}
     if any(s.is_cpu or s.user_id is None for s in seats.values()):
         return False
+    marked = marked_accounts() & {s.user_id for s in seats.values()}
+    if marked:  # an account staff marked for fair play: rated without it, as rebuild does
+        return _rate_without(table, seats, marked)
     if game is None:
         game = game_for(table)
     match = [([seats[p].user_id for p in team], place) for team, place in _match(table, game)]

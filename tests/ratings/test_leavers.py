@@ -196,3 +196,12 @@ def test_the_rated_table_says_what_leaving_costs_before_joining():
     c.force_login(ben)
     page = c.get(f"/t/{table.code}/").content.decode()
     assert 'data-testid="rated-rules"' in page and "placed last" in page
+
+
+def test_a_game_finished_after_a_fair_play_mark_is_rated_without_the_marked_account():
+    table, users = rated_table(hands=1)
+    users[3].profile.fair_play_marked = True
+    users[3].profile.save()
+    play_to_end(table)
+    rated = set(RatingChange.objects.filter(table=table).values_list("user__username", flat=True))
+    assert rated == {"ana", "ben", "cem"}

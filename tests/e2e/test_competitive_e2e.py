@@ -179,3 +179,43 @@ def test_a_rated_game_left_midway_is_finished_by_the_cpu_and_the_leaver_placed_l
         left.scroll_into_view_if_needed()
         shot(page, f"leaver-outcome-{width}x{height}")
     page.context.close()
+
+
+# A tournament's table (seated by the organiser: games/tournaments/services.py opens it
+# with do_seat_players, competitive) for two accounts.
+TOURNAMENT_TABLE = """
+from games import services
+from tests.ratings.conftest import make_users
+users = make_users("tt_ana", "tt_ben")
+for u in users:
+    u.set_password("green-felt-2024!")
+    u.save()
+t = services.do_seat_players(
+    variant="rummy", options={"players": 2},
+    seats=[services.SeatSpec("player", user=u, name=u.username) for u in users],
+    competitive=True,
+)
+print("CODE", t.code, "TURN", services.load_state(t.current_hand).turn)
+"""
+
+
+def test_a_tournament_table_gives_no_engine_help(
+    browser: Browser, daphne_server: str, e2e_env: dict[str, str]
+):
+    out = server_shell(e2e_env, TOURNAMENT_TABLE)
+    code, turn = re.search(r"CODE (\S+) TURN (\d)", out).groups()
+    page = browser.new_context().new_page()
+    page.goto(f"{daphne_server}/accounts/login/")
+    page.get_by_label("Username").fill(("tt_ana", "tt_ben")[int(turn)])
+    page.get_by_label("Password").fill("green-felt-2024!")
+    page.locator("main").get_by_role("button", name="Log in").click()
+    page.goto(f"{daphne_server}/t/{code}/")
+    ws_open(page)
+    expect(page.get_by_test_id("rated-mark")).to_have_text("Tournament")
+    expect(page.get_by_test_id("rules-line")).to_have_text("No engine help")
+    expect(page.locator("#t-controls.my-turn")).to_have_count(1)
+    expect(page.get_by_test_id("show-me")).to_have_count(0)
+    page.evaluate("() => window.okeyTable.send({action: 'hint'})")
+    expect(page.locator("#t-msg [data-code=no_engine_help]")).to_be_visible()
+    expect(page.get_by_test_id("hint")).to_have_count(0)
+    page.context.close()

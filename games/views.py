@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from games import heavy, pagecache, presenter, services
 from games.forms import CreateTableForm
 from games.messages import reason_label, refusal_text
-from games.models import Seat, Table
+from games.models import TURN_ENDS, HandAction, Seat, Table
 from games.rules_pages.render import load_page
 from games.watch import follow as watch_follow
 
@@ -174,6 +174,16 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
     seats = list(table.seats.select_related("user__profile"))
     hands = []
     hint_totals = [0] * len(seats)
+    # per hand and person's seat, the turns its stand-in CPU played (away, timed out, or
+    # gone): a tournament scores such a seat as played, and the sheet marks it
+    stand_in: dict[tuple[int, int], int] = {}
+    people = {s.position for s in seats if not s.is_cpu}
+    for hand_id, seat in HandAction.objects.filter(
+        hand__table=table, hand__result__isnull=False, by_cpu=True, payload__type__in=TURN_ENDS
+    ).values_list("hand_id", "seat"):
+        if seat in people:
+            stand_in[hand_id, seat] = stand_in.get((hand_id, seat), 0) + 1
+    stand_in_totals = [0] * len(seats)
     for hand in table.hands.filter(result__isnull=False).prefetch_related("score_lines"):
         per_seat = {s.position: [] for s in seats}
         for line in hand.score_lines.all():
@@ -182,13 +192,20 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
             )
         hints = hint_counts(hand.hints, len(seats))
         hint_totals = [a + b for a, b in zip(hint_totals, hints, strict=True)]
+        for s in seats:
+            stand_in_totals[s.position] += stand_in.get((hand.pk, s.position), 0)
         hands.append(
             {
                 "number": hand.number + 1,
                 "seed": hand.seed,
                 "commitment": hand.seed_commitment,
                 "cells": [
-                    {"lines": per_seat[s.position], "hints": hints[s.position]} for s in seats
+                    {
+                        "lines": per_seat[s.position],
+                        "hints": hints[s.position],
+                        "stand_in": stand_in.get((hand.pk, s.position), 0),
+                    }
+                    for s in seats
                 ],
                 "totals": [sum(x["points"] for x in per_seat[s.position]) for s in seats],
             }
@@ -203,6 +220,7 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
             "hands": hands,
             "totals": game.totals(),
             "hint_totals": hint_totals if any(hint_totals) else None,
+            "stand_in_totals": stand_in_totals if any(stand_in_totals) else None,
             "over": table.status == Table.Status.FINISHED,
             "winners": [seats[i].display_name() for i in game.winners()]
             if table.status == Table.Status.FINISHED

@@ -4,9 +4,11 @@ arrival time, and a finished game posts its result through ``game_finished``."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games import services as table_services
@@ -89,6 +91,10 @@ def test_finished_games_post_their_results_and_the_tournament_goes_on(organiser)
         people = {str(i) for i, pid in enumerate(tt.seats) if pid is not None}
         assert set(a.after["stand_in_turns"]) == people
         assert all(n > 0 for n in a.after["stand_in_turns"].values())
+        # and the table's score sheet marks the turns its CPU played, per player
+        sheet = Client().get(f"/t/{tt.game.code}/sheet/").content.decode()
+        marked = set(re.findall(r'data-testid="sheet-stand-in" data-seat="(\d)"', sheet))
+        assert marked == people
     rows = services.standings(t)
     assert len(rows) == 6 and all(r.played == 1 for r in rows)
     assert {r.player for r in rows} == {e.pid for e in entries}

@@ -151,14 +151,15 @@ class CreateTableForm(VariantOptionsMixin, forms.Form):
         self.add_option_fields({"assisted": assisted_default})
 
     def options(self) -> dict[str, Any]:
-        """The chosen rule set's options; the turn clock only for a table of two or more
-        people (a table of one person and CPUs waits for that person: the services then
-        set no clock, docs/clock-and-presence.md)."""
+        """The chosen rule set's options. A table of one person and CPUs waits for that
+        person: the form's default clock is not set there (the services then set none,
+        docs/clock-and-presence.md), but a clock the player chose other than the default
+        is kept (a player who wants to practise against 15 s gets it)."""
         out = super().options()
         rules = rules_for(self.cleaned_data["variant"])
         n = out.get("players") or rules.options.get("players", ((), rules.players[0]))[1]
         friends = sum(1 for i in range(1, n) if self.cleaned_data.get(f"seat_{i}") == "human")
-        if not friends:
+        if not friends and out.get("clock") == self.form_defaults.get("clock"):
             out.pop("clock", None)
         return out
 

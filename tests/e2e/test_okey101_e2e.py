@@ -161,7 +161,9 @@ def test_a_101_table_from_the_form_against_three_cpus(page: Page, daphne_server:
     options = hands.locator("option").evaluate_all("os => os.map(o => o.textContent.trim())")
     assert options == ["1", "3", "5", "7", "9", "11"], options
     expect(mine.get_by_label("Partners (2 against 2)")).to_have_value("0")  # [D36] off
-    expect(mine.get_by_label("Turn clock (seconds, 0 = off)")).to_have_value("0")
+    # the form offers a 30 s clock first (docs/clock-and-presence.md); a table of one
+    # person and CPUs is then given none
+    expect(mine.get_by_label("Turn clock (seconds, 0 = off)")).to_have_value("30")
     expect(mine.get_by_label("Assisted table")).to_be_visible()
     expect(mine.locator("select[name$='__players']")).to_have_count(0)  # four, always
     expect(page.locator(".seat-field:visible")).to_have_count(3)  # three other seats

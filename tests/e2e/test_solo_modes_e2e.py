@@ -173,8 +173,8 @@ def test_a_practice_run_uses_show_me_finishes_and_stays_off_the_board(
 
     for query in ("", "?unverified=1"):
         page.goto(f"{daphne_server}/solo/board/{query}")
-        expect(page.get_by_test_id("board")).to_contain_text("No records yet")
-        expect(page.get_by_test_id("board-row")).to_have_count(0)
+        # other players' records may be there (the browser tests share one server)
+        expect(page.get_by_test_id("board")).not_to_contain_text("Solo_Practiser")
     shots(page, "board-unverified-filter")
 
     page.goto(f"{daphne_server}/solo/")

@@ -18,7 +18,7 @@ whitespace stripped) or raises a ``ValidationError`` whose code says what is wro
 - ``marks``: more than :data:`MAX_MARKS` combining marks on one letter (text that spills
   over the lines around it).
 - ``cpu``: a name that would pass for a CPU seat. Seats played by the computer are labelled
-  "<name> (CPU)" at the table (``games/cpu.py``) and "CPU" in tournament seatings, so a name
+  "<name> (CPU)" at the table (``games/live/cpu.py``) and "CPU" in tournament seatings, so a name
   whose last word is a CPU label in any shipped language ("CPU", Turkish "Bilgisayar"), or
   whose closing bracket group holds one, is refused, however it is cased, spaced or
   bracketed: the check runs on NFKC (fullwidth and small parentheses become plain ones),

@@ -16,8 +16,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import RULES, Rules, rules_for
+from games.live.rated import rated_refusal
 from games.models import variant_choices
-from games.ratings.rules import rated_refusal
 
 # On/off options (booleans) and a turn clock of 0 seconds, whatever the rule set.
 ON, OFF = _("on"), _("off")
@@ -133,7 +133,7 @@ class CreateTableForm(VariantOptionsMixin, forms.Form):
     seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="cpu:medium")
     seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="cpu:medium")
     seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=SEAT_CHOICES, initial="cpu:medium")
-    # games/ratings/rules.py: accounts only, no CPU seat
+    # games/live/rated.py: accounts only, no CPU seat
     rated = forms.BooleanField(
         label=_("Rated"),
         required=False,

@@ -267,7 +267,7 @@ def in_turn(wait_s: float | None = None) -> Iterator[None]:
 
 def tables_live() -> bool:
     """Does this process serve a live table (an open table socket, ``realtime.hub``)?"""
-    from games import realtime
+    from games.live import realtime
 
     return bool(realtime._HUBS)
 

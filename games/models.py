@@ -5,7 +5,7 @@ engine's JSON state is kept beside it as a snapshot (``Hand.snapshot``), written
 the hand is dealt, every ``SNAPSHOT_EVERY`` actions and when it ends, never on every
 action. The hand's current state is that snapshot plus the actions after it
 (``Hand.state``; ``realtime.load_state``), and the whole hand can be rebuilt from its
-seed and actions at any time (``services.rebuild_hand``).
+seed and actions at any time (``realtime.rebuild_hand``).
 """
 
 from __future__ import annotations
@@ -265,7 +265,7 @@ class SeatConnection(models.Model):
     Presence is counted from these rows (``Seat.connections`` is their count): a
     process refreshes ``seen_at`` of its own rows while their sockets live and
     drops the rows of sockets that ended without saying so; the rows of a process
-    that died (``kill -9``) expire. See ``services.reconcile_presence``.
+    that died (``kill -9``) expire. See ``games.live.actions.presence.do_reconcile_presence``.
     """
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="live_connections")

@@ -3,7 +3,7 @@
 A seated player sends only the id of one of ``PHRASES`` (``{"action": "phrase",
 "phrase": "good_luck"}`` on the table's websocket); any other id, or a frame with no
 id, is refused with the stable code ``bad_phrase``. Each connection of the table
-renders the bubble in its own language (``games/consumers.py``, ``table_phrase``),
+renders the bubble in its own language (``games/live/consumers.py``, ``table_phrase``),
 so a phrase is a translation key, not a message: nothing needs moderation.
 
 A phrase is not an engine action: it changes no table version and is not stored
@@ -14,7 +14,7 @@ The limit (``PhraseLimit``): one phrase every ``GAP_S`` seconds per seat and at 
 ``phrase_too_soon`` note by the picker and nobody else sees anything. The limit is
 kept in the process that holds the sender's socket (a player's sockets in several
 processes would each get the allowance; it is a courtesy limit, the socket's own
-rate limit in ``games/consumers.py`` still bounds what a client can send).
+rate limit in ``games/live/consumers.py`` still bounds what a client can send).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ AuthMiddlewareStack."""
 
 from django.urls import path
 
-from games import consumers
+from games.live import consumers
 from games.tournaments import consumers as tournament_consumers
 from games.watch import consumers as watch_consumers
 

@@ -1,8 +1,9 @@
 from django.urls import path
 
+from games.live import staging
 from games.solo import views as solo_views
 
-from . import staging, views
+from . import views
 
 app_name = "games"
 

@@ -10,9 +10,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import heavy, pagecache, presenter, services
+from games import heavy, pagecache
 from games.forms import CreateTableForm
-from games.messages import reason_label, refusal_text
+from games.live import actions, presenter
+from games.live.messages import reason_label, refusal_text
 from games.models import TURN_ENDS, HandAction, Seat, Table
 from games.rules_pages.render import load_page
 from games.watch import follow as watch_follow
@@ -26,7 +27,7 @@ def guest_key(request: HttpRequest) -> str:
 
 
 def my_seat(request: HttpRequest, table: Table) -> Seat | None:
-    return services.seat_of(list(table.seats.all()), request.user, guest_key(request))
+    return actions.seat_of(list(table.seats.all()), request.user, guest_key(request))
 
 
 @heavy.page
@@ -80,12 +81,12 @@ def create_table(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         flash.error(request, refusal_text("bad_option", "That table option is not allowed."))
         return redirect("home")
-    specs = [services.SeatSpec(kind, level) for kind, level in form.seat_specs()]
+    specs = [actions.SeatSpec(kind, level) for kind, level in form.seat_specs()]
     rated, why_casual = form.rated_choice(request.user)
     if why_casual is not None:
         flash.warning(request, why_casual)
     try:
-        table = services.do_create_table(
+        table = actions.do_create_table(
             variant=form.cleaned_data["variant"],
             options=form.options(),
             seats=specs,
@@ -94,7 +95,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             rated=rated,
             public=form.cleaned_data.get("public", False),
         )
-    except services.ActionRefused as e:
+    except actions.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))
         return redirect("home")
     return redirect("games:table", code=table.code)
@@ -126,8 +127,8 @@ def _tournament_table(table: Table) -> Any:
 def join(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     try:
-        services.do_join_table(table.pk, user=request.user, guest_key=guest_key(request))
-    except services.ActionRefused as e:
+        actions.do_join_table(table.pk, user=request.user, guest_key=guest_key(request))
+    except actions.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))
     return redirect("games:table", code=code)
 
@@ -136,8 +137,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 def fill(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     try:
-        services.do_fill_with_cpus(table.pk, user=request.user, guest_key=guest_key(request))
-    except services.ActionRefused as e:
+        actions.do_fill_with_cpus(table.pk, user=request.user, guest_key=guest_key(request))
+    except actions.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))
     return redirect("games:table", code=code)
 
@@ -145,12 +146,12 @@ def fill(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def come_back(request: HttpRequest, code: str) -> HttpResponse:
     """ "I'm back" (the time-out notice's button, sent by htmx): the stand-in gives the
-    seat back (services.do_come_back); the table's frames show it. Without htmx, back to
+    seat back (actions.do_come_back); the table's frames show it. Without htmx, back to
     the table page."""
     table = get_object_or_404(Table, code=code)
     try:
-        services.do_come_back(table.pk, user=request.user, guest_key=guest_key(request))
-    except services.ActionRefused as e:
+        actions.do_come_back(table.pk, user=request.user, guest_key=guest_key(request))
+    except actions.ActionRefused as e:
         if request.headers.get("HX-Request"):
             return HttpResponse(refusal_text(e.code, e.message), status=403)
         flash.error(request, refusal_text(e.code, e.message))
@@ -210,7 +211,7 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
                 "totals": [sum(x["points"] for x in per_seat[s.position]) for s in seats],
             }
         )
-    game = services.game_for(table)
+    game = actions.game_for(table)
     return render(
         request,
         "games/sheet.html",

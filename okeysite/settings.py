@@ -365,12 +365,12 @@ OKEY_SWEEP_INTERVAL = float(os.environ.get("OKEY_SWEEP_INTERVAL", "0.2"))
 # A dropped player's seat is played by its CPU after this many seconds.
 OKEY_AWAY_GRACE_S = float(os.environ.get("OKEY_AWAY_GRACE_S", "15"))
 # Tests and demos only: every turn clock runs this many seconds instead of the table's
-# 15/30/60 (games/services.py, turn_clock). 0: the tables' own clocks.
+# 15/30/60 (games/live/actions/, turn_clock). 0: the tables' own clocks.
 OKEY_TURN_CLOCK_S = float(os.environ.get("OKEY_TURN_CLOCK_S", "0"))
 # A person away from a rated game this long (or who presses Leave) forfeits it: their CPU
-# finishes the game and they rank last (games/services.py, "leavers").
+# finishes the game and they rank last (games/live/actions/, "leavers").
 OKEY_FORFEIT_GRACE_S = float(os.environ.get("OKEY_FORFEIT_GRACE_S", "60"))
-# Presence (games/services.py): each server process vouches for its open table sockets every
+# Presence (games/live/actions/): each server process vouches for its open table sockets every
 # OKEY_PRESENCE_HEARTBEAT_S seconds; a socket no process vouched for within OKEY_PRESENCE_TTL_S
 # (its process was killed) stops counting.
 OKEY_PRESENCE_HEARTBEAT_S = float(os.environ.get("OKEY_PRESENCE_HEARTBEAT_S", "10"))

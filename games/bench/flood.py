@@ -269,7 +269,7 @@ def run_floodbench(
         server = servers.start_server(env, tmp, 0)
         servers.wait_listening(server)
         log(f"server pid {server.pid} on {servers.HOST}:{server.port}")
-        from games.consumers import MAX_FRAME_BYTES
+        from games.live.consumers import MAX_FRAME_BYTES
 
         ctx = multiprocessing.get_context("fork")
         flood_proc = SimpleNamespace(go=ctx.Event(), stop=ctx.Event(), out=ctx.Queue())

@@ -46,10 +46,11 @@ class PageSite:
 def long_hand(variant: str) -> tuple[int, int, str]:
     """A finished hand of four guests, played to the empty pile by the players' moves;
     (its id, its number of actions, seat 0's session key)."""
-    from games import realtime, services
     from games.engine import view_for
+    from games.live import actions as table_actions
+    from games.live import realtime
+    from games.live.actions import ActionRefused
     from games.models import Table
-    from games.services import ActionRefused
 
     (spec,) = servers.create_tables(1, variant)
     table = Table.objects.get(pk=spec.table_id)
@@ -70,7 +71,7 @@ def long_hand(variant: str) -> tuple[int, int, str]:
             mine.add(move["tile"])
         action = {"type": move["action"], **({"tile": move["tile"]} if "tile" in move else {})}
         try:
-            table = services.do_submit_action(table.pk, seat, action, table.version)
+            table = table_actions.do_submit_action(table.pk, seat, action, table.version)
             actions += 1
         except ActionRefused:
             table = Table.objects.get(pk=table.pk)
@@ -97,7 +98,7 @@ def make_site(variant: str, seed: int) -> PageSite:
         f"pagesbench-{secrets.token_hex(4)}", password=secrets.token_hex(16)
     )
     doc = heavy.tournament_document(exchange.MAX_PLAYERS, TOURNAMENT_ROUNDS, variant, seed)
-    tournament = exchange.import_tournament(organiser, doc)
+    tournament = exchange.do_import_tournament(organiser, doc)
     tournament.published = True
     tournament.save(update_fields=["published"])
     return PageSite(hand_id, hand_actions, session, tournament.pk)

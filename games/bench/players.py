@@ -237,11 +237,11 @@ class TableRun:
 
 
 class _Pace:
-    """The server's token bucket (``games.consumers.Bucket``) mirrored on the client, a
+    """The server's token bucket (``games.live.consumers.Bucket``) mirrored on the client, a
     little slower, so the benchmark's players are never rate limited."""
 
     def __init__(self) -> None:
-        from games.consumers import RATE_BURST, RATE_PER_SECOND
+        from games.live.consumers import RATE_BURST, RATE_PER_SECOND
 
         self.rate, self.burst = RATE_PER_SECOND * 0.9, RATE_BURST - 1
         self.tokens, self.stamp = self.burst, time.monotonic()

@@ -2,7 +2,7 @@
 
 The servers' queries cannot be counted from outside their processes, so the bench
 counts them in its own process, on the bench's database, along the very path a server
-takes after a player's frame: ``services.do_submit_action``, then the four seats'
+takes after a player's frame: ``table_actions.do_submit_action``, then the four seats'
 frames rendered from the action's own read (``realtime.render_all`` with
 ``realtime.seats_read_with``), the snapshot cache primed by the action's commit.
 """
@@ -21,17 +21,18 @@ def probe_queries(variant: str, actions: int = 40) -> dict[str, float]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import consumers, realtime, services
+    from games.live import actions as table_actions
+    from games.live import consumers, realtime
     from games.models import Table
 
-    table = services.do_create_table(
+    table = table_actions.do_create_table(
         variant=variant,
         options={"players": 4},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        seats=[table_actions.SeatSpec("me")] + [table_actions.SeatSpec("human")] * 3,
         guest_key="probe-0",
     )
     for i in (1, 2, 3):
-        services.do_join_table(table.pk, guest_key=f"probe-{i}")
+        table_actions.do_join_table(table.pk, guest_key=f"probe-{i}")
     table = Table.objects.get(pk=table.pk)
     members = []
     for seat in table.seats.all():
@@ -50,7 +51,7 @@ def probe_queries(variant: str, actions: int = 40) -> dict[str, float]:
         else:
             move = {"type": "discard", "tile": state.racks[state.turn][0]}
         with CaptureQueriesContext(connection) as q:
-            table = services.do_submit_action(table.pk, state.turn, move, table.version)
+            table = table_actions.do_submit_action(table.pk, state.turn, move, table.version)
         in_action += len(q.captured_queries)
         with CaptureQueriesContext(connection) as q:
             realtime.render_all(members, None, realtime.seats_read_with(table))

@@ -64,7 +64,7 @@ def create_tables(n: int, variant: str) -> list[TableSpec]:
     """N tables of four guest seats; the last join deals the first hand."""
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import services
+    from games.live import actions
 
     specs = []
     for _ in range(n):
@@ -73,14 +73,14 @@ def create_tables(n: int, variant: str) -> list[TableSpec]:
             s = SessionStore()
             s.create()
             keys.append(s.session_key)
-        table = services.create_table(
+        table = actions.do_create_table(
             variant=variant,
             options={"players": SEATS},
-            seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (SEATS - 1),
+            seats=[actions.SeatSpec("me")] + [actions.SeatSpec("human")] * (SEATS - 1),
             guest_key=keys[0],
         )
         for key in keys[1:]:
-            services.join_table(table.pk, guest_key=key)
+            actions.do_join_table(table.pk, guest_key=key)
         specs.append(TableSpec(table.pk, table.code, keys))
     return specs
 

@@ -4,7 +4,7 @@ Returns the slots of a two-row rack (``RACK_SLOTS``, ``RACK_ROW`` a row): tile i
 ``None`` gaps, one gap between combinations, leftovers at the end.
 
 ``RACK_ROW`` and ``RACK_SLOTS`` are the one definition of the rack's layout: the table
-service and the page (``games/services.py``, ``games/presenter.py``) import them. The
+service and the page (``games/live/actions/``, ``games/live/presenter.py``) import them. The
 layout holds the largest rack any rule set can have (``tests/engine/test_rack_layout.py``:
 the deal's size plus the starter's tile and a draw, 23 tiles for 101).
 """

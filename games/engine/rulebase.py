@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import legal
-from .melds import MELDS_OPENING, PAIR, PAIRS_OPENING
+from .melds import GROUP, MELDS_OPENING, PAIR, PAIRS_OPENING, RUN, classify
 from .refusals import Refusal
 
 if TYPE_CHECKING:
@@ -64,6 +64,40 @@ class ResultProblem:
     code: str  # stable code; the web layer translates by code
     message: str  # English sentence
     seat: int | None = None  # 0-based seat the problem is about, if one
+
+
+# ------------------------------------------------------------ score-line explanations
+# What a score line's explanation says beyond its reason's label ("by Cem", "3 tiles left
+# worth 21, × 5"), as data: ``Rules.explain_line`` returns a list of ``why(...)`` items, each
+# an English msgid, its %-parameters and the parameters that name a seat (the web layer
+# puts the player's name there). The web layer translates each msgid through its own table
+# (games/live/outcome.py ``WHY``: plural forms count the parameter the table names) and
+# joins them with "; "; a msgid it lacks is a rule set's own, marked with ``gettext_noop``
+# in its module and translated with ``gettext``.
+WHY_BY = "by %(name)s"  # seats: name
+WHY_PARTNER_FINISHED = "%(name)s finished"  # seats: name
+WHY_TILES_LEFT_WORTH = "%(tiles)s tile left worth %(sum)s, × %(m)s"  # plural on tiles
+WHY_OKEYS_AT = "%(n)s okey at %(each)s"  # plural on n
+WHY_SUM_COUNTS_OKEYS = "the sum counts %(n)s okey as %(each)s"  # plural on n
+WHY_TILES_LEFT_X10 = "%(n)s tile left × 10"  # plural on n
+WHY_THE_BASE = "the base %(base)s"
+WHY_DIRECT_X4 = "× 4: the rack was laid down at once"
+WHY_TENTH_OF_BASE = "a tenth of the base %(base)s"
+WHY_ENDING_X = "× %(m)s for this ending"
+WHY_PAIRS_X = "× %(n)s for the pairs openings"
+WHY_OKEY_FINISH_X2 = "× 2: finished with an okey"
+WHY_PILE_RAN_OUT = "the pile ran out"
+
+# the reasons of a whole-rack close (scoring.close_ending) and the lines whose detail
+# names the seat that caused them (``by``)
+CLOSE_REASONS = ("close", "okey_close", "pairs_close", "pairs_okey_close")
+BY_REASONS = ("layoff", "okey_swap", "discard_taken", "okey_given", "okey_taken")
+
+
+def why(msgid: str, seats: dict[str, int] | None = None, **params: Any) -> dict[str, Any]:
+    """One part of a score line's explanation: ``msgid`` with ``params``; ``seats`` maps
+    a parameter to the seat whose player's name fills it."""
+    return {"msgid": msgid, "params": params, "seats": dict(seats or {})}
 
 
 class Rules:
@@ -111,6 +145,11 @@ class Rules:
         """The fixed number of hands a game has, for "Hand 2 of 7" (None: no fixed
         number)."""
         return self.game_hands(options)
+
+    def score_card_rows(self, options: dict) -> int:
+        """The rows of a printed score card (a tournament table's paper sheet): one per
+        hand when the game has a fixed number, else room for a long game (12)."""
+        return self.hands_shown(options) or 12
 
     def max_hands(self, options: dict) -> int:
         """The most hands one game with these (validated) options can have (bounds the
@@ -270,6 +309,34 @@ class Rules:
     def meld_value(self, kind: str, plays: tuple[int, ...]) -> int:
         return 0
 
+    # ------------------------------------------------------------- the web layer's data
+    def opening_progress(self, state: HandState, seat: int, melds: list[list[int]]) -> dict:
+        """What ``melds`` (lists of tile ids the player groups on the page) are worth
+        towards an opening, as the page shows it ("43 of 51 needed to open"):
+        ``{"total", "need", "kind", "melds": [{"kind", "points"}]}``; ``need`` is None when
+        no minimum applies (the seat has opened, or the opening has none). A rule set
+        without openings (whole rack) values nothing."""
+        return {"total": 0, "need": None, "kind": None, "melds": []}
+
+    def explain_line(self, line: dict) -> list[dict[str, Any]]:
+        """A score line's explanation beyond its reason's label: ``why(...)`` items, in
+        the order the dialog says them (see ``WHY_BY`` above)."""
+        return self.line_why(line["reason"], line.get("detail") or {})
+
+    def line_why(self, reason: str, d: dict[str, Any]) -> list[dict[str, Any]]:
+        """``explain_line`` by reason and detail; the shared words are who closed, showed
+        or caused a line and whose partner finished. A rule set adds its own."""
+        if reason in CLOSE_REASONS and "closer" in d:
+            # the reason already says the hand was closed: name who did it
+            return [why(WHY_BY, {"name": d["closer"]})]
+        if reason == "indicator_shown" and "shower" in d:
+            return [why(WHY_BY, {"name": d["shower"]})]
+        if reason == "partner_finished" and "partner" in d:
+            return [why(WHY_PARTNER_FINISHED, {"name": d["partner"]})]
+        if reason in BY_REASONS and "by" in d:
+            return [why(WHY_BY, {"name": d["by"]})]
+        return []
+
 
 class WholeRackRules(Rules):
     """Close the whole rack (RULES.md §2, §3): show the indicator's twin, close with 14
@@ -356,6 +423,36 @@ class LayDownRules(Rules):
     ) -> tuple[str, list[dict]]:
         raise NotImplementedError
 
+    def opening_progress(self, state: HandState, seat: int, melds: list[list[int]]) -> dict:
+        """Each staged meld classified (three tiles or more: a run or group; two: a pair)
+        and valued (``meld_value``) from the seat's own rack only, plus the provisional
+        melds it placed this turn (``provisional``); the minimum is ``opening_min`` of the
+        hand as it stands. A minimum of 0 (a pairs opening without barrier) is none: then
+        the count of pairs matters (``check_opening``)."""
+        rack = set(state.racks[seat])
+        out = []
+        for m in melds:
+            ok_tiles = len(set(m)) == len(m) and all(t in rack for t in m)
+            allow = (PAIR,) if len(m) == 2 else (RUN, GROUP)
+            shape = (
+                classify(m, state.okey_kind, ace_high=self.ace_high, allow=allow)
+                if ok_tiles
+                else None
+            )
+            out.append(
+                {
+                    "kind": shape.kind if shape else None,
+                    "points": self.meld_value(shape.kind, shape.plays) if shape else 0,
+                }
+            )
+        placed = [m for m in state.melds if m.id in state.provisional and m.owner == seat]
+        total = sum(x["points"] for x in out)
+        total += sum(self.meld_value(m.kind, m.plays) for m in placed)
+        kinds = {x["kind"] for x in out if x["kind"]} | {m.kind for m in placed}
+        kind = PAIRS_OPENING if kinds == {PAIR} else MELDS_OPENING
+        need = self.opening_min(state, kind) if state.opened[seat] is None else None
+        return {"total": total, "need": need or None, "kind": kind, "melds": out}
+
     def check_opening(self, state: HandState, kind: str, total: int, n_melds: int) -> None:
         if kind == PAIRS_OPENING and n_melds < self.pairs_opening_min_pairs:
             raise Refusal("too_few_pairs", need=self.pairs_opening_min_pairs, have=n_melds)
@@ -419,6 +516,8 @@ def lay_down_result_problems(
 
 
 __all__ = [
+    "BY_REASONS",
+    "CLOSE_REASONS",
     "COMMON_OPTIONS",
     "MELDS_OPENING",
     "OPTION_LABELS",
@@ -430,4 +529,5 @@ __all__ = [
     "WholeRackRules",
     "gettext_noop",
     "lay_down_result_problems",
+    "why",
 ]

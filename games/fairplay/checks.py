@@ -1,7 +1,7 @@
 """What one finished hand says about each person at it: pure Python, no Django.
 
 ``check_hand(record, people, evaluate)`` replays a hand's engine record (the shape of
-``games.realtime.hand_record``) once and, for every seat in ``people`` (seat position ->
+``games.live.realtime.hand_record``) once and, for every seat in ``people`` (seat position ->
 the indexes of the actions that person played themself, not a stand-in CPU), gives:
 
 * ``decisions``, ``matches``, ``loss``, ``bits``: each of the person's counted decisions

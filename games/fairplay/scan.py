@@ -32,9 +32,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from games.live.realtime import game_for, hand_record
 from games.models import Hand, HandAction, Table
 from games.ratings.api import final_places
-from games.realtime import game_for, hand_record
 
 from . import checks
 from .conf import RECENT_KEEP, setting
@@ -156,7 +156,7 @@ def _store(token: str, rows: list[HandCheck], figures: dict[int, dict[str, Any]]
     return counted
 
 
-def check_one(hand: Hand, now: datetime, report: ScanReport) -> None:
+def do_check_hand(hand: Hand, now: datetime, report: ScanReport) -> None:
     token, rows = _claim(hand, now)
     if not rows:
         return
@@ -196,7 +196,7 @@ def game_places(table: Table) -> dict[int, int]:
     return final_places(table, game_for(table))
 
 
-def check_game(table: Table) -> bool:
+def do_check_game(table: Table) -> bool:
     people = [s for s in table.seats.all() if not s.is_cpu and s.user_id is not None]
     if len(people) < 2:
         where: dict[int, int] = {}
@@ -215,17 +215,17 @@ def check_game(table: Table) -> bool:
     return made
 
 
-def scan(limit: int | None = None, *, now: datetime | None = None) -> ScanReport:
+def do_scan(limit: int | None = None, *, now: datetime | None = None) -> ScanReport:
     """Check up to ``limit`` hands and ``limit`` games (``FAIRPLAY_SCAN_BATCH``)."""
     started = time.perf_counter()
     limit = setting("SCAN_BATCH") if limit is None else limit
     now = now or clock()
     report = ScanReport()
     for hand in pending_hands(now).select_related("table")[:limit]:
-        check_one(hand, now, report)
+        do_check_hand(hand, now, report)
     for table in pending_games()[:limit]:
         try:
-            report.games += int(check_game(table))
+            report.games += int(do_check_game(table))
         except IntegrityError:  # stored by another scan meanwhile
             continue
     report.seconds = round(time.perf_counter() - started, 2)

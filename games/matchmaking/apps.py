@@ -7,3 +7,9 @@ class MatchmakingConfig(AppConfig):
     name = "games.matchmaking"
     label = "matchmaking"
     verbose_name = _("Quick match")
+
+    def ready(self) -> None:
+        from games import plugins
+        from games.matchmaking import rules
+
+        plugins.fill_wait = rules.fill_wait  # CPUs fill a quick-match table after its wait

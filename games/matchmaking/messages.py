@@ -1,12 +1,12 @@
 """Quick match's refusals in words (the reader's language); the table's own codes are
-worded by ``games.messages`` (the table actions' quick-match codes too: ``quick_match_only``,
+worded by ``games.live.messages`` (the table actions' quick-match codes too: ``quick_match_only``,
 ``too_early`` with the seconds left, ``game_started``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from games.messages import refusal_text
+from games.live.messages import refusal_text
 
 REFUSALS = {
     "account_needed": gettext_lazy(

@@ -1,6 +1,6 @@
-"""Quick match's times, read by the table actions too (``games/services.py`` refuses to
+"""Quick match's times, read by the table actions too (``games/live/actions/`` refuses to
 fill a quick-match table with CPUs before its minute, whichever URL asks). Nothing here
-imports the table layers, so ``games.services`` may import it without a cycle
+imports the table layers, so ``games.live.actions`` may import it without a cycle
 (``tests/games/test_module_graph.py``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Quick-match views: parse, authorise, call one action of ``services``, render."""
+"""Quick-match views: parse, authorise, call one ``do_*`` function of ``actions``, render."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import throttle
-from games import services as table_services
 from games.engine.rules import RULES
-from games.matchmaking import services
+from games.live import actions as table_actions
+from games.matchmaking import actions
 from games.matchmaking.messages import refusal
 from games.matchmaking.waiting import waiting_context
 from games.models import Table
@@ -38,8 +38,8 @@ def play_now(request: HttpRequest) -> HttpResponse:
         return redirect(reverse("home") + "#quick-match")
     throttle.record_account(throttle.QUICK_PRESS, request.user)
     try:
-        match = services.do_quick_match(request.user, variant)
-    except table_services.ActionRefused as e:
+        match = actions.do_quick_match(request.user, variant)
+    except table_actions.ActionRefused as e:
         flash.error(request, refusal(e.code, e.message))
         return redirect("home")
     return redirect("games:table", code=match.table.code)
@@ -51,7 +51,7 @@ def waiting_card(request: HttpRequest, code: str) -> HttpResponse:
     again by the card after each live frame and when "Fill with CPUs" comes due)."""
     table = get_object_or_404(Table, code=code, quick_match=True)
     seats = list(table.seats.select_related("user__profile"))
-    seat = table_services.seat_of(seats, request.user, "")
+    seat = table_actions.seat_of(seats, request.user, "")
     quick = waiting_context(table, seats, seat)
     return render(
         request, "matchmaking/_waiting.html", {"table": table, "seat": seat, "quick": quick}
@@ -63,8 +63,8 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
     """ "Leave" on the waiting card: back to the lobby, the seat free for someone else."""
     table = get_object_or_404(Table, code=code, quick_match=True)
     try:
-        services.do_leave_wait(table.pk, user=request.user)
-    except table_services.ActionRefused as e:
+        actions.do_leave_wait(table.pk, user=request.user)
+    except table_actions.ActionRefused as e:
         flash.error(request, refusal(e.code, e.message))
         return redirect("games:table", code=code)
     flash.success(request, _("You have left the quick match."))
@@ -76,7 +76,7 @@ def fill(request: HttpRequest, code: str) -> HttpResponse:
     """ "Fill with CPUs" at a quick-match table that has waited long enough."""
     table = get_object_or_404(Table, code=code)
     try:
-        services.do_quick_fill(table.pk, user=request.user)
-    except table_services.ActionRefused as e:
+        actions.do_quick_fill(table.pk, user=request.user)
+    except table_actions.ActionRefused as e:
         flash.error(request, refusal(e.code, e.message))
     return redirect("games:table", code=code)

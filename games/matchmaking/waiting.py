@@ -1,7 +1,7 @@
 """What the waiting card of a quick-match table shows (``templates/matchmaking/_waiting.html``):
 who is waiting, with their ratings, how many seats are free, how wide the rating window
 is now, when "Fill with CPUs" is offered, and "Leave" for a player waiting there. Reads
-only; ``games.presenter`` adds it to the table page's context and the card's own view
+only; ``games.live.presenter`` adds it to the table page's context and the card's own view
 renders it again after each live frame (the card's htmx trigger), so it follows the
 table as people join and leave."""
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games import services
+from games.live import actions as table_actions
+from games.matchmaking.actions import window_for
 from games.matchmaking.rules import fill_wait
-from games.matchmaking.services import window_for
 from games.models import Seat, Table
 from games.ratings.api import current_rating
 
@@ -21,10 +21,10 @@ def waiting_context(
     table: Table, seats: list[Seat], seat: Seat | None, at: datetime | None = None
 ) -> dict[str, Any] | None:
     """The card's context for a quick-match table that is still waiting; None otherwise.
-    ``at`` defaults to the table actions' clock (``games.services.now``)."""
+    ``at`` defaults to the table actions' clock (``games.live.actions.now``)."""
     if not table.quick_match or table.status != Table.Status.WAITING:
         return None
-    at = at or services.now()
+    at = at or table_actions.now()
     waiting = [
         {
             "name": s.display_name(),

@@ -4,7 +4,7 @@ How a rating is computed
     openskill's Plackett-Luce model (``openskill.models.PlackettLuce`` with the library's
     defaults: mu 25, sigma 25/3, its default tau and beta). One rating per player and rule
     set (``Table.variant``). A finished rated table is one match: every seat is ranked by
-    its game placing (``games.outcome.places`` over the game totals, the rules object's
+    its game placing (``games.live.outcome.places`` over the game totals, the rules object's
     ``higher_wins``; equal totals share a placing, RULES.md [D6]). At a partners table
     (``Rules.teams``: fifty-one and 101 with partners) the two partners are one team of the
     match, ranked by the team's total; both get the team's placing.
@@ -18,7 +18,7 @@ How a rating is shown
 Which games count
     Only tables stored with ``rated`` (chosen at creation: accounts only, no CPU seat; see
     games/ratings/rules.py) that finished. A game aborted before it counted (every person
-    gone during the first hand, or one gone before their first move: games/services.py,
+    gone during the first hand, or one gone before their first move: games/live/actions/,
     "leavers") is not rated. A table that gets a CPU seat (the host's "fill with CPUs")
     stops being rated.
 
@@ -44,10 +44,10 @@ from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from games.live.outcome import places
+from games.live.realtime import game_for
 from games.models import Table
-from games.outcome import places
 from games.ratings.models import Rating, RatingChange
-from games.realtime import game_for
 
 MODEL = PlackettLuce()
 START_MU: float = MODEL.mu
@@ -167,10 +167,16 @@ def _match(table: Table, game: Any) -> list[tuple[list[int], int]]:
     return [(list(team), place[i]) for i, team in enumerate(teams)]
 
 
+def on_game_finished(sender: Any, table: Table, game: Any = None, **kwargs: Any) -> None:
+    """``game_finished`` receiver (games/signals.py): a rated game's ratings change once,
+    inside the transaction that finished it."""
+    apply_finished_game(table, game, at=table.finished_at)
+
+
 def apply_finished_game(table: Table, game: Any = None, *, at: datetime | None = None) -> bool:
     """Change the ratings of a finished rated table's players, once.
 
-    Called inside the transaction that finishes the game (games/services.py), with the
+    Called inside the transaction that finishes the game (``on_game_finished``), with the
     engine game (``games.engine.game.Game``); loaded from the table when not given. Returns
     False, changing nothing, for a casual table, a table that is not finished, a seat
     without an account, or a table whose changes are already stored (the unique
@@ -249,7 +255,7 @@ def _rate(
     return True
 
 
-def rebuild() -> int:
+def do_rebuild() -> int:
     """Delete every rating and recompute all from the finished rated tables, in finishing
     order (then id); a game with an account marked for fair play is rated without it
     (``_rate_without``). Returns how many games were rated."""
@@ -363,7 +369,7 @@ __all__ = [
     "current_rating",
     "leavers",
     "ratings_of",
-    "rebuild",
+    "do_rebuild",
     "shown",
     "table_changes",
 ]

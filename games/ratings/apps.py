@@ -7,3 +7,10 @@ class RatingsConfig(AppConfig):
     name = "games.ratings"
     label = "ratings"
     verbose_name = _("Ratings")
+
+    def ready(self) -> None:
+        from games.ratings import api
+        from games.signals import game_finished
+
+        # a rated game's ratings change in the transaction that finishes it
+        game_finished.connect(api.on_game_finished, dispatch_uid="ratings.apply")

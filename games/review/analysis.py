@@ -42,7 +42,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import analysis as engine_analysis
 from games.engine.tiles import ids_of_kind, kind_of, notation
-from games.messages import hint_text
+from games.live.messages import hint_text
 from games.tilewords import tile_words
 
 from .commentary import move_text
@@ -194,7 +194,7 @@ def queued(now: datetime) -> int:
     return waiting.count() + running.count()
 
 
-def ensure(
+def do_ensure(
     *,
     seat: int,
     hand=None,
@@ -224,7 +224,7 @@ def ensure(
     stale = row.status == HandAnalysis.Status.RUNNING and row.updated < now - STALE_AFTER
     if row.status == HandAnalysis.Status.PENDING or stale:
         pk = row.pk
-        transaction.on_commit(lambda: _runner(run, pk))
+        transaction.on_commit(lambda: _runner(do_run, pk))
         row.refresh_from_db()  # a runner that computes at once has finished already
     return row
 
@@ -241,7 +241,7 @@ def _claim(pk: int, now) -> bool:
     return bool(claimed)
 
 
-def run(pk: int) -> None:
+def do_run(pk: int) -> None:
     """Compute one analysis if this caller claims it (any thread or process)."""
     try:
         if not _claim(pk, timezone.now()):

@@ -32,7 +32,7 @@ from games.engine.refusals import REFUSALS
 from games.engine.rules import RULES, rules_for
 from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notation, parse_kind
 from games.jsonsafe import JSONRefused, loads_bounded
-from games.messages import refusal_text
+from games.live.messages import refusal_text
 
 FORMAT = "okey-review/1"
 

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from games.engine import apply, new_hand
 from games.engine.tiles import notation
-from games.messages import reason_label
-from games.realtime import hand_record
+from games.live.messages import reason_label
+from games.live.realtime import hand_record
 from games.tilewords import tile_words
 
 

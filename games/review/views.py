@@ -20,10 +20,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import heavy, pagecache, services
+from games import heavy, pagecache
 from games.engine.tiles import N_TILES, kind_notation, kind_of, notation
+from games.live import actions
+from games.live.presenter import relative_positions, tile_ctx
 from games.models import Hand, Seat, Table
-from games.presenter import relative_positions, tile_ctx
+from games.review import actions as review_actions
 from games.views import guest_key, hint_counts
 
 from . import analysis, commentary, records
@@ -61,7 +63,7 @@ def in_progress(request: HttpRequest) -> HttpResponse:
 
 
 def my_seat(request: HttpRequest, table: Table) -> Seat | None:
-    return services.seat_of(list(table.seats.all()), request.user, guest_key(request))
+    return actions.seat_of(list(table.seats.all()), request.user, guest_key(request))
 
 
 def my_tables(request: HttpRequest):
@@ -278,10 +280,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
         result_filter = cd.get("result") or ""
     games = []
     for table in qs.order_by("-created_at").prefetch_related("seats__user__profile"):
-        seat = services.seat_of(list(table.seats.all()), request.user, guest_key(request))
+        seat = actions.seat_of(list(table.seats.all()), request.user, guest_key(request))
         if seat is None:
             continue
-        game = services.game_for(table)
+        game = actions.game_for(table)
         finished = table.status == Table.Status.FINISHED
         outcome = ""
         if finished:
@@ -294,7 +296,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         table, seat = g["table"], g["seat"]
         names = [s.display_name() for s in table.seats.all()]
         g["players"] = names
-        g["totals"] = services.game_for(table).totals()
+        g["totals"] = actions.game_for(table).totals()
         g["hands"] = [
             {
                 "hand": h,
@@ -349,7 +351,7 @@ def game_detail(request: HttpRequest, code: str) -> HttpResponse:
             "game_accuracy": analysis.game_accuracy(analysed) if analysed else None,
             "analysed": len(analysed),
             "finished": table.status == Table.Status.FINISHED,
-            "totals": services.game_for(table).totals(),
+            "totals": actions.game_for(table).totals(),
             "links": links,
         },
     )
@@ -420,7 +422,7 @@ def _stored_commentary(hand: Hand, seat: int) -> dict:
     if cached is not None:
         return cached.data
     data = commentary.compute(record_for_hand(hand), seat)
-    return services.do_note_hand_commentary(hand.pk, seat, data)  # the first one kept wins
+    return review_actions.do_note_hand_commentary(hand.pk, seat, data)  # the first one kept wins
 
 
 @heavy.page
@@ -478,8 +480,8 @@ def share_create(request: HttpRequest, code: str) -> HttpResponse:
     if table is None:
         return not_yours(request)
     try:
-        services.do_share_table(table.pk, user=request.user, guest_key=guest_key(request))
-    except services.ActionRefused as e:
+        review_actions.do_share_table(table.pk, user=request.user, guest_key=guest_key(request))
+    except actions.ActionRefused as e:
         if e.code != "game_not_over":
             return not_yours(request)
         return denied(request, 403, _("Only a finished game can be shared: finish the game first."))
@@ -492,8 +494,8 @@ def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     if not ShareLink.objects.filter(pk=pk).exists():
         return not_yours(request)
     try:
-        link = services.do_revoke_share(pk, user=request.user, guest_key=guest_key(request))
-    except services.ActionRefused:
+        link = review_actions.do_revoke_share(pk, user=request.user, guest_key=guest_key(request))
+    except actions.ActionRefused:
         return not_yours(request)
     flash.success(request, _("The share link was revoked: it shows nothing any more."))
     return redirect("review:game", code=link.table.code)
@@ -527,7 +529,7 @@ def shared_game(request: HttpRequest, token: str) -> HttpResponse:
             "table": table,
             "players": players,
             "hands": hands,
-            "totals": services.game_for(table).totals(),
+            "totals": actions.game_for(table).totals(),
         },
     )
 
@@ -623,7 +625,7 @@ def _replayed_hands(loaded: dict) -> list[ImportedHand]:
 def _store_import(request: HttpRequest, loaded: dict, title: str) -> ImportedRecord:
     """The verified file and, per hand, its replay: computed before the write transaction,
     so the database is locked only for the inserts."""
-    return services.do_import_record(
+    return review_actions.do_import_record(
         variant=loaded["variant"],
         title=title,
         document=loaded["document"],
@@ -689,7 +691,7 @@ def _store_old_import(rec: ImportedRecord) -> None:
     """A file imported before replays were stored: replayed once here, then read."""
     with heavy.one_at_a_time():
         hands = _replayed_hands(records.load_document(json.dumps(rec.data)))
-        services.do_store_imported_hands(rec, hands)  # unless a parallel view stored them
+        review_actions.do_store_imported_hands(rec, hands)  # unless a parallel view stored them
 
 
 @heavy.page
@@ -748,7 +750,7 @@ def imported_commentary(request: HttpRequest, pk: int, number: int) -> HttpRespo
     key = f"{number}:{which}"
     data = rec.commentary.get(key)
     if data is None:
-        data = services.do_note_import_commentary(
+        data = review_actions.do_note_import_commentary(
             rec.pk, key, commentary.compute(hand.engine_record, which)
         )
     return _commentary_response(
@@ -790,7 +792,7 @@ def _analysis_response(
         "is_me": seat == me,
     }
     try:
-        row = analysis.ensure(
+        row = analysis.do_ensure(
             seat=seat, hand=hand, imported=imported, quota=analysis.Quota.of(request)
         )
     except analysis.AnalysisRefused as e:

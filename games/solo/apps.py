@@ -12,4 +12,4 @@ class SoloConfig(AppConfig):
         from games.signals import game_finished
         from games.solo import records
 
-        game_finished.connect(records.on_game_finished, dispatch_uid="solo.record_result")
+        game_finished.connect(records.do_record_result, dispatch_uid="solo.record_result")

@@ -1,6 +1,6 @@
 """Finished solo games: one row per solo table that reached its end.
 
-Rows are written only by ``records.on_game_finished`` (the ``game_finished``
+Rows are written only by ``records.do_record_result`` (the ``game_finished``
 signal, inside the transaction that ends the game), so an unfinished or
 abandoned game never has one. Guests get a row with ``user=None`` and never
 appear in records or on the board.

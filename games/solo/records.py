@@ -38,7 +38,7 @@ def hint_turns(table: Table) -> list[int]:
     return out
 
 
-def on_game_finished(sender: Any, *, table: Table, game: Any, **kwargs: Any) -> None:
+def do_record_result(sender: Any, *, table: Table, game: Any, **kwargs: Any) -> None:
     """``game_finished`` receiver: a finished solo table gets its SoloResult row.
 
     Runs inside the transaction that ends the game, so the row exists exactly when
@@ -123,9 +123,9 @@ def is_new_record(result: SoloResult) -> bool:
 
 __all__ = [
     "RECORD_VARIANT",
+    "do_record_result",
     "hint_turns",
     "is_new_record",
-    "on_game_finished",
     "personal_bests",
     "unverified_bests",
 ]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
 from games.csvsafe import write_rows
-from games.messages import reason_label
+from games.live import actions
+from games.live.messages import reason_label
 from games.models import Table
 from games.solo.models import Mode, SoloResult
 from games.views import hint_counts
@@ -32,7 +32,7 @@ def sheet_lines(table: Table) -> tuple[list[str], list[dict[str, Any]], list[int
                     "code": line.reason,
                 }
             )
-    totals = services.game_for(table).totals()
+    totals = actions.game_for(table).totals()
     return [names[s.position] for s in seats], lines, totals
 
 

@@ -17,17 +17,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games import cpu, services
 from games.engine.rules import RULES, rules_for
 from games.engine.tiles import deal, kind_notation, kind_of, notation
-from games.messages import refusal_text
+from games.live import actions, cpu
+from games.live.messages import refusal_text
+from games.live.presenter import tile_ctx
 from games.models import CPU_LEVELS, Table, variant_choices
-from games.presenter import tile_ctx
 from games.solo import records, sheets
 from games.solo.models import RECORD_VARIANT, Mode, SoloResult
 from games.views import guest_key, hint_counts
 
-SOLO_VARIANTS = list(RULES)  # every registered rule set; the record one first in the form
+SOLO_VARIANTS = RULES  # every registered rule set (the registry itself, so one added later counts)
 SOLO_OPTIONS: dict[str, Any] = {"clock": 0}  # no turn clock: a solo game waits for you
 SESSION_LEVEL = "solo_level"
 SESSION_VARIANT = "solo_variant"
@@ -140,19 +140,19 @@ def start(request: HttpRequest) -> HttpResponse:
     request.session[SESSION_LEVEL] = level
     request.session[SESSION_VARIANT] = variant
     request.session[SESSION_MODE] = mode
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", level)] * 3
+    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("cpu", level)] * 3
     try:
-        table = services.do_create_table(
+        table = actions.do_create_table(
             variant=variant,
             options=dict(SOLO_OPTIONS),
             seats=seats,
             user=request.user,
             guest_key=guest_key(request),
             kind=Table.Kind.SOLO,
-            # a challenge run gets no engine help (services.do_show_hint refuses it)
+            # a challenge run gets no engine help (actions.do_show_hint refuses it)
             competitive=mode == Mode.CHALLENGE,
         )
-    except services.ActionRefused as e:
+    except actions.ActionRefused as e:
         flash.error(request, refusal_text(e.code, e.message))
         return redirect("solo:home")
     return redirect("games:table", code=table.code)
@@ -163,8 +163,8 @@ def abandon(request: HttpRequest, code: str) -> HttpResponse:
     """Give up an unfinished solo game: it leaves the resume list and never counts."""
     table = get_object_or_404(Table, code=code)
     try:
-        services.do_abandon_solo(table.pk, user=request.user, guest_key=guest_key(request))
-    except services.ActionRefused:
+        actions.do_abandon_solo(table.pk, user=request.user, guest_key=guest_key(request))
+    except actions.ActionRefused:
         raise Http404("not your solo game") from None
     flash.info(request, _("The game was abandoned; it does not count."))
     return redirect("solo:home")

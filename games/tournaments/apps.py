@@ -10,6 +10,6 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import game_finished
-        from games.tournaments import services
+        from games.tournaments import actions
 
-        game_finished.connect(services.on_game_finished, dispatch_uid="tournaments.post_result")
+        game_finished.connect(actions.do_post_game_result, dispatch_uid="tournaments.post_result")

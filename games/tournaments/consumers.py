@@ -23,7 +23,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.consumers import (
+from games.live.consumers import (
     CLOSE_FLOOD,
     FLOOD_BURST,
     MAX_FRAME_BYTES,
@@ -35,7 +35,7 @@ from games.consumers import (
 )
 from okeysite.wsguard import FLOOD_REASON, note_flood
 
-from . import services
+from . import actions
 from .models import Tournament
 from .presenter import can_view, page_context
 
@@ -56,7 +56,7 @@ class StandingsConsumer(AsyncWebsocketConsumer):
         self.bucket = Bucket()
         self.flood = Bucket(RATE_PER_SECOND, FLOOD_BURST)
         self.shared = scope_buckets(self.scope)
-        self.group = services.group_name(pk)
+        self.group = actions.group_name(pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_fragments()

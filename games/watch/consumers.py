@@ -23,7 +23,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
 from accounts.middleware import language_for_scope
-from games import realtime
+from games.live import realtime
 from games.watch import lobby
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.presenter import tile_ctx
+from games.live.presenter import tile_ctx
 
 
 def follow_context(ctx: dict[str, Any], follow: int | None) -> dict[str, Any]:

@@ -31,8 +31,8 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from games.engine.rules import rules_for
+from games.live.realtime import group_send
 from games.models import Hand, Seat, Table
-from games.realtime import group_send
 from games.watch.models import WatchConnection
 
 LOBBY_GROUP = "lobby"

@@ -1,11 +1,11 @@
 """Counting a table's watchers, and telling the table and the lobby when it changes.
 
 A watcher is an open table websocket of a visitor without a seat (the table page
-of someone who does not play there: ``games.consumers.TableConsumer`` with no
+of someone who does not play there: ``games.live.consumers.TableConsumer`` with no
 position). Each is one ``WatchConnection`` row; a table's count is its rows, so it
 is right however many processes serve the site. These rows are not part of a
 table (no version, no engine action, nothing a player plays), so they are written
-here and not by ``games.services``; like the seats' presence rows, a socket that
+here and not by ``games.live.actions``; like the seats' presence rows, a socket that
 ends cleanly deletes its row, and ``do_reconcile_watchers`` (each process's
 sweeper, every presence heartbeat) drops the rows of sockets that ended any other
 way: its own rows that no live socket holds at once, any process's rows nobody
@@ -26,9 +26,9 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Count
 
-from games import services
+from games.live import actions
+from games.live.realtime import group_name, group_send
 from games.models import Table
-from games.realtime import group_name, group_send
 from games.watch import lobby
 from games.watch.models import WatchConnection
 
@@ -71,13 +71,13 @@ def _announce(table_ids: set[int], origin: str = "") -> None:
 
 def do_watch(table_id: int, channel: str, *, at: datetime | None = None) -> None:
     """A watcher's socket opened on this table."""
-    at = at or services.now()
+    at = at or actions.now()
     with transaction.atomic():
         if not Table.objects.filter(pk=table_id).exists():
             return
         WatchConnection.objects.update_or_create(
             channel=channel,
-            defaults={"table_id": table_id, "process": services.PROCESS, "seen_at": at},
+            defaults={"table_id": table_id, "process": actions.PROCESS, "seen_at": at},
         )
         _announce({table_id}, origin=channel)
 
@@ -101,8 +101,8 @@ def do_reconcile_watchers(
     them), its rows that no live socket holds are dropped, and the rows of any process
     not refreshed within the presence TTL expire. Returns how many tables' counts
     changed (each is announced as at a connect or a close)."""
-    at = at or services.now()
-    process = process or services.PROCESS
+    at = at or actions.now()
+    process = process or actions.PROCESS
     touched: set[int] = set()
     with transaction.atomic():
         mine = WatchConnection.objects.filter(process=process)
@@ -123,7 +123,7 @@ def do_reconcile_watchers(
             ]
             WatchConnection.objects.bulk_create(rows, ignore_conflicts=True)
             touched.update(r.table_id for r in rows)
-        expired = WatchConnection.objects.filter(seen_at__lt=at - services.presence_ttl())
+        expired = WatchConnection.objects.filter(seen_at__lt=at - actions.presence_ttl())
         touched.update(expired.values_list("table_id", flat=True))
         expired.delete()
         _announce(touched)

@@ -158,7 +158,7 @@ def test_websocket_language_is_chosen_as_a_pages(make_user):
     assert language_for_scope({"user": guest, "headers": []}) == "en"
     assert language_for_scope({"user": guest, "cookies": {"django_language": "xx"}}) == "en"
     # the table's websocket frames use exactly this choice
-    from games.consumers import scope_language
+    from games.live.consumers import scope_language
 
     assert scope_language({"user": guest, "headers": german_browser}) == "de"
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.names import clean_public_name
-from games.cpu import cpu_name
+from games.live.cpu import cpu_name
 from games.tournaments.forms import EntryForm
 
 

@@ -110,18 +110,18 @@ def test_a_rated_quick_match_gives_no_engine_help_and_an_early_leave_aborts_it(
 # server's own database (tests/ratings/conftest.py: each person's moves chosen by the
 # medium CPU); the players count as at the table.
 FIRST_HAND = """
-from games import services
+from games.live import actions as table_actions
 from games.models import Table
 from tests.ratings.conftest import make_users, play_to_end
 users = make_users("lv_ana", "lv_ben", "lv_cem", "lv_dia")
 for u in users:
     u.set_password("green-felt-2024!")
     u.save()
-seats = [services.SeatSpec("me")] + [services.SeatSpec("human")] * 3
-t = services.create_table(variant="fifty-one", options={"hands": 3}, seats=seats,
+seats = [table_actions.SeatSpec("me")] + [table_actions.SeatSpec("human")] * 3
+t = table_actions.do_create_table(variant="fifty-one", options={"hands": 3}, seats=seats,
                           user=users[0], rated=True)
 for u in users[1:]:
-    services.join_table(t.pk, user=u)
+    table_actions.do_join_table(t.pk, user=u)
 t.seats.update(away_since=None)
 play_to_end(t, stop_after_hand=True, live=True)
 print("CODE", t.code)
@@ -181,21 +181,21 @@ def test_a_rated_game_left_midway_is_finished_by_the_cpu_and_the_leaver_placed_l
     page.context.close()
 
 
-# A tournament's table (seated by the organiser: games/tournaments/services.py opens it
+# A tournament's table (seated by the organiser: games/tournaments/actions.py opens it
 # with do_seat_players, competitive) for two accounts.
 TOURNAMENT_TABLE = """
-from games import services
+from games.live import actions as table_actions
 from tests.ratings.conftest import make_users
 users = make_users("tt_ana", "tt_ben")
 for u in users:
     u.set_password("green-felt-2024!")
     u.save()
-t = services.do_seat_players(
+t = table_actions.do_seat_players(
     variant="rummy", options={"players": 2},
-    seats=[services.SeatSpec("player", user=u, name=u.username) for u in users],
+    seats=[table_actions.SeatSpec("player", user=u, name=u.username) for u in users],
     competitive=True,
 )
-print("CODE", t.code, "TURN", services.load_state(t.current_hand).turn)
+print("CODE", t.code, "TURN", table_actions.load_state(t.current_hand).turn)
 """
 
 

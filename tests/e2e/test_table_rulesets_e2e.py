@@ -6,7 +6,7 @@ on a desktop (1366x768) and a phone (390x844) on the same page:
 - every rack tile and the indicator are named in words ("black 6", "okey (red 3)"),
   and no notation ("K6") is shown or read anywhere on the table, its status or hint;
 - in the lay-down rule sets, a staged meld shows its running total against the
-  opening minimum (games/staging.py: "33 of 51 needed to open · 18 more"); the
+  opening minimum (games/live/staging.py: "33 of 51 needed to open · 18 more"); the
   meld is found in the dealt rack with the engine's own ``melds.classify`` and
   valued with ``Rules.meld_value`` (games/engine/RULES.md §4-§5);
 - the invite card is gone at a table that has started;
@@ -117,7 +117,7 @@ def check_words(page: Page, where: str) -> None:
 
 def find_meld(page: Page, variant: str) -> tuple[list[int], int] | None:
     """Three rack tiles that form a run or a group, and their value, as the server
-    values a staged meld of three (games/staging.py: ``melds.classify``, then
+    values a staged meld of three (games/live/staging.py: ``melds.classify``, then
     ``Rules.meld_value``)."""
     rules = rules_for(variant)
     okey = parse_kind(page.get_by_test_id("okey").get_attribute("data-t"))

@@ -95,12 +95,10 @@ def test_the_stake_of_opening_comes_from_the_rules_object():
 def test_the_expert_reads_a_lay_down_rule_set_from_its_rules_object(monkeypatch, base):
     """The same rules registered under another name are played the same way by the
     expert: every decision of a hand is the same."""
-    from games.engine import options
 
     cls = type(RULES[base])
     renamed = type("Renamed", (cls,), {"name": f"{base}-renamed"})()
     monkeypatch.setitem(RULES, renamed.name, renamed)
-    monkeypatch.setitem(options.VARIANTS, renamed.name, renamed.meta())
 
     def log(variant: str) -> list:
         out = []
@@ -136,7 +134,7 @@ def test_show_me_says_why_the_expert_throws_another_tile_than_hard():
 def test_the_opening_reasons_are_worded_with_their_tiles():
     from django.utils import translation
 
-    from games import messages
+    from games.live import messages
 
     with translation.override("en"):
         text = messages.hint_text("opening_nearer", {"tile": "R2", "avoid": "R12"})
@@ -213,8 +211,8 @@ def test_show_me_says_the_expert_keeps_its_melds_in_the_rack():
     melds stay in the rack (worded with the tile it throws)."""
     from django.utils import translation
 
-    from games import messages
     from games.engine.bots.hint import hint
+    from games.live import messages
 
     st = _held_state([HELD_RACK, None, None, None], OPENED_MELDS, ["melds", None, None, None])
     h = hint(st, 0)

@@ -104,7 +104,7 @@ def test_early_in_the_hand_the_expert_discards_like_hard_when_nothing_is_one_til
 def test_the_new_reasons_are_worded_with_their_tiles():
     from django.utils import translation
 
-    from games import messages
+    from games.live import messages
 
     with translation.override("en"):
         text = messages.hint_text("discard_guard", {"tile": "K3", "avoid": "Y11"})

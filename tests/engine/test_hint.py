@@ -135,7 +135,7 @@ def test_a_finish_says_what_it_is_worth():
 def test_expert_reasons_are_worded_with_their_figures():
     from django.utils import translation
 
-    from games import messages
+    from games.live import messages
 
     with translation.override("en"):
         assert messages.hint_text("open_now", {"total": 18, "need": 17}) == "Opens now: 18 ≥ 17."

@@ -482,7 +482,7 @@ def test_d35_an_exhausted_pile_no_finisher_and_the_penalties_stay():
 
 
 def test_every_ending_code_has_a_text():
-    """The shared texts (games/messages.py ENDINGS) or the rule set's own."""
+    """The shared texts (games/live/messages.py ENDINGS) or the rule set's own."""
     shared = {"hand", "okey", "pairs", "direct", "direct_okey", "exhausted"}
     own = rules_for(V).ending_labels
     for elden_ in (False, True):

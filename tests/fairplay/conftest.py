@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.fairplay import scan as fairplay_scan
+from games.live import actions
+from games.live.actions import base as actions_base
 from games.models import Table
 
 BASE = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -26,7 +27,7 @@ def _fixed(monkeypatch, settings):
     """Deterministic deals (fp-0, fp-1, … in order), no CPU delay, the scan's clock fixed
     after every move, small thresholds for small pools."""
     counter = itertools.count()
-    monkeypatch.setattr(services, "seed_source", lambda table, number: f"fp-{next(counter)}")
+    monkeypatch.setattr(actions_base, "seed_source", lambda table, number: f"fp-{next(counter)}")
     monkeypatch.setattr(fairplay_scan, "clock", lambda: BASE + timedelta(days=1))
     settings.OKEY_CPU_DELAY_MS = 0
     settings.FAIRPLAY_MIN_DECISIONS = 40
@@ -43,28 +44,28 @@ def make_users(*names: str, public: bool = True) -> list:
 
 
 def rated_table(users: list, variant: str = "classic", **options) -> Table:
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("human")] * (len(users) - 1)
-    table = services.create_table(
+    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("human")] * (len(users) - 1)
+    table = actions.do_create_table(
         variant=variant, options=options, seats=seats, user=users[0], rated=True
     )
     for u in users[1:]:
-        services.join_table(table.pk, user=u)
+        actions.do_join_table(table.pk, user=u)
     table.refresh_from_db()
     return table
 
 
 def play_game(table: Table, policies: dict) -> Table:
     """Play the table's game to its end, each seat's move chosen by ``policies[seat]``
-    and submitted as the person's own (``services.submit_action``)."""
+    and submitted as the person's own (``actions.do_submit_action``)."""
     for _ in range(50000):
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
             return table
         hand = table.current_hand
         if hand.result is not None:
-            services.next_hand(table.pk, table.version, at=tick())
+            actions.do_next_hand(table.pk, table.version, at=tick())
             continue
-        state = services.load_state(hand)
+        state = actions.load_state(hand)
         action = policies[state.turn](state, state.turn)
-        services.submit_action(table.pk, state.turn, action, table.version, at=tick())
+        actions.do_submit_action(table.pk, state.turn, action, table.version, at=tick())
     raise AssertionError("the game did not finish")

@@ -6,9 +6,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games import cpu
 from games.engine.actions import legal_actions
 from games.engine.evaluate import best_arrangement
+from games.live import cpu
 
 Policy = Callable[[Any, int], dict]
 

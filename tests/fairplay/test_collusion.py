@@ -11,10 +11,10 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import consumers, services
 from games.fairplay import report
 from games.fairplay.models import HandCheck
-from games.fairplay.scan import scan
+from games.fairplay.scan import do_scan
+from games.live import actions, consumers
 from games.models import Table
 from okeysite.asgi import application
 
@@ -52,7 +52,7 @@ def logged_in(users: list) -> list[Client]:
 async def play_over_sockets(table: Table, clients: list[Client], policies: dict) -> None:
     """Play the table's game to its end: seats 0 and 1 send their moves over their own
     sockets (each waits for its move to be applied), seats 2 and 3 play through the
-    services."""
+    actions."""
     sockets = {s: await connect(table.code, c) for s, c in enumerate(clients)}
 
     def step():
@@ -63,12 +63,12 @@ async def play_over_sockets(table: Table, clients: list[Client], policies: dict)
             return "over"
         hand = t.current_hand
         if hand.result is not None:
-            services.next_hand(t.pk, t.version, at=tick())
+            actions.do_next_hand(t.pk, t.version, at=tick())
             return None
-        state = services.load_state(hand)
+        state = actions.load_state(hand)
         action = policies[state.turn](state, state.turn)
         if state.turn not in sockets:
-            services.submit_action(t.pk, state.turn, action, t.version, at=tick())
+            actions.do_submit_action(t.pk, state.turn, action, t.version, at=tick())
             return None
         frame = {**action, "action": action["type"], "version": t.version}
         if "melds" in frame:
@@ -99,7 +99,7 @@ async def play_over_sockets(table: Table, clients: list[Client], policies: dict)
 @pytest.mark.slow
 async def test_a_pair_feeding_each_other_is_listed(monkeypatch):
     # people move at a person's pace: a second passes between two looks at the clock of
-    # the sockets' rate limit (games/consumers.py), whatever this machine's speed
+    # the sockets' rate limit (games/live/consumers.py), whatever this machine's speed
     seconds = itertools.count(1000)
     monkeypatch.setattr(consumers, "_clock", lambda: float(next(seconds)))
     users = await sync_to_async(make_users)("ada", "bora", "cem", "deniz")
@@ -116,7 +116,7 @@ async def test_a_pair_feeding_each_other_is_listed(monkeypatch):
         table = await sync_to_async(rated_table)(users, start_points=20)
         await play_over_sockets(table, clients, policies)
 
-    await sync_to_async(scan)(limit=1000)
+    await sync_to_async(do_scan)(limit=1000)
     feeds = await sync_to_async(report.feed_rows)("classic")
     rows = {(r["feeder"]["username"], r["finisher"]["username"]): r for r in feeds["rows"]}
     assert [pair for pair, r in rows.items() if r["flagged"]] == [("ada", "bora")]

@@ -11,10 +11,10 @@ from django.core.management import call_command
 from games.fairplay import report
 from games.fairplay import scan as fairplay_scan
 from games.fairplay.models import GameCheck, HandCheck, LogEntry, PlayerStats
-from games.fairplay.scan import scan
+from games.fairplay.scan import do_scan
+from games.live.realtime import game_for
 from games.models import Hand, HandAction
 from games.ratings.api import final_places
-from games.realtime import game_for
 
 from .conftest import make_users, play_game, rated_table
 from .policies import level, noisy
@@ -54,7 +54,7 @@ def pool():
 
 @pytest.mark.slow
 def test_the_expert_follower_is_listed_and_the_people_are_not(pool):
-    done = scan(limit=1000)
+    done = do_scan(limit=1000)
     assert done.hands == Hand.objects.filter(result__isnull=False).count()
     figures = report.match_rows("classic")
     assert figures["pool"] is not None
@@ -79,10 +79,10 @@ def game():
 
 
 def test_a_scan_checks_each_hand_once_and_counts_it_once(game):
-    first = scan(limit=3)
+    first = do_scan(limit=3)
     assert first.hands == 3
-    rest = scan(limit=1000)
-    again = scan(limit=1000)
+    rest = do_scan(limit=1000)
+    again = do_scan(limit=1000)
     assert again.hands == 0 and again.decisions == 0
     hands = Hand.objects.filter(result__isnull=False).count()
     assert first.hands + rest.hands == hands
@@ -111,7 +111,7 @@ def test_moves_a_stand_in_played_are_not_the_persons(game):
     seat = 1
     # pretend the stand-in played all of seat 1's moves in this hand
     HandAction.objects.filter(hand=hand, seat=seat).update(by_cpu=True)
-    scan(limit=1000)
+    do_scan(limit=1000)
     row = HandCheck.objects.get(hand=hand, seat=seat)
     assert row.decisions == 0 and row.bits == ""
     other = HandCheck.objects.get(hand=hand, seat=2)
@@ -130,10 +130,10 @@ def test_a_hand_left_by_a_scan_that_died_is_taken_over_and_counted_once(game):
     at = fairplay_scan.clock()
     _token, rows = fairplay_scan._claim(hand, at - fairplay_scan.STALE_AFTER / 2)
     assert len(rows) == 4  # claimed, then the scan died before storing anything
-    fairplay_scan.scan(limit=1000, now=at)
+    fairplay_scan.do_scan(limit=1000, now=at)
     assert HandCheck.objects.filter(hand=hand, status=HandCheck.Status.RUNNING).count() == 4
     later = at + fairplay_scan.STALE_AFTER
-    fairplay_scan.scan(limit=1000, now=later)
+    fairplay_scan.do_scan(limit=1000, now=later)
     rows = HandCheck.objects.filter(hand=hand)
     assert {r.status for r in rows} == {HandCheck.Status.DONE}
     for row in rows:

@@ -4,7 +4,8 @@ import itertools
 
 import pytest
 
-from games import services
+from games.live import actions
+from games.live.actions import base as actions_base
 
 
 @pytest.fixture(autouse=True)
@@ -16,7 +17,7 @@ def _fast_cpus(settings):
 def fixed_seeds(monkeypatch):
     """Deterministic deals: seeds seed-0, seed-1, … in order."""
     counter = itertools.count()
-    monkeypatch.setattr(services, "seed_source", lambda table, number: f"seed-{next(counter)}")
+    monkeypatch.setattr(actions_base, "seed_source", lambda table, number: f"seed-{next(counter)}")
 
 
 def cpu_table(
@@ -25,11 +26,11 @@ def cpu_table(
     """A table of one person (seat 0) and CPUs. ``present``: the person's page is open (one
     socket counted, as the table page's would be); without it the seat is away from the
     start, as a seat nobody opened is (services, ``_open_table``), and a test opens and
-    closes its sockets itself (``services.set_presence``)."""
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", "medium")] * (
+    closes its sockets itself (``actions.do_set_presence``)."""
+    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("cpu", "medium")] * (
         options.get("players", 4) - 1
     )
-    table = services.create_table(
+    table = actions.do_create_table(
         variant=variant, options=options, seats=seats, user=user, guest_key=guest_key
     )
     if present:
@@ -39,27 +40,27 @@ def cpu_table(
 
 def page_open(table, *positions: int) -> None:
     """The table page of each person seated at ``positions`` (all people: none given) is
-    open: one socket each, counted as the consumer counts it (``services.set_presence``)."""
+    open: one socket each, counted as the consumer counts it (``actions.do_set_presence``)."""
     for seat in table.seats.filter(is_cpu=False).order_by("position"):
         if not positions or seat.position in positions:
-            services.set_presence(seat.pk, True, channel=f"test-page-{seat.pk}")
+            actions.do_set_presence(seat.pk, True, channel=f"test-page-{seat.pk}")
     table.refresh_from_db()
 
 
 def play_out_hand(table, human: int = 0, limit: int = 3000, level: str = "medium"):
     """Play the current hand to its end through the services: the human seat
     plays like a CPU of ``level``, the CPU seats are swept."""
-    from games import cpu
+    from games.live import cpu
 
     for _ in range(limit):
         table.refresh_from_db()
         hand = table.current_hand
         if hand.result is not None:
             return table
-        state = services.load_state(hand)
+        state = actions.load_state(hand)
         if state.turn == human:
             action = cpu.choose(state, human, level)
-            services.submit_action(table.pk, human, action, table.version)
+            actions.do_submit_action(table.pk, human, action, table.version)
         else:
-            assert services.sweep() >= 1
+            assert actions.sweep() >= 1
     raise AssertionError("hand did not finish")

@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import realtime, services
+from games.live import actions as table_actions
+from games.live import realtime
 from games.models import SNAPSHOT_EVERY, HandAction, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -17,14 +18,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def guest_table() -> Table:
     """Four guests (no CPU): the first hand is dealt, nobody plays but the test."""
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        seats=[table_actions.SeatSpec("me")] + [table_actions.SeatSpec("human")] * 3,
         guest_key="g0",
     )
     for i in (1, 2, 3):
-        services.join_table(table.pk, guest_key=f"g{i}")
+        table_actions.do_join_table(table.pk, guest_key=f"g{i}")
     table.refresh_from_db()
     return table
 
@@ -39,7 +40,7 @@ def _move(table: Table) -> dict:
 
 def _play_one(table: Table) -> Table:
     _hand, state, _game = realtime.snapshot(table)
-    return services.do_submit_action(table.pk, state.turn, _move(table), table.version)
+    return table_actions.do_submit_action(table.pk, state.turn, _move(table), table.version)
 
 
 def test_an_accepted_action_is_five_queries_with_begin_and_commit():
@@ -47,7 +48,7 @@ def test_an_accepted_action_is_five_queries_with_begin_and_commit():
     _hand, state, _game = realtime.snapshot(table)
     move, turn = _move(table), state.turn
     with CaptureQueriesContext(connection) as queries:
-        after = services.do_submit_action(table.pk, turn, move, table.version)
+        after = table_actions.do_submit_action(table.pk, turn, move, table.version)
     sql = [q["sql"] for q in queries.captured_queries]
     assert after.version == table.version + 1
     assert len(sql) <= 5, "\n".join(sql)
@@ -77,7 +78,7 @@ def test_the_state_is_written_only_every_snapshot_interval_and_read_back_whole()
     assert len(live.actions) == SNAPSHOT_EVERY + 3
     # a process without the cache reads the snapshot and replays the three after it
     assert realtime.load_state(hand).to_json() == live.to_json()
-    assert services.rebuild_hand(hand).to_json() == live.to_json()
+    assert table_actions.rebuild_hand(hand).to_json() == live.to_json()
     assert hand.state == live.to_json()
 
 
@@ -91,11 +92,11 @@ def test_a_table_reloaded_without_the_cache_continues_like_a_restarted_process()
     assert realtime.snapshot(table)[1].to_json() == expected
     # the restarted process goes on playing; a stale move is still refused
     table = _play_one(table)
-    with pytest.raises(services.ActionRefused) as refused:
-        services.do_submit_action(table.pk, 0, {"type": "draw"}, table.version - 5)
+    with pytest.raises(table_actions.ActionRefused) as refused:
+        table_actions.do_submit_action(table.pk, 0, {"type": "draw"}, table.version - 5)
     assert refused.value.code == "stale_state"
     realtime._SNAPSHOTS.clear()
     table = Table.objects.get(pk=table.pk)
-    assert services.rebuild_hand(table.current_hand).to_json() == (
+    assert table_actions.rebuild_hand(table.current_hand).to_json() == (
         realtime.snapshot(table)[1].to_json()
     )

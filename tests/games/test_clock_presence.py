@@ -1,7 +1,7 @@
 """The turn clock, time-outs, the stand-in and presence (docs/clock-and-presence.md).
 
 Time is injected (services take ``at=``): no test sleeps for a clock. The seats' pages
-are opened and closed through ``services.set_presence`` as the consumer does."""
+are opened and closed through ``actions.do_set_presence`` as the consumer does."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import presenter, realtime, services
 from games.engine.tiles import notation
 from games.forms import CreateTableForm
+from games.live import actions, presenter, realtime
 from games.models import HandAction, Seat, Table
 from games.solo.views import SOLO_OPTIONS
 from games.tilewords import tile_words
@@ -21,16 +21,16 @@ from tests.games.conftest import cpu_table, page_open, play_out_hand
 
 pytestmark = pytest.mark.django_db
 
-ME, FRIEND = services.SeatSpec("me"), services.SeatSpec("human")
-CPU = services.SeatSpec("cpu", "medium")
+ME, FRIEND = actions.SeatSpec("me"), actions.SeatSpec("human")
+CPU = actions.SeatSpec("cpu", "medium")
 
 
 def two_people(variant: str = "rummy", present: bool = True, **options) -> Table:
     """A two-seat table of two guests ("g-a" at seat 0, "g-b" at seat 1), their pages open."""
-    table = services.create_table(
+    table = actions.do_create_table(
         variant=variant, options={"players": 2, **options}, seats=[ME, FRIEND], guest_key="g-a"
     )
-    services.join_table(table.pk, guest_key="g-b")
+    actions.do_join_table(table.pk, guest_key="g-b")
     if present:
         page_open(table)
     table.refresh_from_db()
@@ -43,7 +43,7 @@ def seat(table: Table, position: int) -> Seat:
 
 def state_of(table: Table):
     table.refresh_from_db()
-    return services.load_state(table.current_hand)
+    return actions.load_state(table.current_hand)
 
 
 def time_out(table: Table) -> int:
@@ -51,7 +51,7 @@ def time_out(table: Table) -> int:
     table.refresh_from_db()
     mover = state_of(table).turn
     assert table.turn_deadline is not None
-    assert services.play_due(table.pk, at=table.turn_deadline + timedelta(milliseconds=1))
+    assert actions.do_play_due(table.pk, at=table.turn_deadline + timedelta(milliseconds=1))
     return mover
 
 
@@ -60,10 +60,12 @@ def play_own_turn(table: Table, at=None) -> None:
     state = state_of(table)
     mover = state.turn
     if state.phase == "draw":
-        services.submit_action(table.pk, mover, {"type": "draw"}, table.version, at=at)
+        actions.do_submit_action(table.pk, mover, {"type": "draw"}, table.version, at=at)
         state = state_of(table)
     tile = state.drawn if state.drawn in state.racks[mover] else state.racks[mover][-1]
-    services.submit_action(table.pk, mover, {"type": "discard", "tile": tile}, table.version, at=at)
+    actions.do_submit_action(
+        table.pk, mover, {"type": "discard", "tile": tile}, table.version, at=at
+    )
 
 
 def context_for(table: Table, position: int) -> dict:
@@ -91,7 +93,7 @@ def test_a_table_of_people_may_choose_15_or_60_seconds(clock):
 def test_no_clock_only_as_a_casual_tables_explicit_choice():
     assert two_people(clock=0).options["clock"] == 0
     ayse = User.objects.create_user("ayse", password="pw-ayse-123")
-    rated = services.create_table(
+    rated = actions.do_create_table(
         variant="rummy",
         options={"players": 2, "clock": 0},
         seats=[ME, FRIEND],
@@ -99,7 +101,7 @@ def test_no_clock_only_as_a_casual_tables_explicit_choice():
         rated=True,
     )
     assert rated.rated and rated.options["clock"] == 30  # a rated table is always timed
-    quick = services.create_table(
+    quick = actions.do_create_table(
         variant="rummy",
         options={"players": 2, "clock": 60},
         seats=[ME, FRIEND],
@@ -112,7 +114,7 @@ def test_no_clock_only_as_a_casual_tables_explicit_choice():
 
 def test_one_person_keeps_no_clock():
     assert cpu_table().options["clock"] == 0  # one person and CPUs: the table waits
-    solo = services.create_table(
+    solo = actions.do_create_table(
         variant="seventeen",
         options=dict(SOLO_OPTIONS),
         seats=[ME, CPU, CPU, CPU],
@@ -125,13 +127,13 @@ def test_one_person_keeps_no_clock():
 def test_an_organisers_table_keeps_its_clock_and_gets_30_s_when_it_set_none():
     a = User.objects.create_user("a", password="pw-a-123456")
     b = User.objects.create_user("b", password="pw-b-123456")
-    players = [services.SeatSpec("player", user=a, name="A"), services.SeatSpec("player", user=b)]
+    players = [actions.SeatSpec("player", user=a, name="A"), actions.SeatSpec("player", user=b)]
     seats = players + [CPU, CPU]
-    unset = services.do_seat_players(variant="classic", options={}, seats=seats)
+    unset = actions.do_seat_players(variant="classic", options={}, seats=seats)
     assert unset.organised and unset.options["clock"] == 30
-    off = services.do_seat_players(variant="classic", options={"clock": 0}, seats=seats)
+    off = actions.do_seat_players(variant="classic", options={"clock": 0}, seats=seats)
     assert off.options["clock"] == 0  # the organiser chose no clock
-    sixty = services.do_seat_players(variant="classic", options={"clock": 60}, seats=seats)
+    sixty = actions.do_seat_players(variant="classic", options={"clock": 60}, seats=seats)
     assert sixty.options["clock"] == 60
 
 
@@ -176,19 +178,19 @@ def test_a_time_out_is_counted_and_the_player_told_what_was_discarded_for_them()
 
 
 def test_a_time_out_where_the_cpu_plays_the_turn_names_the_tile_it_discarded():
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="classic", options={"clock": 15}, seats=[ME, FRIEND, CPU, CPU], guest_key="g-a"
     )
-    services.join_table(table.pk, guest_key="g-b")
+    actions.do_join_table(table.pk, guest_key="g-b")
     page_open(table)
     while state_of(table).turn not in (0, 1):
-        assert services.sweep(at=services.now() + timedelta(seconds=1))
+        assert actions.sweep(at=actions.now() + timedelta(seconds=1))
     mover = time_out(table)  # the seat's CPU plays the turn, one step a sweep
     for _ in range(40):
         last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
         if last.payload["type"] in ("discard", "close") or state_of(table).turn != mover:
             break
-        assert services.sweep(at=services.now() + timedelta(minutes=5))
+        assert actions.sweep(at=actions.now() + timedelta(minutes=5))
     last = HandAction.objects.filter(hand__table=table, seat=mover).order_by("-index").first()
     assert last.by_cpu and last.payload["type"] == "discard"
     words = tile_words(notation(last.payload["tile"]), "fifty-one")
@@ -212,14 +214,14 @@ def test_two_time_outs_in_a_row_hand_the_seat_to_its_stand_in_until_the_player_i
     assert next(p for p in other["players"] if p["position"] == first)["stand_in"]
     assert "CPU playing for Guest" in realtime.render_leaf(f"opp-{first}", other)
     # on its next turn the stand-in plays after the usual short CPU delay, not the clock
-    at = services.now()
+    at = actions.now()
     play_own_turn(table, at=at)
     table.refresh_from_db()
-    assert table.cpu_due_at == at + services.cpu_delay()
-    assert services.play_due(table.pk, at=at + services.cpu_delay())
+    assert table.cpu_due_at == at + actions.cpu_delay()
+    assert actions.do_play_due(table.pk, at=at + actions.cpu_delay())
     assert seat(table, first).timeouts == 2  # a stand-in's turn is not a time-out
     # "I'm back": the seat is the player's again, on the turn in play too
-    services.do_come_back(table.pk, guest_key="g-a" if first == 0 else "g-b")
+    actions.do_come_back(table.pk, guest_key="g-a" if first == 0 else "g-b")
     assert seat(table, first).timeouts == 0
     assert context_for(table, first)["notice"] is None
 
@@ -229,19 +231,19 @@ def test_im_back_on_ones_own_turn_calls_the_stand_ins_move_off():
     first = time_out(table)
     play_own_turn(table)
     time_out(table)
-    at = services.now()
+    at = actions.now()
     play_own_turn(table, at=at)  # the other player: now the stand-in is due for `first`
     table.refresh_from_db()
     assert table.cpu_due_at is not None and state_of(table).turn == first
     deadline = table.turn_deadline
     key = "g-a" if first == 0 else "g-b"
-    services.do_come_back(table.pk, guest_key=key)
-    services.do_come_back(table.pk, guest_key=key)  # said twice: nothing more
+    actions.do_come_back(table.pk, guest_key=key)
+    actions.do_come_back(table.pk, guest_key=key)  # said twice: nothing more
     table.refresh_from_db()
     assert table.cpu_due_at is None and table.turn_deadline == deadline  # the clock runs on
-    assert services.play_due(table.pk, at=at + timedelta(seconds=5)) is False
-    with pytest.raises(services.ActionRefused) as refused:
-        services.do_come_back(table.pk, guest_key="nobody")
+    assert actions.do_play_due(table.pk, at=at + timedelta(seconds=5)) is False
+    with pytest.raises(actions.ActionRefused) as refused:
+        actions.do_come_back(table.pk, guest_key="nobody")
     assert refused.value.code == "not_seated"
 
 
@@ -265,7 +267,7 @@ def test_the_im_back_button_posts_to_the_table():
 
 
 def test_a_seat_taken_by_a_bare_post_is_away_until_its_page_connects():
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="rummy", options={"players": 2}, seats=[ME, FRIEND], guest_key="g-a"
     )
     assert seat(table, 0).away_since is not None  # nobody has opened the page yet
@@ -282,8 +284,8 @@ def test_a_seat_taken_by_a_bare_post_is_away_until_its_page_connects():
             break
         play_own_turn(table)
     table.refresh_from_db()
-    assert table.cpu_due_at == max(ghost.away_since + services.grace(), table.updated_at)
-    assert services.play_due(table.pk, at=ghost.away_since + services.grace())
+    assert table.cpu_due_at == max(ghost.away_since + actions.grace(), table.updated_at)
+    assert actions.do_play_due(table.pk, at=ghost.away_since + actions.grace())
     last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
     assert last.seat == 1 and last.by_cpu
     # its first socket clears it
@@ -294,7 +296,7 @@ def test_a_seat_taken_by_a_bare_post_is_away_until_its_page_connects():
 def test_others_see_a_cpu_playing_for_an_away_player(settings):
     table = two_people()
     s1 = seat(table, 1)
-    services.set_presence(s1.pk, False, channel=f"test-page-{s1.pk}")
+    actions.do_set_presence(s1.pk, False, channel=f"test-page-{s1.pk}")
     for viewer in (context_for(table, 0), presenter.table_context(table, None)):
         p = next(p for p in viewer["players"] if p["position"] == 1)
         assert p["stand_in"] and p["away"]
@@ -325,21 +327,21 @@ def test_while_you_were_away_says_what_the_stand_in_played_and_how_the_hand_ende
     if state.turn == 0:  # one move of the player's own first
         play_own_turn(table)
     assert presenter.away_summary(table, me) is None  # nothing played for them yet
-    services.set_presence(me.pk, False, channel=f"test-page-{me.pk}")  # the player leaves
-    at = services.now()
+    actions.do_set_presence(me.pk, False, channel=f"test-page-{me.pk}")  # the player leaves
+    at = actions.now()
     for _ in range(3000):
         table.refresh_from_db()
         if table.current_hand.result is not None:
             break
         at += timedelta(seconds=1)
-        services.sweep(at=at)
+        actions.sweep(at=at)
     hand = table.current_hand
     assert hand.result is not None
     # nobody is at this casual table: no new hand is dealt
-    assert services.sweep(at=at + timedelta(hours=1)) == 0
+    assert actions.sweep(at=at + timedelta(hours=1)) == 0
     assert table.hands.count() == 1
     # the player comes back: the page says what their stand-in did
-    services.set_presence(me.pk, True, channel="back-page")
+    actions.do_set_presence(me.pk, True, channel="back-page")
     me.refresh_from_db()
     summary = presenter.away_summary(table, me)
     turns = HandAction.objects.filter(
@@ -360,11 +362,11 @@ def test_while_you_were_away_says_what_the_stand_in_played_and_how_the_hand_ende
     assert 'data-testid="away-summary"' in page and first in page
     # the player deals the next hand and plays: the summary is over
     table.refresh_from_db()
-    services.next_hand(table.pk, table.version)
+    actions.do_next_hand(table.pk, table.version)
     for _ in range(20):
         if state_of(table).turn == 0:
             break
-        services.sweep(at=at + timedelta(hours=2))
+        actions.sweep(at=at + timedelta(hours=2))
     play_own_turn(table)
     assert presenter.away_summary(table, seat(table, 0)) is None
 
@@ -374,16 +376,16 @@ def test_leaving_and_coming_back_at_a_hands_end_deals_the_next_hand_once(setting
     table = cpu_table()
     me = seat(table, 0)
     play_out_hand(table)
-    t0 = services.now()
-    services.set_presence(me.pk, False, at=t0, channel=f"test-page-{me.pk}")
-    services.set_presence(me.pk, True, at=t0, channel="again")  # back the same instant
+    t0 = actions.now()
+    actions.do_set_presence(me.pk, False, at=t0, channel=f"test-page-{me.pk}")
+    actions.do_set_presence(me.pk, True, at=t0, channel="again")  # back the same instant
     table.refresh_from_db()
     assert table.cpu_due_at is None
     version = table.version
-    services.next_hand(table.pk, version)
-    services.next_hand(table.pk, version)  # a double click: dealt once
-    with pytest.raises(services.ActionRefused):
-        services.next_hand(table.pk, version - 1)
+    actions.do_next_hand(table.pk, version)
+    actions.do_next_hand(table.pk, version)  # a double click: dealt once
+    with pytest.raises(actions.ActionRefused):
+        actions.do_next_hand(table.pk, version - 1)
     assert table.hands.count() == 2
 
 
@@ -392,8 +394,8 @@ def test_two_sweepers_never_count_or_play_a_time_out_twice():
     table.refresh_from_db()
     due = table.turn_deadline + timedelta(milliseconds=1)
     mover = state_of(table).turn
-    assert services.play_due(table.pk, at=due) is True
-    assert services.play_due(table.pk, at=due) is False  # the other sweeper, too late
-    assert services.sweep(at=due) == 0
+    assert actions.do_play_due(table.pk, at=due) is True
+    assert actions.do_play_due(table.pk, at=due) is False  # the other sweeper, too late
+    assert actions.sweep(at=due) == 0
     assert seat(table, mover).timeouts == 1
     assert HandAction.objects.filter(hand__table=table, by_cpu=True).count() == 1

@@ -11,7 +11,8 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import cpu, services
+from games.live import actions as table_actions
+from games.live import cpu
 from games.models import HandAction, Seat, Table
 from okeysite.asgi import application
 
@@ -40,15 +41,15 @@ def two_player_table():
     """A rummy table for two signed-in players (no CPU)."""
     alice = User.objects.create_user("alice", password="pw-Alice-123")
     bob = User.objects.create_user("bob", password="pw-Bob-123")
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant="rummy",
         options={"players": 2},
-        seats=[services.SeatSpec("me"), services.SeatSpec("human")],
+        seats=[table_actions.SeatSpec("me"), table_actions.SeatSpec("human")],
         user=alice,
     )
-    services.join_table(table.pk, user=bob)
+    table_actions.do_join_table(table.pk, user=bob)
     # present from the start, as seats were before a seat nobody opened counted as away
-    # (games/services.py, do_join_table): these tests are about each socket's own frames,
+    # (games/live/actions/, do_join_table): these tests are about each socket's own frames,
     # and a frame telling the table that a seat is back would come in between
     Seat.objects.filter(table=table).update(away_since=None)
     clients = []
@@ -113,7 +114,7 @@ async def test_stale_version_gets_refusal_and_fresh_view():
     table, (a, b) = await sync_to_async(two_player_table)()
     ca = await connect(table.code, a)
     await ca.receive_from()
-    state = await sync_to_async(lambda: services.load_state(table.current_hand))()
+    state = await sync_to_async(lambda: table_actions.load_state(table.current_hand))()
     tile = state.racks[0][0]
     frame = json.dumps({"action": "discard", "tile": tile, "version": table.version})
     await ca.send_to(frame)
@@ -142,10 +143,10 @@ async def test_a_whole_hand_against_cpus_over_the_socket():
     user = await sync_to_async(User.objects.create_user)("carol", password="pw-Carol-123")
     client = Client()
     await sync_to_async(client.login)(username="carol", password="pw-Carol-123")
-    table = await sync_to_async(services.create_table)(
+    table = await sync_to_async(table_actions.do_create_table)(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * 3,
+        seats=[table_actions.SeatSpec("me")] + [table_actions.SeatSpec("cpu")] * 3,
         user=user,
     )
     comm = await connect(table.code, client)
@@ -159,9 +160,9 @@ async def test_a_whole_hand_against_cpus_over_the_socket():
         hand = t.current_hand
         if hand.result is not None:
             return "over"
-        state = services.load_state(hand)
+        state = table_actions.load_state(hand)
         if state.turn != 0:
-            services.sweep()
+            table_actions.sweep()
             return None
         return json.dumps(
             {
@@ -187,7 +188,7 @@ async def test_a_whole_hand_against_cpus_over_the_socket():
     while not await comm.receive_nothing(timeout=0.2):
         await comm.receive_from()
     t = await sync_to_async(Table.objects.get)(pk=table.pk)
-    final = await sync_to_async(lambda: services.load_state(t.current_hand))()
+    final = await sync_to_async(lambda: table_actions.load_state(t.current_hand))()
     assert final.over
     await comm.disconnect()
 
@@ -202,7 +203,7 @@ async def test_sort_and_reorder_are_private_to_the_seat_and_change_no_version():
     assert f'value="{table.version}"' in html  # no game change
     assert await cb.receive_nothing(timeout=0.3)  # the other seat hears nothing
     seat = await sync_to_async(lambda: table.seats.get(position=0))()
-    state = await sync_to_async(lambda: services.load_state(table.current_hand))()
+    state = await sync_to_async(lambda: table_actions.load_state(table.current_hand))()
     order = [t for t in seat.rack_order if t is not None]
     assert sorted(order) == sorted(state.racks[0]) and len(seat.rack_order) == 32
     # identical tiles sit side by side after a pairs sort
@@ -227,7 +228,7 @@ async def test_forged_rack_order_is_refused_and_changes_nothing():
     ca = await connect(table.code, a)
     await ca.receive_from()
     before = await sync_to_async(lambda: table.seats.get(position=0).rack_order)()
-    other = await sync_to_async(lambda: services.load_state(table.current_hand).racks[1][0])()
+    other = await sync_to_async(lambda: table_actions.load_state(table.current_hand).racks[1][0])()
     for bad in ([other], ["x"], list(range(40)), {"a": 1}):
         await ca.send_to(json.dumps({"action": "reorder", "order": json.dumps(bad)}))
         html = await ca.receive_from()

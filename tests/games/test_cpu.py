@@ -1,21 +1,20 @@
-"""CPU seats on the server (games/cpu.py): the bots play, and a timed-out turn is what
+"""CPU seats on the server (games/live/cpu.py): the bots play, and a timed-out turn is what
 the rule set's rules object says."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import cpu
-from games.engine import new_hand, options
+from games.engine import new_hand
 from games.engine.bots import choose_action
 from games.engine.rules import RULES
+from games.live import cpu
 
 
 def _register(monkeypatch, rules) -> None:
     """Register ``rules`` as one more rule set for this test (as a new module of
     games/engine/rulesets would be)."""
     monkeypatch.setitem(RULES, rules.name, rules)
-    monkeypatch.setitem(options.VARIANTS, rules.name, rules.meta())
 
 
 @pytest.mark.parametrize("variant", list(RULES))

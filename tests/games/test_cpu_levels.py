@@ -9,11 +9,13 @@ import itertools
 import pytest
 from django.urls import reverse
 
-from games import cpu, services
 from games.engine.bots import LEVELS as ENGINE_LEVELS
+from games.live import actions as table_actions
+from games.live import cpu
+from games.live.actions import base as actions_base
 from games.models import CPU_LEVELS, Table
 from games.solo.models import SoloResult
-from games.tournaments import services as tournaments
+from games.tournaments import actions as tournaments
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Tournament
 
@@ -26,7 +28,7 @@ def _fast(settings, monkeypatch):
     settings.OKEY_AWAY_GRACE_S = 15
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     counter = itertools.count()
-    monkeypatch.setattr(services, "seed_source", lambda table, number: f"lv-{next(counter)}")
+    monkeypatch.setattr(actions_base, "seed_source", lambda table, number: f"lv-{next(counter)}")
 
 
 def test_every_offered_level_is_an_engine_level_and_expert_is_offered():
@@ -56,14 +58,14 @@ def test_a_table_created_with_expert_seats_is_played_by_the_expert(client):
     ]
     # the person plays their first turn; the sweeper then plays the CPU seats' moves
     # (the expert's among them) until it is the person's turn again
-    state = services.load_state(table.current_hand)
+    state = table_actions.load_state(table.current_hand)
     assert state.turn == 0
-    services.submit_action(table.pk, 0, cpu.choose(state, 0, "hard"), table.version)
+    table_actions.do_submit_action(table.pk, 0, cpu.choose(state, 0, "hard"), table.version)
     for _ in range(200):
-        if not services.sweep():
+        if not table_actions.sweep():
             break
     table.refresh_from_db()
-    state = services.load_state(table.current_hand)
+    state = table_actions.load_state(table.current_hand)
     assert state.turn == 0 or state.over
     by_seat = {a.seat for a in table.current_hand.actions.all()}
     assert {1, 2, 3} <= by_seat
@@ -99,7 +101,7 @@ def test_a_tournament_fills_empty_seats_with_cpus_of_its_level(django_user_model
     assert ("expert", "Expert") in [
         (c, str(label)) for c, label in form.fields["cpu_level"].choices
     ]
-    t = tournaments.create_tournament(
+    t = tournaments.do_create_tournament(
         owner,
         name="Expert cup",
         date=dt.date(2026, 11, 29),
@@ -113,8 +115,8 @@ def test_a_tournament_fills_empty_seats_with_cpus_of_its_level(django_user_model
     )
     for name in ("ayse", "baran"):
         django_user_model.objects.create_user(name, password="x")
-        tournaments.register_entry(t.pk, owner, username=name)
-    rnd = tournaments.seat_next_round(t.pk, owner)
+        tournaments.do_register_entry(t.pk, owner, username=name)
+    rnd = tournaments.do_seat_next_round(t.pk, owner)
     game = rnd.tables.get().game
     assert [s.cpu_level for s in game.seats.all() if s.is_cpu] == ["expert", "expert"]
     assert Tournament.objects.get(pk=t.pk).get_cpu_level_display() == "Expert"
@@ -123,7 +125,7 @@ def test_a_tournament_fills_empty_seats_with_cpus_of_its_level(django_user_model
 def test_a_tournament_refuses_an_unknown_cpu_level(django_user_model):
     owner = django_user_model.objects.create_user("orga", password="x")
     with pytest.raises(tournaments.TournamentError):
-        tournaments.create_tournament(
+        tournaments.do_create_tournament(
             owner,
             name="Cup",
             date=dt.date(2026, 11, 29),

@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import services
+from games.live import actions
 from games.models import Hand, Table
 from tests.games.test_consumer import connect
 
@@ -33,15 +33,15 @@ def table_for_two(*, rated: bool) -> tuple[Table, list[Client]]:
     users = [
         User.objects.create_user(n, password=f"pw-{n}-123") for n in ("ana", "ben", "cem", "dil")
     ]
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="fifty-one",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3,
         user=users[0],
         rated=rated,
     )
     for u in users[1:]:
-        services.join_table(table.pk, user=u)
+        actions.do_join_table(table.pk, user=u)
     table.refresh_from_db()
     clients = []
     for u in users[:2]:
@@ -55,7 +55,7 @@ def table_for_two(*, rated: bool) -> tuple[Table, list[Client]]:
 async def test_show_me_is_refused_and_not_rendered_at_a_rated_table():
     table, _clients = await sync_to_async(table_for_two)(rated=True)
     assert table.competitive
-    starter = await sync_to_async(lambda: services.load_state(table.current_hand).turn)()
+    starter = await sync_to_async(lambda: actions.load_state(table.current_hand).turn)()
     name = await sync_to_async(lambda: table.seats.get(position=starter).user.username)()
     c = Client()
     await sync_to_async(c.login)(username=name, password=f"pw-{name}-123")
@@ -76,24 +76,24 @@ def test_every_competitive_table_refuses_the_service_itself():
     """Whatever sends it (a forged frame, another client), the service refuses at a
     tournament table (seated by an organiser) and at a challenge run."""
     users = [User.objects.create_user(n, password="x") for n in ("ana", "ben")]
-    tournament = services.do_seat_players(
+    tournament = actions.do_seat_players(
         variant="rummy",
         options={"players": 2},
-        seats=[services.SeatSpec("player", user=u, name=u.username) for u in users],
+        seats=[actions.SeatSpec("player", user=u, name=u.username) for u in users],
         competitive=True,
     )
-    challenge = services.create_table(
+    challenge = actions.do_create_table(
         variant="seventeen",
         options={"clock": 0},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu", "hard")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("cpu", "hard")] * 3,
         user=users[0],
         kind=Table.Kind.SOLO,
         competitive=True,
     )
     for table in (tournament, challenge):
-        turn = services.load_state(table.current_hand).turn
-        with pytest.raises(services.ActionRefused) as e:
-            services.do_show_hint(table.pk, turn)
+        turn = actions.load_state(table.current_hand).turn
+        with pytest.raises(actions.ActionRefused) as e:
+            actions.do_show_hint(table.pk, turn)
         assert e.value.code == "no_engine_help"
         assert Hand.objects.get(table=table).hints == {}
 
@@ -102,8 +102,8 @@ def test_every_competitive_table_refuses_the_service_itself():
 async def test_a_casual_table_stores_each_show_me_once_per_turn_for_the_asking_seat():
     table, _clients = await sync_to_async(table_for_two)(rated=False)
     assert not table.competitive
-    starter = await sync_to_async(lambda: services.load_state(table.current_hand).turn)()
-    turn_no = await sync_to_async(lambda: services.load_state(table.current_hand).turn_no)()
+    starter = await sync_to_async(lambda: actions.load_state(table.current_hand).turn)()
+    turn_no = await sync_to_async(lambda: actions.load_state(table.current_hand).turn_no)()
     name = await sync_to_async(lambda: table.seats.get(position=starter).user.username)()
     c = Client()
     await sync_to_async(c.login)(username=name, password=f"pw-{name}-123")

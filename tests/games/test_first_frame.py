@@ -22,7 +22,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import consumers, realtime, services
+from games.live import actions, consumers, realtime
 from games.models import Seat, Table
 from okeysite.asgi import application
 from tests.games.conftest import cpu_table, play_out_hand
@@ -240,9 +240,9 @@ def advance(table: Table) -> Table:
             if state.phase == "draw"
             else {"type": "discard", "tile": state.racks[0][0]}
         )
-        services.submit_action(table.pk, 0, move, table.version)
+        actions.do_submit_action(table.pk, 0, move, table.version)
     else:
-        assert services.sweep() >= 1
+        assert actions.sweep() >= 1
     return Table.objects.get(pk=table.pk)
 
 

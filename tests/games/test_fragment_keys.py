@@ -23,13 +23,14 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import presenter, realtime, services
 from games.engine import apply, legal_actions
 from games.engine.bots.hint import hint
 from games.engine.options import validate_options
+from games.engine.racksort import RACK_SLOTS
 from games.engine.refusals import Refusal
 from games.engine.rules import RULES
 from games.engine.simulate import choose
+from games.live import actions, presenter, realtime
 from games.models import Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ NOT_LEAVES = {
     "phrases": "the bubble slots and the picker: rendered with the page, never re-sent",
     "phrase_bubble": "a quick phrase, sent as it is said (games/phrases.py), not diffed",
     "phrase_note": "the picker's note, sent to the sayer alone (games/phrases.py)",
-    "watchers": "the watcher count, sent alone when it changes (games/watch/services.py)",
+    "watchers": "the watcher count, sent alone when it changes (games/watch/actions.py)",
 }
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
@@ -71,8 +72,8 @@ def random_order(rack: tuple[int, ...], rng: random.Random) -> list[int | None] 
     """A rack order a player could have saved (gaps, some tiles left out), or none."""
     if rng.random() < 0.3:
         return None
-    slots: list[int | None] = [None] * services.RACK_SLOTS
-    free = rng.sample(range(services.RACK_SLOTS), len(rack))
+    slots: list[int | None] = [None] * RACK_SLOTS
+    free = rng.sample(range(RACK_SLOTS), len(rack))
     for tile, i in zip(rack, free, strict=False):
         if rng.random() < 0.85:
             slots[i] = tile
@@ -115,10 +116,10 @@ def play_and_render(variant: str, seed: int, prefix: int, window: int, renders: 
     rng = random.Random(seed)
     options = random_options(variant, rng)
     n = options["players"]
-    table = services.do_create_table(
+    table = actions.do_create_table(
         variant=variant,
         options=options,
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * (n - 1),
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("cpu")] * (n - 1),
         guest_key="guest-1",
     )
     table.refresh_from_db()

@@ -14,10 +14,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import cpu, services
 from games.engine import Game
 from games.engine.actions import FREE_ACTION_LIMIT
 from games.engine.rules import RULES
+from games.live import actions as table_actions
+from games.live import cpu
+from games.live.actions import base as actions_base
 from games.models import HandAction, Table
 from tests.games.conftest import cpu_table
 
@@ -30,7 +32,7 @@ T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 def clock(monkeypatch, settings):
     """The table is created at T0; CPUs move 700 ms after the move before."""
     settings.OKEY_CPU_DELAY_MS = 700
-    monkeypatch.setattr(services, "now", lambda: T0)
+    monkeypatch.setattr(actions_base, "now", lambda: T0)
 
 
 def okey_seed(variant: str = "seventeen") -> str:
@@ -44,13 +46,13 @@ def okey_seed(variant: str = "seventeen") -> str:
 
 def seventeen_table(monkeypatch, **options) -> Table:
     seed = okey_seed()
-    monkeypatch.setattr(services, "seed_source", lambda table, number: seed)
+    monkeypatch.setattr(actions_base, "seed_source", lambda table, number: seed)
     return cpu_table("seventeen", **options)
 
 
 def state_of(table: Table):
     table.refresh_from_db()
-    return services.load_state(table.current_hand)
+    return table_actions.load_state(table.current_hand)
 
 
 def my_okey(table: Table) -> int:
@@ -60,13 +62,17 @@ def my_okey(table: Table) -> int:
 
 def flip(table: Table, tile: int, at: datetime) -> Table:
     table.refresh_from_db()
-    return services.submit_action(table.pk, 0, {"type": "flip", "tile": tile}, table.version, at=at)
+    return table_actions.do_submit_action(
+        table.pk, 0, {"type": "flip", "tile": tile}, table.version, at=at
+    )
 
 
 def discard_first(table: Table, at: datetime) -> None:
     state = state_of(table)
     tile = next(t for t in state.racks[0] if not state.is_okey(t))
-    services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, table.version, at=at)
+    table_actions.do_submit_action(
+        table.pk, 0, {"type": "discard", "tile": tile}, table.version, at=at
+    )
 
 
 def test_flips_during_a_cpu_turn_do_not_delay_its_move(monkeypatch):
@@ -80,7 +86,7 @@ def test_flips_during_a_cpu_turn_do_not_delay_its_move(monkeypatch):
         flip(table, okey, T0 + timedelta(milliseconds=100 * (i + 1)))
         table.refresh_from_db()
         assert table.cpu_due_at == due
-    assert services.play_due(table.pk, at=due) is True  # the CPU moves when due
+    assert table_actions.do_play_due(table.pk, at=due) is True  # the CPU moves when due
     last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
     assert last.seat == 1 and last.by_cpu
 
@@ -96,10 +102,10 @@ def test_a_flip_flood_cannot_stop_the_cpus(monkeypatch):
         at = T0 + timedelta(milliseconds=150 * step)
         try:
             flip(table, okey, at)
-        except services.ActionRefused as e:
+        except table_actions.ActionRefused as e:
             assert e.code == "too_many_free_actions"
             refused += 1
-        services.sweep(at=at)
+        table_actions.sweep(at=at)
     assert state_of(table).turn == 0
     cpu_moves = HandAction.objects.filter(hand__table=table, by_cpu=True)
     assert {a.seat for a in cpu_moves} == {1, 2, 3}
@@ -118,12 +124,12 @@ def test_flips_do_not_extend_the_turn_clock(monkeypatch):
         at = T0 + timedelta(seconds=5 * i)
         try:
             flip(table, okey, at)
-        except services.ActionRefused as e:
+        except table_actions.ActionRefused as e:
             assert e.code == "too_many_free_actions" and i > FREE_ACTION_LIMIT
         table.refresh_from_db()
         assert table.turn_deadline == deadline
-        assert services.play_due(table.pk, at=at) is False
-    assert services.play_due(table.pk, at=deadline) is True
+        assert table_actions.do_play_due(table.pk, at=at) is False
+    assert table_actions.do_play_due(table.pk, at=deadline) is True
     last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
     assert last.seat == 0 and last.by_cpu
 
@@ -135,7 +141,7 @@ def test_the_limit_refuses_with_its_code_and_resets_after_a_move(monkeypatch):
         flip(table, okey, T0 + timedelta(seconds=i))
     table.refresh_from_db()
     before = (table.version, HandAction.objects.filter(hand__table=table).count())
-    with pytest.raises(services.ActionRefused) as e:
+    with pytest.raises(table_actions.ActionRefused) as e:
         flip(table, okey, T0 + timedelta(seconds=10))
     assert e.value.code == "too_many_free_actions"
     assert e.value.message  # a human sentence
@@ -153,10 +159,14 @@ def test_rearranging_the_rack_is_limited_too(variant):
     for i in range(FREE_ACTION_LIMIT):
         order = rack[i + 1 :] + rack[: i + 1]
         table.refresh_from_db()
-        services.submit_action(table.pk, 0, {"type": "arrange", "tiles": order}, table.version)
+        table_actions.do_submit_action(
+            table.pk, 0, {"type": "arrange", "tiles": order}, table.version
+        )
     table.refresh_from_db()
-    with pytest.raises(services.ActionRefused) as e:
-        services.submit_action(table.pk, 0, {"type": "arrange", "tiles": rack}, table.version)
+    with pytest.raises(table_actions.ActionRefused) as e:
+        table_actions.do_submit_action(
+            table.pk, 0, {"type": "arrange", "tiles": rack}, table.version
+        )
     assert e.value.code == "too_many_free_actions"
 
 
@@ -178,24 +188,24 @@ def test_no_action_that_keeps_the_turn_postpones_the_clock_or_the_cpu(variant):
         hand = table.current_hand
         if hand.result is not None:
             break
-        state = services.load_state(hand)
+        state = table_actions.load_state(hand)
         before = (state.turn_no, table.turn_deadline, table.cpu_due_at)
         at += timedelta(seconds=1)
         if step % 3 == 2:  # seat 0 rearranges its rack, whoever is to move
             rack = list(reversed(state.racks[0]))
-            services.submit_action(
+            table_actions.do_submit_action(
                 table.pk, 0, {"type": "arrange", "tiles": rack}, table.version, at=at
             )
             kind = "arrange"
         elif state.turn == 0:
             action = cpu.choose(state, 0, "medium")
-            services.submit_action(table.pk, 0, action, table.version, at=at)
+            table_actions.do_submit_action(table.pk, 0, action, table.version, at=at)
             kind = action["type"]
         else:
-            assert services.play_due(table.pk, at=at)
+            assert table_actions.do_play_due(table.pk, at=at)
             kind = "cpu"
         table.refresh_from_db()
-        state = services.load_state(table.current_hand)
+        state = table_actions.load_state(table.current_hand)
         if state.over or state.turn_no != before[0]:
             continue
         kept.add(kind)
@@ -215,13 +225,13 @@ def test_a_timed_out_turn_is_played_out_step_by_step_without_a_new_clock():
     at = T0
     while state_of(table).turn != 0:  # the CPUs' turns
         at += timedelta(seconds=1)
-        assert services.play_due(table.pk, at=at)
+        assert table_actions.do_play_due(table.pk, at=at)
     deadline = table.turn_deadline
     assert deadline == at + timedelta(seconds=15)
-    assert services.play_due(table.pk, at=deadline) is True  # the seat's CPU draws for it
+    assert table_actions.do_play_due(table.pk, at=deadline) is True  # the seat's CPU draws for it
     assert state_of(table).turn == 0 and state_of(table).phase == "play"
     assert table.turn_deadline == deadline  # no new clock
     step = table.cpu_due_at
     assert step == deadline + timedelta(milliseconds=700)
-    assert services.play_due(table.pk, at=step - timedelta(milliseconds=100)) is False
-    assert services.play_due(table.pk, at=step) is True
+    assert table_actions.do_play_due(table.pk, at=step - timedelta(milliseconds=100)) is False
+    assert table_actions.do_play_due(table.pk, at=step) is True

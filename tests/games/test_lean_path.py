@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import realtime, services
 from games.engine.options import validate_options
 from games.engine.rules import RULES
-from games.models import Seat
+from games.live import actions, realtime
+from games.live.actions import base as actions_base
+from games.models import Seat, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,16 +36,16 @@ def mixed_table():
     ayse = users.create_user("ayse", password="pw-Ayse-123")
     ayse.profile.display_name = "Ayşe"
     ayse.profile.save()
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")]
-        + [services.SeatSpec("human")] * 2
-        + [services.SeatSpec("cpu", "hard")],
+        seats=[actions.SeatSpec("me")]
+        + [actions.SeatSpec("human")] * 2
+        + [actions.SeatSpec("cpu", "hard")],
         user=ayse,
     )
-    services.join_table(table.pk, user=users.create_user("bora", password="pw-Bora-123"))
-    services.join_table(table.pk, guest_key="guest-c")
+    actions.do_join_table(table.pk, user=users.create_user("bora", password="pw-Bora-123"))
+    actions.do_join_table(table.pk, guest_key="guest-c")
     Seat.objects.filter(table=table, position=2).update(away_since=T0, rack_order=[3, None, 7])
     return table
 
@@ -76,11 +77,11 @@ def test_the_compiled_seats_read_gives_the_orm_s_objects(for_update):
 def test_a_table_without_seats_reads_as_none():
     assert realtime.read_seats(10**9) == []
     assert realtime.read_table(10**9, None) is None
-    with pytest.raises(services.Table.DoesNotExist), transaction.atomic():
-        services._lock(10**9)
+    with pytest.raises(Table.DoesNotExist), transaction.atomic():
+        actions_base.lock_table(10**9)
 
 
-def _guest_table_and_sessions() -> tuple[services.Table, list[str]]:
+def _guest_table_and_sessions() -> tuple[Table, list[str]]:
     """Four guests, one Django session each (as the load benchmark seats them)."""
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -89,20 +90,20 @@ def _guest_table_and_sessions() -> tuple[services.Table, list[str]]:
         s = SessionStore()
         s.create()
         keys.append(s.session_key)
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3,
         guest_key=keys[0],
     )
     for key in keys[1:]:
-        services.join_table(table.pk, guest_key=key)
+        actions.do_join_table(table.pk, guest_key=key)
     table.refresh_from_db()
     return table, keys
 
 
 def _current_state(table_id: int):
-    return realtime.snapshot(services.Table.objects.get(pk=table_id))[1]
+    return realtime.snapshot(Table.objects.get(pk=table_id))[1]
 
 
 @pytest.mark.asyncio
@@ -169,27 +170,27 @@ async def test_a_move_is_one_trip_to_the_database_thread_for_the_whole_table(mon
         await comm.disconnect()
 
 
-def _four_guests() -> services.Table:
-    table = services.create_table(
+def _four_guests() -> Table:
+    table = actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3,
         guest_key="g0",
     )
     for i in (1, 2, 3):
-        services.join_table(table.pk, guest_key=f"g{i}")
+        actions.do_join_table(table.pk, guest_key=f"g{i}")
     table.refresh_from_db()
     return table
 
 
-def _play(table: services.Table) -> services.Table:
+def _play(table: Table) -> Table:
     state = realtime.snapshot(table)[1]
     move = (
         {"type": "draw"}
         if state.phase == "draw"
         else {"type": "discard", "tile": state.racks[state.turn][0]}
     )
-    return services.do_submit_action(table.pk, state.turn, move, table.version)
+    return actions.do_submit_action(table.pk, state.turn, move, table.version)
 
 
 def test_an_action_compiles_no_sql_once_its_statements_are_made(monkeypatch):
@@ -218,7 +219,7 @@ def test_the_stored_action_and_table_are_what_the_orm_would_store(monkeypatch):
     table = _four_guests()
     before = Table.objects.get(pk=table.pk)
     state = realtime.snapshot(table)[1]
-    monkeypatch.setattr(services, "now", lambda: T0)
+    monkeypatch.setattr(actions_base, "now", lambda: T0)
     table = _play(table)
     row = HandAction.objects.get(hand__table=table)
     assert (row.index, row.seat, row.by_cpu) == (0, state.turn, False)
@@ -250,7 +251,7 @@ def test_a_listener_of_the_save_signals_still_hears_every_action():
         post_save.disconnect(sender=HandAction, dispatch_uid="lean-test-action")
         post_save.disconnect(sender=Table, dispatch_uid="lean-test-table")
     assert ("HandAction", None) in heard
-    assert ("Table", frozenset(services._ACTION_FIELDS)) in heard
+    assert ("Table", frozenset(actions_base.ACTION_FIELDS)) in heard
     assert HandAction.objects.filter(hand__table=table).count() == 1
 
 
@@ -287,7 +288,7 @@ def test_a_move_renders_each_changed_panel_once_for_the_whole_table(monkeypatch)
     import re
     from collections import Counter
 
-    from games import consumers
+    from games.live import consumers
 
     table = _four_guests()
     members = []

@@ -18,7 +18,6 @@ import sys
 
 import pytest
 
-from games import services
 from games.bench.players import (
     GAME_OVER,
     HAND_OVER,
@@ -35,6 +34,7 @@ from games.bench.players import (
 from games.bench.servers import TableSpec, create_tables
 from games.engine import apply, new_hand, view_for
 from games.engine.rules import RULES
+from games.live import actions as table_actions
 from games.models import Table
 from tests.conftest import ROOT
 
@@ -170,7 +170,7 @@ def play_out(spec: TableSpec) -> None:
     """The players' moves (draw, else discard the first tile) until the hand is over."""
     for _ in range(200):
         table = Table.objects.get(pk=spec.table_id)
-        state = services.load_state(table.current_hand)
+        state = table_actions.load_state(table.current_hand)
         if state.over:
             return
         seat = state.turn
@@ -180,7 +180,7 @@ def play_out(spec: TableSpec) -> None:
             "seat": seat,
             **({"tile": move["tile"]} if "tile" in move else {}),
         }
-        services.submit_action(table.pk, seat, action, table.version)
+        table_actions.do_submit_action(table.pk, seat, action, table.version)
     raise AssertionError("the hand did not end")
 
 
@@ -192,7 +192,7 @@ async def test_a_player_reads_the_same_frame_in_every_language():
 
     (spec,) = await sync_to_async(create_tables)(1, "classic")
     starter = await sync_to_async(
-        lambda: services.load_state(Table.objects.get(pk=spec.table_id).current_hand).turn
+        lambda: table_actions.load_state(Table.objects.get(pk=spec.table_id).current_hand).turn
     )()
     html = {lang: await first_frame(spec, starter, lang) for lang in LANGUAGES}
     assert len(set(html.values())) == len(LANGUAGES)  # four languages, four pages

@@ -1,7 +1,12 @@
-"""The live table's layers import one way only: realtime <- services <- presenter
-<- consumers (and the views). No module of the games app imports one of them
-back, directly or through others, at the top or inside a function (an import
-inside a function is how a cycle hides)."""
+"""The code's boundaries, read from the real files.
+
+- The live table's layers import one way only: realtime <- actions <- presenter <-
+  consumers (and the views). No module of the games app imports one of them back,
+  directly or through others, at the top or inside a function (an import inside a
+  function is how a cycle hides).
+- The core (``games/*.py`` and ``games/live/``) never imports a sub-app: the sub-apps
+  plug in through signals (``games/signals.py``), URL includes and the registry
+  (``games/plugins.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +14,16 @@ import ast
 from pathlib import Path
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
-LAYERS = ("games.realtime", "games.services", "games.presenter", "games.consumers")
+LAYERS = (
+    "games.live.realtime",
+    "games.live.actions",
+    "games.live.presenter",
+    "games.live.consumers",
+)
+# The sub-apps: each an installed Django app of its own (okeysite/settings.py).
+SUB_APPS = tuple(
+    f"games.{p.parent.name}" for p in GAMES.glob("*/apps.py") if p.parent.name != "live"
+)
 
 
 def module_name(path: Path) -> str:
@@ -43,7 +57,7 @@ def imports_of(path: Path) -> list[tuple[str, bool]]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            # ``from games import services`` imports the module games.services
+            # ``from games import services`` imports the module games.live.actions
             targets = [
                 f"{base}.{a.name}" if is_module(f"{base}.{a.name}") else base for a in node.names
             ]
@@ -53,12 +67,21 @@ def imports_of(path: Path) -> list[tuple[str, bool]]:
     return found
 
 
+def layer_of(name: str) -> str:
+    """A module's layer (the actions package is one layer), or the module itself."""
+    return next((layer for layer in LAYERS if name == layer or name.startswith(f"{layer}.")), name)
+
+
 def graph() -> dict[str, set[str]]:
+    """Who imports whom among the games app's modules, the live table's layers taken
+    as one node each."""
     edges: dict[str, set[str]] = {}
     for path in GAMES.rglob("*.py"):
         if "migrations" in path.parts:
             continue
-        edges.setdefault(module_name(path), set()).update(t for t, _inner in imports_of(path))
+        node = layer_of(module_name(path))
+        targets = {layer_of(t) for t, _inner in imports_of(path)}
+        edges.setdefault(node, set()).update(targets - {node})
     return edges
 
 
@@ -77,9 +100,11 @@ def reaches(edges: dict[str, set[str]], start: str, goal: str) -> bool:
 def test_the_graph_is_read_from_the_real_files():
     edges = graph()
     assert set(LAYERS) <= set(edges)
-    assert "games.realtime" in edges["games.services"]
-    assert "games.services" in edges["games.presenter"]
-    assert {"games.services", "games.presenter", "games.realtime"} <= edges["games.consumers"]
+    assert "games.live.realtime" in edges["games.live.actions"]
+    assert "games.live.actions" in edges["games.live.presenter"]
+    assert {"games.live.actions", "games.live.presenter", "games.live.realtime"} <= edges[
+        "games.live.consumers"
+    ]
 
 
 def test_no_cycle_runs_through_the_live_table_layers():
@@ -96,7 +121,40 @@ def test_the_layers_import_each_other_one_way_only():
 
 
 def test_the_layers_do_not_import_each_other_inside_functions():
-    for name in LAYERS:
-        path = GAMES / f"{name.split('.')[1]}.py"
-        hidden = [t for t, inner in imports_of(path) if inner and t in LAYERS]
-        assert hidden == [], f"{name} imports {hidden} inside a function"
+    for path in (GAMES / "live").rglob("*.py"):
+        name = layer_of(module_name(path))
+        if name not in LAYERS:
+            continue
+        hidden = [
+            t
+            for t, inner in imports_of(path)
+            if inner and layer_of(t) in LAYERS and layer_of(t) != name
+        ]
+        assert hidden == [], f"{module_name(path)} imports {hidden} inside a function"
+
+
+def core_modules() -> list[Path]:
+    """The core's files: the games app's own modules and the live table (not the
+    engine, which imports nothing of Django, nor the sub-apps and tools)."""
+    paths = [
+        *GAMES.glob("*.py"),
+        *(GAMES / "live").rglob("*.py"),
+        *(GAMES / "templatetags").glob("*.py"),
+    ]
+    return [p for p in paths if "migrations" not in p.parts]
+
+
+def test_the_sub_apps_are_the_installed_apps_inside_games():
+    assert {"games.ratings", "games.review", "games.solo", "games.tournaments"} <= set(SUB_APPS)
+
+
+def test_the_core_never_imports_a_sub_app():
+    """Not at the top, not inside a function: a sub-app listens to a signal, mounts its
+    URLs in okeysite/urls.py or sets a hook of games/plugins.py."""
+    found = sorted(
+        f"{module_name(path)} -> {target}"
+        for path in core_modules()
+        for target, _inner in imports_of(path)
+        if any(target == app or target.startswith(f"{app}.") for app in SUB_APPS)
+    )
+    assert found == []

@@ -117,24 +117,24 @@ def redis():
 
 SETUP = """
 from django.contrib.sessions.backends.db import SessionStore
-from games import services
+from games.live import actions as table_actions
 keys = []
 for _ in range(2):
     s = SessionStore(); s.create(); keys.append(s.session_key)
-t = services.create_table(variant="rummy", options={},
-    seats=[services.SeatSpec("me"), services.SeatSpec("human"),
-           services.SeatSpec("cpu"), services.SeatSpec("cpu")], guest_key=keys[0])
-services.join_table(t.pk, guest_key=keys[1])
+t = table_actions.do_create_table(variant="rummy", options={},
+    seats=[table_actions.SeatSpec("me"), table_actions.SeatSpec("human"),
+           table_actions.SeatSpec("cpu"), table_actions.SeatSpec("cpu")], guest_key=keys[0])
+table_actions.do_join_table(t.pk, guest_key=keys[1])
 print("SETUP", t.code, keys[0], keys[1])
 """
 CHECK = """
 from games.models import Hand, HandAction
-from games import services
+from games.live import actions as table_actions
 for h in Hand.objects.all():
-    assert services.rebuild_hand(h).to_json() == h.state
+    assert table_actions.rebuild_hand(h).to_json() == h.state
 print("CHECK", HandAction.objects.filter(by_cpu=True).count(), HandAction.objects.count())
 """
-# Which process holds each open socket of a table's seats (services.PROCESS, per process).
+# Which process holds each open socket of a table's seats (table_actions.PROCESS, per process).
 HOLDERS = """
 import json
 from games.models import SeatConnection
@@ -170,32 +170,34 @@ print("SENT", json.dumps(sent))
 # fast as it can with its own clock running ahead (every move is due at once), until
 # every table has finished a hand (the sweepers then deal the next: nobody is at them).
 SWEEP_SETUP = """
-from games import services
+from games.live import actions as table_actions
 for i in range({tables}):
-    services.do_create_table(variant="classic", options={{"players": 4}},
-        seats=[services.SeatSpec("cpu", "easy")] * 4, guest_key=f"sweep-{{i}}")
+    table_actions.do_create_table(variant="classic", options={{"players": 4}},
+        seats=[table_actions.SeatSpec("cpu", "easy")] * 4, guest_key=f"sweep-{{i}}")
 print("TABLES", {tables})
 """
 SWEEPER = """
 import datetime
 from django.utils import timezone
-from games import services
+from games.live import actions as table_actions
 from games.models import Hand
 base = timezone.now() + datetime.timedelta(days=1)
 played = rounds = 0
 def finished():
     return Hand.objects.filter(result__isnull=False).values("table").distinct().count()
 while finished() < {tables} and rounds < 20000:
-    played += services.sweep(at=base + datetime.timedelta(seconds=30 * rounds))
+    played += table_actions.sweep(at=base + datetime.timedelta(seconds=30 * rounds))
     rounds += 1
 print("PLAYED", played)
 """
 SWEEP_CHECK = """
 import json
-from games import services
+from games.live import actions as table_actions
 from games.models import Hand, HandAction
 hands = list(Hand.objects.all())
-same = all(services.rebuild_hand(h).to_json() == services.load_state(h).to_json() for h in hands)
+same = all(
+    table_actions.rebuild_hand(h).to_json() == table_actions.load_state(h).to_json() for h in hands
+)
 indexes = [list(HandAction.objects.filter(hand=h).order_by("pk").values_list("index", flat=True))
            for h in hands]
 over = {h.table_id for h in hands if h.result is not None}
@@ -515,16 +517,16 @@ def test_two_sweeping_processes_play_every_cpu_move_once(postgres):
 
 
 CLOCK_SETUP = """
-from games import services
+from games.live import actions as table_actions
 from games.models import Seat
 for i in range({tables}):
-    t = services.do_create_table(variant="classic", options={{"players": 4, "clock": 15}},
-        seats=[services.SeatSpec("me"), services.SeatSpec("human"),
-               services.SeatSpec("cpu", "easy"), services.SeatSpec("cpu", "easy")],
+    t = table_actions.do_create_table(variant="classic", options={{"players": 4, "clock": 15}},
+        seats=[table_actions.SeatSpec("me"), table_actions.SeatSpec("human"),
+               table_actions.SeatSpec("cpu", "easy"), table_actions.SeatSpec("cpu", "easy")],
         guest_key=f"clock-{{i}}-a")
-    services.do_join_table(t.pk, guest_key=f"clock-{{i}}-b")
+    table_actions.do_join_table(t.pk, guest_key=f"clock-{{i}}-b")
     for s in Seat.objects.filter(table=t, is_cpu=False):
-        services.do_set_presence(s.pk, True, channel=f"page-{{s.pk}}")  # there, never moving
+        table_actions.do_set_presence(s.pk, True, channel=f"page-{{s.pk}}")  # there, never moving
 print("TABLES", {tables})
 """
 CLOCK_CHECK = """

@@ -13,9 +13,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import consumers, cpu, services
 from games.engine import view_for
 from games.engine.rules import RULES
+from games.live import actions, consumers, cpu
 from games.models import HandAction, Table
 from okeysite.asgi import application
 from tests.games.conftest import cpu_table, play_out_hand
@@ -24,8 +24,8 @@ TILE_ID = re.compile(r'data-id="(\d+)"')
 
 
 def first_discard(table: Table) -> None:
-    state = services.load_state(table.current_hand)
-    services.submit_action(
+    state = actions.load_state(table.current_hand)
+    actions.do_submit_action(
         table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, table.version
     )
 
@@ -35,10 +35,10 @@ def play_cpus(table: Table, at):
     again; return the time then."""
     for _ in range(20):
         table.refresh_from_db()
-        if services.load_state(table.current_hand).turn == 0:
+        if actions.load_state(table.current_hand).turn == 0:
             return at
         at += timedelta(seconds=2)
-        assert services.play_due(table.pk, at=at)
+        assert actions.do_play_due(table.pk, at=at)
     raise AssertionError("CPUs did not hand the turn back")
 
 
@@ -47,32 +47,32 @@ def test_rummy_clock_draws_and_discards_for_the_player_on_expiry(settings):
     """[D8] rummy's 45-second clock: the server draws the top tile and discards it."""
     settings.OKEY_CPU_DELAY_MS = 1000
     table = cpu_table("rummy", clock=45)
-    t0 = services.now()
+    t0 = actions.now()
     first_discard(table)
     play_cpus(table, t0 + timedelta(seconds=5))
     table.refresh_from_db()
     assert table.turn_deadline is not None and table.cpu_due_at is None
     due = table.turn_deadline
-    assert services.play_due(table.pk, at=due - timedelta(seconds=1)) is False
-    pile_before = services.load_state(table.current_hand).pile[-1]
-    assert services.play_due(table.pk, at=due + timedelta(milliseconds=1)) is True
+    assert actions.do_play_due(table.pk, at=due - timedelta(seconds=1)) is False
+    pile_before = actions.load_state(table.current_hand).pile[-1]
+    assert actions.do_play_due(table.pk, at=due + timedelta(milliseconds=1)) is True
     last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
     assert last.payload["type"] == "timeout" and last.seat == 0 and last.by_cpu
-    state = services.load_state(table.current_hand)
+    state = actions.load_state(table.current_hand)
     assert pile_before in state.discards[0] and pile_before not in state.racks[0]
     # idempotent: the same expiry swept again plays nothing more
-    assert services.play_due(table.pk, at=due + timedelta(milliseconds=2)) is False
+    assert actions.do_play_due(table.pk, at=due + timedelta(milliseconds=2)) is False
 
 
 @pytest.mark.django_db
 def test_fifty_one_clock_lets_the_seat_cpu_play_the_turn():
     table = cpu_table("fifty-one", clock=15)
-    t0 = services.now()
+    t0 = actions.now()
     first_discard(table)
     play_cpus(table, t0 + timedelta(seconds=1))
     table.refresh_from_db()
     n = HandAction.objects.filter(hand__table=table).count()
-    assert services.play_due(table.pk, at=table.turn_deadline + timedelta(seconds=1))
+    assert actions.do_play_due(table.pk, at=table.turn_deadline + timedelta(seconds=1))
     last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
     assert HandAction.objects.filter(hand__table=table).count() == n + 1
     assert last.seat == 0 and last.by_cpu and last.payload["type"] in {"draw", "take"}
@@ -83,21 +83,21 @@ def test_dropped_player_is_played_by_cpu_after_grace_and_gets_the_seat_back(sett
     settings.OKEY_AWAY_GRACE_S = 15
     table = cpu_table(present=False)
     seat = table.seats.get(position=0)
-    t0 = services.now()
-    services.set_presence(seat.pk, True, at=t0)
-    services.set_presence(seat.pk, False, at=t0)  # the browser went away on our turn
+    t0 = actions.now()
+    actions.do_set_presence(seat.pk, True, at=t0)
+    actions.do_set_presence(seat.pk, False, at=t0)  # the browser went away on our turn
     seat.refresh_from_db()
     assert seat.away_since == t0
-    assert services.play_due(table.pk, at=t0 + timedelta(seconds=14)) is False
-    assert services.play_due(table.pk, at=t0 + timedelta(seconds=16)) is True
+    assert actions.do_play_due(table.pk, at=t0 + timedelta(seconds=14)) is False
+    assert actions.do_play_due(table.pk, at=t0 + timedelta(seconds=16)) is True
     last = HandAction.objects.filter(hand__table=table).order_by("-index").first()
     assert last.seat == 0 and last.by_cpu  # the CPU played the away seat
     # coming back hands the seat back: on our next turn nobody plays for us
-    services.set_presence(seat.pk, True, at=t0 + timedelta(seconds=20))
+    actions.do_set_presence(seat.pk, True, at=t0 + timedelta(seconds=20))
     play_cpus(table, t0 + timedelta(seconds=21))
     table.refresh_from_db()
     assert table.cpu_due_at is None
-    assert services.play_due(table.pk, at=t0 + timedelta(hours=1)) is False
+    assert actions.do_play_due(table.pk, at=t0 + timedelta(hours=1)) is False
 
 
 @pytest.mark.django_db
@@ -110,18 +110,18 @@ def test_a_table_everyone_left_deals_no_new_hand_until_a_person_is_back(settings
     play_out_hand(table)
     table.refresh_from_db()
     assert table.current_hand.number == 0 and table.cpu_due_at is None  # waits for the player
-    t0 = services.now()
-    services.set_presence(seat.pk, False, at=t0, channel=f"test-page-{seat.pk}")  # gone
+    t0 = actions.now()
+    actions.do_set_presence(seat.pk, False, at=t0, channel=f"test-page-{seat.pk}")  # gone
     seat.refresh_from_db()
     assert seat.away_since == t0
     table.refresh_from_db()
     assert table.cpu_due_at is None
-    assert services.play_due(table.pk, at=t0 + timedelta(hours=1)) is False
-    assert services.sweep(at=t0 + timedelta(hours=1)) == 0
+    assert actions.do_play_due(table.pk, at=t0 + timedelta(hours=1)) is False
+    assert actions.sweep(at=t0 + timedelta(hours=1)) == 0
     table.refresh_from_db()
     assert table.current_hand.number == 0
-    services.set_presence(seat.pk, True, at=t0 + timedelta(hours=2))  # back: "Next hand"
-    services.next_hand(table.pk, table.version, at=t0 + timedelta(hours=2))
+    actions.do_set_presence(seat.pk, True, at=t0 + timedelta(hours=2))  # back: "Next hand"
+    actions.do_next_hand(table.pk, table.version, at=t0 + timedelta(hours=2))
     table.refresh_from_db()
     assert table.current_hand.number == 1 and table.current_hand.result is None
 
@@ -132,24 +132,24 @@ def test_a_tournament_table_everyone_left_deals_its_next_hand_after_the_grace_pe
     the sweeper deals the next hand once the grace period is over."""
     settings.OKEY_AWAY_GRACE_S = 15
     player = User.objects.create_user("t-player", password="pw-t-player-123")
-    t0 = services.now()
-    table = services.do_seat_players(
+    t0 = actions.now()
+    table = actions.do_seat_players(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("player", user=player, name="Ayşe")]
-        + [services.SeatSpec("cpu", "medium")] * 3,
+        seats=[actions.SeatSpec("player", user=player, name="Ayşe")]
+        + [actions.SeatSpec("cpu", "medium")] * 3,
         away_since=t0,
         at=t0,
     )
     assert table.organised
     seat = table.seats.get(position=0)
-    services.set_presence(seat.pk, True, at=t0, channel="ayse-page")
+    actions.do_set_presence(seat.pk, True, at=t0, channel="ayse-page")
     play_out_hand(table)
     table.refresh_from_db()
     assert table.current_hand.number == 0 and table.cpu_due_at is None  # waits for her
-    services.set_presence(seat.pk, False, at=t0, channel="ayse-page")  # she leaves
-    assert services.play_due(table.pk, at=t0 + timedelta(seconds=14)) is False
-    assert services.play_due(table.pk, at=t0 + timedelta(seconds=16)) is True
+    actions.do_set_presence(seat.pk, False, at=t0, channel="ayse-page")  # she leaves
+    assert actions.do_play_due(table.pk, at=t0 + timedelta(seconds=14)) is False
+    assert actions.do_play_due(table.pk, at=t0 + timedelta(seconds=16)) is True
     table.refresh_from_db()
     assert table.current_hand.number == 1 and table.current_hand.result is None
 
@@ -160,11 +160,11 @@ def test_a_finished_hand_waits_while_a_person_is_at_the_table(settings):
     table = cpu_table(present=False)  # classic: many hands to a game
     seat = table.seats.get(position=0)
     play_out_hand(table)
-    t0 = services.now()
-    services.set_presence(seat.pk, True, at=t0)
-    services.set_presence(seat.pk, False, at=t0)
-    services.set_presence(seat.pk, True, at=t0 + timedelta(seconds=5))  # back in time
-    assert services.play_due(table.pk, at=t0 + timedelta(hours=1)) is False
+    t0 = actions.now()
+    actions.do_set_presence(seat.pk, True, at=t0)
+    actions.do_set_presence(seat.pk, False, at=t0)
+    actions.do_set_presence(seat.pk, True, at=t0 + timedelta(seconds=5))  # back in time
+    assert actions.do_play_due(table.pk, at=t0 + timedelta(hours=1)) is False
     table.refresh_from_db()
     assert table.current_hand.number == 0
 
@@ -173,9 +173,9 @@ def test_a_finished_hand_waits_while_a_person_is_at_the_table(settings):
 def test_two_tabs_count_once_each():
     table = cpu_table(present=False)
     seat = table.seats.get(position=0)
-    services.set_presence(seat.pk, True)
-    services.set_presence(seat.pk, True)
-    services.set_presence(seat.pk, False)
+    actions.do_set_presence(seat.pk, True)
+    actions.do_set_presence(seat.pk, True)
+    actions.do_set_presence(seat.pk, False)
     seat.refresh_from_db()
     assert seat.away_since is None and seat.connections == 1
 
@@ -210,10 +210,10 @@ async def test_flood_of_frames_is_rate_limited_and_changes_nothing(monkeypatch):
     await sync_to_async(User.objects.create_user)("dora", password="pw-dora-123")
     client = await sync_to_async(_client)("dora")
     user = await sync_to_async(User.objects.get)(username="dora")
-    table = await sync_to_async(services.create_table)(
+    table = await sync_to_async(actions.do_create_table)(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("cpu")] * 3,
         user=user,
     )
     comm, ok = await _connect(table.code, client)
@@ -250,10 +250,10 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch
     await sync_to_async(User.objects.create_user)("erin", password="pw-erin-123")
     client = await sync_to_async(_client)("erin")
     user = await sync_to_async(User.objects.get)(username="erin")
-    table = await sync_to_async(services.create_table)(
+    table = await sync_to_async(actions.do_create_table)(
         variant=variant,
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("cpu")] * 3,
         user=user,
     )
     # the watcher first: its arrival would send the player a watcher count in between
@@ -271,7 +271,7 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch
     def allowed_now() -> tuple[set[int], str, bool]:
         t = Table.objects.get(pk=table.pk)
         hand = t.current_hand
-        state = services.load_state(hand)
+        state = actions.load_state(hand)
         ids: set[int] = set()
         v = view_for(state, 0)
         for t_ in v["rack"] or []:
@@ -290,9 +290,9 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch
         hand = t.current_hand
         if hand.result is not None:
             return "over"
-        state = services.load_state(hand)
+        state = actions.load_state(hand)
         if state.turn != 0:
-            services.sweep()
+            actions.sweep()
             return None
         a = cpu.choose(state, 0, "medium")
         frame = {k: v for k, v in a.items() if k != "seat"}
@@ -352,7 +352,7 @@ def _spectator_ids_by_version(table_id: int) -> dict[int, tuple[set[int], str, b
 
     table = Table.objects.get(pk=table_id)
     hand = table.current_hand
-    final = services.load_state(hand)
+    final = actions.load_state(hand)
     state = new_hand(
         table.variant, final.options, hand.seed, hand.starter, context=hand.state.get("context")
     )
@@ -378,13 +378,13 @@ def test_d8_opening_time_out_discards_the_rightmost_tile_of_the_players_own_rack
     settings.OKEY_CPU_DELAY_MS = 1000
     table = cpu_table("rummy", clock=45)
     seat = table.seats.get(position=0)
-    rack = list(services.load_state(table.current_hand).racks[0])
+    rack = list(actions.load_state(table.current_hand).racks[0])
     mine = rack[3]  # put this tile rightmost, alone on the second row
     seat.rack_order = [t for t in rack if t != mine] + [None] * (31 - len(rack) + 1) + [mine]
     seat.rack_order = seat.rack_order[:31] + [mine]
     seat.save()
     table.refresh_from_db()
-    assert services.play_due(table.pk, at=table.turn_deadline + timedelta(seconds=1))
-    state = services.load_state(table.current_hand)
+    assert actions.do_play_due(table.pk, at=table.turn_deadline + timedelta(seconds=1))
+    state = actions.load_state(table.current_hand)
     assert state.discards[0][-1] == mine
-    assert services.rebuild_hand(table.current_hand).to_json() == table.current_hand.state
+    assert actions.rebuild_hand(table.current_hand).to_json() == table.current_hand.state

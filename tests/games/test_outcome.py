@@ -20,12 +20,13 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import translation
 
-from games import messages, outcome, presenter, realtime, services
 from games.engine import apply, view_for
 from games.engine.game import Game
 from games.engine.rules import RULES, rules_for
 from games.engine.simulate import play_hand
 from games.engine.testing import make_state
+from games.live import actions as table_actions
+from games.live import messages, outcome, presenter, realtime
 from games.models import HandAction, Table
 from tests.games.conftest import cpu_table, play_out_hand
 
@@ -209,7 +210,7 @@ def test_the_outcome_dialog_arrives_over_the_websocket_when_the_hand_ends():
     assert dialog, "the ending's frame carries the dialog"
     html = dialog.group(0)
     assert 'aria-labelledby="outcome-title"' in html
-    game = services.game_for(table)
+    game = table_actions.game_for(table)
     result = hand.result
     if result["ending"] == "exhausted":
         assert "The hand is drawn." in html
@@ -238,7 +239,7 @@ def test_the_end_of_the_game_names_its_winner_and_the_places():
     with translation.override("en"):
         ctx = _ctx(table)
         html = _render("result", ctx)
-    game = services.game_for(table)
+    game = table_actions.game_for(table)
     names = {s.position: s.display_name() for s in table.seats.all()}
     winners = game.winners()
     if len(winners) == 1:
@@ -259,19 +260,19 @@ def test_the_end_of_the_game_names_its_winner_and_the_places():
 def test_an_immediate_duplicate_of_the_move_just_made_changes_nothing_silently():
     table = cpu_table("classic")
     table.refresh_from_db()
-    state = services.load_state(table.current_hand)
+    state = table_actions.load_state(table.current_hand)
     assert state.turn == 0  # the human starts, in the play phase
     tile = state.racks[0][0]
     v = table.version
-    services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, v)
-    again = services.submit_action(table.pk, 0, {"type": "discard", "tile": tile}, v)
+    table_actions.do_submit_action(table.pk, 0, {"type": "discard", "tile": tile}, v)
+    again = table_actions.do_submit_action(table.pk, 0, {"type": "discard", "tile": tile}, v)
     table.refresh_from_db()
     assert again.version == table.version == v + 1
     assert HandAction.objects.filter(hand=table.current_hand).count() == 1
     # another move on the old version is still refused: the table had moved on
     other = state.racks[0][1]
-    with pytest.raises(services.ActionRefused) as refused:
-        services.submit_action(table.pk, 0, {"type": "discard", "tile": other}, v)
+    with pytest.raises(table_actions.ActionRefused) as refused:
+        table_actions.do_submit_action(table.pk, 0, {"type": "discard", "tile": other}, v)
     assert refused.value.code == "stale_state"
 
 
@@ -280,27 +281,27 @@ def test_a_second_next_hand_click_changes_nothing_silently():
     table = cpu_table("classic")
     table = play_out_hand(table)
     v = table.version
-    services.next_hand(table.pk, v)
+    table_actions.do_next_hand(table.pk, v)
     table.refresh_from_db()
     number = table.current_hand.number
-    services.next_hand(table.pk, v)  # the double click
+    table_actions.do_next_hand(table.pk, v)  # the double click
     table.refresh_from_db()
     assert table.version == v + 1 and table.current_hand.number == number
 
 
 @pytest.mark.django_db
 def test_the_invite_card_goes_for_everyone_once_the_table_starts():
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        seats=[table_actions.SeatSpec("me")] + [table_actions.SeatSpec("human")] * 3,
         user=None,
         guest_key="host",
     )
     ctx = _ctx(table)
     frame, keys = realtime.live_frame(ctx, None, "en")
     assert 'id="t-invite"' not in frame  # waiting: the page's card stays
-    services.fill_with_cpus(table.pk, guest_key="host")
+    table_actions.do_fill_with_cpus(table.pk, guest_key="host")
     frame, _ = realtime.live_frame(_ctx(table), keys, "en")
     assert re.search(r'<section id="t-invite" hidden hx-swap-oob="true">', frame)
 
@@ -309,7 +310,7 @@ def test_the_invite_card_goes_for_everyone_once_the_table_starts():
 
 
 def test_staged_melds_count_against_what_the_opening_needs():
-    from games.staging import staged_text, staged_total
+    from games.live.staging import staged_text, staged_total
 
     state = make_state(
         "fifty-one",
@@ -334,7 +335,7 @@ def test_staged_melds_count_against_what_the_opening_needs():
 
 
 def test_seventeen_staging_needs_its_own_minimum():
-    from games.staging import staged_total
+    from games.live.staging import staged_total
 
     state = make_state(
         "seventeen",
@@ -352,7 +353,7 @@ def test_the_staging_view_values_only_the_askers_own_tiles(client):
     user = User.objects.create_user("stager", password="pw-stager-1")
     client.force_login(user)
     table = cpu_table("fifty-one", user=user, clock=0)
-    state = services.load_state(table.current_hand)
+    state = table_actions.load_state(table.current_hand)
     mine = list(state.racks[0][:3])
     url = reverse("games:staging", args=[table.code])
     r = client.get(url, {"melds": json.dumps([mine])})
@@ -367,7 +368,7 @@ def test_the_staging_view_values_only_the_askers_own_tiles(client):
 @pytest.mark.django_db
 def test_a_refused_opening_says_its_numbers():
     table = cpu_table("fifty-one", clock=0)
-    state = services.load_state(table.current_hand)
+    state = table_actions.load_state(table.current_hand)
     rack = state.racks[0]
     from games.engine.melds import classify
 
@@ -378,8 +379,8 @@ def test_a_refused_opening_says_its_numbers():
         for c in rack[j + 1 :]
         if classify([a, b, c], state.okey_kind, ace_high=True) is not None
     )
-    with pytest.raises(services.ActionRefused) as refused:
-        services.submit_action(table.pk, 0, {"type": "open", "melds": [run]}, table.version)
+    with pytest.raises(table_actions.ActionRefused) as refused:
+        table_actions.do_submit_action(table.pk, 0, {"type": "open", "melds": [run]}, table.version)
     assert refused.value.code == "below_opening_limit"
     with translation.override("en"):
         text = messages.refusal_text(refused.value.code, refused.value.message)
@@ -389,8 +390,8 @@ def test_a_refused_opening_says_its_numbers():
 @pytest.mark.django_db
 def test_the_discard_on_the_felt_is_clickable_only_while_it_may_be_taken():
     table = cpu_table("classic")
-    state = services.load_state(table.current_hand)
-    services.submit_action(table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, 1)
+    state = table_actions.load_state(table.current_hand)
+    table_actions.do_submit_action(table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, 1)
     takeable = re.compile(r'<div data-testid="takeable"[^>]*>')
 
     def div(position: int) -> str:
@@ -406,9 +407,11 @@ def test_a_score_lines_why_does_not_repeat_its_reason():
     names = {0: "Ayşe", 1: "Cem"}
     for reason in ("close", "okey_close", "pairs_close"):
         assert str(messages.REASONS[reason]).startswith("Hand closed")
-        why = outcome.line_detail({"reason": reason, "detail": {"closer": 1}}, names)
+        why = outcome.line_detail({"reason": reason, "detail": {"closer": 1}}, names, "classic")
         assert why == "by Cem", (reason, why)
-    shown = outcome.line_detail({"reason": "indicator_shown", "detail": {"shower": 0}}, names)
+    shown = outcome.line_detail(
+        {"reason": "indicator_shown", "detail": {"shower": 0}}, names, "classic"
+    )
     assert shown == "by Ayşe"
 
 
@@ -426,11 +429,11 @@ def test_101_lines_say_the_okey_value_and_the_endings_multiplier():
     ending, lines = rules.end_lines(state, 0, True)
     by_seat = {ln["seat"]: ln for ln in lines}
     assert by_seat[1]["points"] == (5 + 101) * 2
-    left = outcome.line_detail(by_seat[1], NAMES)
+    left = outcome.line_detail(by_seat[1], NAMES, "101")
     assert "the sum counts 1 okey as 101" in left
     assert "× 2" in left
-    assert outcome.line_detail(by_seat[0], NAMES) == "× 2 for this ending"
+    assert outcome.line_detail(by_seat[0], NAMES, "101") == "× 2 for this ending"
     assert by_seat[3]["points"] == 404
-    assert outcome.line_detail(by_seat[3], NAMES) == "× 2 for this ending"
+    assert outcome.line_detail(by_seat[3], NAMES, "101") == "× 2 for this ending"
     _, plain = rules.end_lines(state, 0, False)
-    assert outcome.line_detail(plain[0], NAMES) == ""  # a normal finish: nothing to add
+    assert outcome.line_detail(plain[0], NAMES, "101") == ""  # a normal finish: nothing to add

@@ -17,7 +17,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from games import consumers, phrases, services
+from games import phrases
+from games.live import actions as table_actions
+from games.live import consumers
 from games.models import HandAction, Seat, Table
 from okeysite.asgi import application
 from tests.accounts.test_i18n import compiled_messages  # noqa: F401 (a fixture)
@@ -45,15 +47,15 @@ def people() -> tuple[Table, list[Client]]:
         c = Client()
         c.force_login(user)
         clients.append(c)
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant="rummy",
         options={"players": 2},
-        seats=[services.SeatSpec("me"), services.SeatSpec("human")],
+        seats=[table_actions.SeatSpec("me"), table_actions.SeatSpec("human")],
         user=users[0],
     )
-    services.join_table(table.pk, user=users[1])
+    table_actions.do_join_table(table.pk, user=users[1])
     # present from the start, as seats were before a seat nobody opened counted as away
-    # (games/services.py, do_join_table): these tests are about each socket's own frames,
+    # (games/live/actions/, do_join_table): these tests are about each socket's own frames,
     # and a frame telling the table that a seat is back would come in between
     Seat.objects.filter(table=table).update(away_since=None)
     table.refresh_from_db()
@@ -77,7 +79,7 @@ async def quiet(*comms: WebsocketCommunicator) -> bool:
 
 async def settle(*comms: WebsocketCommunicator) -> None:
     """Read what these sockets were sent until they go quiet (a watcher's arrival
-    updates every connection's watcher count, games/watch/services.py)."""
+    updates every connection's watcher count, games/watch/table_actions.py)."""
     for c in comms:
         while not await c.receive_nothing(timeout=0.2):
             await c.receive_from()

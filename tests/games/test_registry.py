@@ -166,7 +166,7 @@ def test_the_table_says_which_hand_of_how_many(client, variant, options, chip):
 
 
 def test_seats_and_tiles_follow_the_rules_object(made_up, monkeypatch):
-    from games import presenter
+    from games.live import presenter
     from games.templatetags.okey_tiles import tile_html
 
     assert presenter.relative_positions(4, 0, "made-up") == {
@@ -191,7 +191,7 @@ def test_seats_and_tiles_follow_the_rules_object(made_up, monkeypatch):
 
 
 def test_a_rule_set_brings_its_own_reasons_and_endings(made_up):
-    from games import messages
+    from games.live import messages
 
     with translation.override("en"):
         assert messages.reason_label("made_up_bonus", "made-up") == "Made-up bonus"

@@ -17,17 +17,17 @@ import pytest
 from tests.conftest import ROOT, free_port
 
 CREATE = """
-from games import services
-t = services.create_table(variant="classic", options={},
-    seats=[services.SeatSpec("cpu", "medium")] * 4)
+from games.live import actions as table_actions
+t = table_actions.do_create_table(variant="classic", options={},
+    seats=[table_actions.SeatSpec("cpu", "medium")] * 4)
 print("CODE", t.code)
 """
 CHECK = """
 from games.models import Hand
-from games import services
+from games.live import actions as table_actions
 n = 0
 for h in Hand.objects.all():
-    assert services.rebuild_hand(h).to_json() == h.state, h
+    assert table_actions.rebuild_hand(h).to_json() == h.state, h
     n += h.actions.count()
 print("REPLAY-OK", n)
 """

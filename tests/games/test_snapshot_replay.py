@@ -12,12 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import realtime, services
 from games.engine import apply, new_hand, replay
 from games.engine.refusals import Refusal
 from games.engine.rules import RULES
 from games.engine.simulate import choose
 from games.engine.state import HandState, replay_from
+from games.live import actions as table_actions
+from games.live import realtime
 from games.models import SNAPSHOT_EVERY, Table
 
 VARIANTS = list(RULES)
@@ -53,14 +54,14 @@ def test_replay_from_names_the_refused_actions_index_in_the_whole_hand():
 
 
 def _guest_table(variant: str, players: int) -> Table:
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant=variant,
         options={"players": players} if len(RULES[variant].players) > 1 else {},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (players - 1),
+        seats=[table_actions.SeatSpec("me")] + [table_actions.SeatSpec("human")] * (players - 1),
         guest_key="g0",
     )
     for i in range(1, players):
-        services.join_table(table.pk, guest_key=f"g{i}")
+        table_actions.do_join_table(table.pk, guest_key=f"g{i}")
     return Table.objects.get(pk=table.pk)
 
 
@@ -85,10 +86,12 @@ def test_a_stored_hand_read_without_the_cache_is_its_full_replay(variant, seed, 
         if hand.result is not None:
             break
         action = choose(state, rng)
-        table = services.do_submit_action(table.pk, state.turn, action, table.version, by_cpu=True)
+        table = table_actions.do_submit_action(
+            table.pk, state.turn, action, table.version, by_cpu=True
+        )
         realtime._SNAPSHOTS.clear()
         hand = Table.objects.get(pk=table.pk).current_hand
-        full = services.rebuild_hand(hand)
+        full = table_actions.rebuild_hand(hand)
         assert realtime.load_state(hand) == full
         assert len(full.actions) == len(state.actions) + 1
         # the snapshot was written at the deal, every SNAPSHOT_EVERY actions, at the end

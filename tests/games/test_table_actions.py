@@ -1,4 +1,4 @@
-"""The table actions (``games.services.do_*``): every write to a table is one of
+"""The table actions (``games.live.actions.do_*``): every write to a table is one of
 them, and each tells the table's connections once it has committed."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from games import realtime, services
+from games.live import actions as table_actions
+from games.live import realtime
 from games.models import Table
+from games.review import actions as review_actions
 from tests.games.conftest import cpu_table
 
 pytestmark = pytest.mark.django_db
@@ -29,8 +31,8 @@ def broadcasts(monkeypatch) -> list[tuple[int, int]]:
 
 
 def solo_table(user: User) -> Table:
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", "easy")] * 3
-    return services.do_create_table(
+    seats = [table_actions.SeatSpec("me")] + [table_actions.SeatSpec("cpu", "easy")] * 3
+    return table_actions.do_create_table(
         variant="classic", options={}, seats=seats, user=user, kind=Table.Kind.SOLO
     )
 
@@ -54,11 +56,11 @@ def test_abandoning_a_finished_or_abandoned_game_changes_nothing(
 ):
     user = User.objects.create_user("ayse", password="x")
     table = solo_table(user)
-    services.do_abandon_solo(table.pk, user=user)
+    table_actions.do_abandon_solo(table.pk, user=user)
     table.refresh_from_db()
     version = table.version
     with django_capture_on_commit_callbacks(execute=True):
-        services.do_abandon_solo(table.pk, user=user)
+        table_actions.do_abandon_solo(table.pk, user=user)
     table.refresh_from_db()
     assert table.version == version and broadcasts == []
 
@@ -67,12 +69,12 @@ def test_only_its_player_abandons_a_solo_game_and_only_a_solo_one():
     owner = User.objects.create_user("ayse", password="x")
     stranger = User.objects.create_user("mehmet", password="x")
     table = solo_table(owner)
-    with pytest.raises(services.ActionRefused) as e:
-        services.do_abandon_solo(table.pk, user=stranger)
+    with pytest.raises(table_actions.ActionRefused) as e:
+        table_actions.do_abandon_solo(table.pk, user=stranger)
     assert e.value.code == "not_seated"
     online = cpu_table(user=owner)
-    with pytest.raises(services.ActionRefused):
-        services.do_abandon_solo(online.pk, user=owner)
+    with pytest.raises(table_actions.ActionRefused):
+        table_actions.do_abandon_solo(online.pk, user=owner)
     for t in (table, online):
         t.refresh_from_db()
         assert t.status == Table.Status.PLAYING
@@ -82,9 +84,9 @@ def test_a_move_is_broadcast_after_commit_with_its_new_version(
     broadcasts, django_capture_on_commit_callbacks
 ):
     table = cpu_table()
-    state = services.load_state(table.current_hand)
+    state = table_actions.load_state(table.current_hand)
     with django_capture_on_commit_callbacks(execute=True):
-        moved = services.do_submit_action(
+        moved = table_actions.do_submit_action(
             table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, table.version
         )
     assert broadcasts == [(table.pk, moved.version)] and moved.version == table.version + 1
@@ -92,8 +94,11 @@ def test_a_move_is_broadcast_after_commit_with_its_new_version(
 
 def test_a_refused_move_broadcasts_nothing(broadcasts, django_capture_on_commit_callbacks):
     table = cpu_table()
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.ActionRefused):
-        services.do_submit_action(table.pk, 1, {"type": "draw"}, table.version)
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(table_actions.ActionRefused),
+    ):
+        table_actions.do_submit_action(table.pk, 1, {"type": "draw"}, table.version)
     assert broadcasts == []
 
 
@@ -101,24 +106,24 @@ def test_a_game_is_shared_only_by_its_players_once_it_is_finished():
     owner = User.objects.create_user("ayse", password="x")
     stranger = User.objects.create_user("mehmet", password="x")
     table = cpu_table(user=owner)
-    with pytest.raises(services.ActionRefused) as e:
-        services.do_share_table(table.pk, user=owner)
+    with pytest.raises(table_actions.ActionRefused) as e:
+        review_actions.do_share_table(table.pk, user=owner)
     assert e.value.code == "game_not_over"
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
-    with pytest.raises(services.ActionRefused) as e:
-        services.do_share_table(table.pk, user=stranger)
+    with pytest.raises(table_actions.ActionRefused) as e:
+        review_actions.do_share_table(table.pk, user=stranger)
     assert e.value.code == "not_seated"
-    link = services.do_share_table(table.pk, user=owner)
+    link = review_actions.do_share_table(table.pk, user=owner)
     assert link.active and link.created_by == owner
-    with pytest.raises(services.ActionRefused):
-        services.do_revoke_share(link.pk, user=stranger)
+    with pytest.raises(table_actions.ActionRefused):
+        review_actions.do_revoke_share(link.pk, user=stranger)
     link.refresh_from_db()
     assert link.active
-    revoked = services.do_revoke_share(link.pk, user=owner)
+    revoked = review_actions.do_revoke_share(link.pk, user=owner)
     when = revoked.revoked_at
     assert not revoked.active
     # revoking again keeps the first revocation
-    assert services.do_revoke_share(link.pk, user=owner).revoked_at == when
+    assert review_actions.do_revoke_share(link.pk, user=owner).revoked_at == when
 
 
 def test_an_imported_games_commentary_is_kept_once_per_hand_and_seat():
@@ -126,13 +131,17 @@ def test_an_imported_games_commentary_is_kept_once_per_hand_and_seat():
 
     rec = ImportedRecord.objects.create(variant="classic", title="a game", data={})
     stale = ImportedRecord.objects.get(pk=rec.pk)  # what a parallel request read
-    assert services.do_note_import_commentary(rec.pk, "1:0", {"by": "first"}) == {"by": "first"}
+    assert review_actions.do_note_import_commentary(rec.pk, "1:0", {"by": "first"}) == {
+        "by": "first"
+    }
     # another seat's commentary, kept from a request that read the record before:
     # the first one is not lost
     assert stale.commentary == {}
-    services.do_note_import_commentary(stale.pk, "1:1", {"by": "second"})
+    review_actions.do_note_import_commentary(stale.pk, "1:1", {"by": "second"})
     # the same hand and seat again: the first one stays
-    assert services.do_note_import_commentary(rec.pk, "1:0", {"by": "late"}) == {"by": "first"}
+    assert review_actions.do_note_import_commentary(rec.pk, "1:0", {"by": "late"}) == {
+        "by": "first"
+    }
     rec.refresh_from_db()
     assert rec.commentary == {"1:0": {"by": "first"}, "1:1": {"by": "second"}}
 
@@ -143,22 +152,22 @@ def test_an_imported_games_commentary_is_kept_once_per_hand_and_seat():
 def test_a_tournaments_online_tables_are_opened_by_the_seating_action(
     monkeypatch, broadcasts, django_capture_on_commit_callbacks
 ):
-    from games.tournaments import services as tournaments
+    from games.tournaments import actions as tournaments
     from tests.tournaments.conftest import online, register_accounts
 
     opened: list[Table] = []
-    real = services.do_seat_players
+    real = table_actions.do_seat_players
 
     def spy(**kw):
         opened.append(real(**kw))
         return opened[-1]
 
-    monkeypatch.setattr(services, "do_seat_players", spy)
+    monkeypatch.setattr(table_actions, "do_seat_players", spy)
     organiser = User.objects.create_user("orga", password="x")
     t = online(organiser)
     register_accounts(t, organiser, ["ayse", "baran", "cem", "deniz", "elif", "fatma"])
     with django_capture_on_commit_callbacks(execute=True):
-        rnd = tournaments.seat_next_round(t.pk, organiser)
+        rnd = tournaments.do_seat_next_round(t.pk, organiser)
     games = [tt.game for tt in rnd.tables.select_related("game").order_by("number")]
     assert len(games) == 2 and sorted(g.pk for g in opened) == sorted(g.pk for g in games)
     # each table's players hear of its first hand once the seating has committed
@@ -170,17 +179,17 @@ def test_seating_named_players_keeps_their_places_and_deals(
 ):
     ayse = User.objects.create_user("ayse", password="x")
     baran = User.objects.create_user("baran", password="x")
-    since = services.now()
+    since = table_actions.now()
     seats = [
-        services.SeatSpec("player", user=ayse, name="Ayşe"),
-        services.SeatSpec("player", user=baran, name="Baran"),
-        services.SeatSpec("cpu", "hard"),
-        services.SeatSpec("cpu"),
+        table_actions.SeatSpec("player", user=ayse, name="Ayşe"),
+        table_actions.SeatSpec("player", user=baran, name="Baran"),
+        table_actions.SeatSpec("cpu", "hard"),
+        table_actions.SeatSpec("cpu"),
     ]
     with django_capture_on_commit_callbacks(execute=True):
         # seventeen seats two people opposite [D4] when a table is created from the
         # lobby; a tournament's seating is its own and is kept as given
-        table = services.do_seat_players(
+        table = table_actions.do_seat_players(
             variant="seventeen", options={}, seats=seats, away_since=since
         )
     got = list(table.seats.order_by("position"))
@@ -193,13 +202,16 @@ def test_seating_named_players_keeps_their_places_and_deals(
 
 def test_seating_players_refuses_open_seats_and_a_wrong_count():
     ayse = User.objects.create_user("ayse", password="x")
-    player = services.SeatSpec("player", user=ayse, name="Ayşe")
+    player = table_actions.SeatSpec("player", user=ayse, name="Ayşe")
     for seats, code in [
-        ([player, services.SeatSpec("human")] + [services.SeatSpec("cpu")] * 2, "bad_option"),
-        ([player] + [services.SeatSpec("cpu")] * 2, "bad_option"),
+        (
+            [player, table_actions.SeatSpec("human")] + [table_actions.SeatSpec("cpu")] * 2,
+            "bad_option",
+        ),
+        ([player] + [table_actions.SeatSpec("cpu")] * 2, "bad_option"),
     ]:
-        with pytest.raises(services.ActionRefused) as e:
-            services.do_seat_players(variant="classic", options={"players": 4}, seats=seats)
+        with pytest.raises(table_actions.ActionRefused) as e:
+            table_actions.do_seat_players(variant="classic", options={"players": 4}, seats=seats)
         assert e.value.code == code
     assert not Table.objects.exists()
 
@@ -208,7 +220,12 @@ def test_seating_players_refuses_open_seats_and_a_wrong_count():
 
 WRITES = {"save", "delete", "create", "bulk_create", "update", "update_or_create", "get_or_create"}
 # The modules that parse, authorise and call one action; none of them writes itself.
-CALLERS = ["games/views.py", "games/solo/views.py", "games/review/views.py", "games/consumers.py"]
+CALLERS = [
+    "games/views.py",
+    "games/solo/views.py",
+    "games/review/views.py",
+    "games/live/consumers.py",
+]
 
 
 def model_writes(path: str) -> set[tuple[str, str]]:
@@ -234,7 +251,7 @@ def test_views_and_consumers_write_nothing_themselves():
     assert found == set()
 
 
-# The table's own models: only the table actions (games/services.py) write them.
+# The table's own models: only the table actions (games/live/actions/) write them.
 TABLE_MODELS = {"Table", "Seat", "Hand", "HandAction", "ScoreLine", "SeatConnection"}
 # Outside the site: the benchmark harness retires the tables it made on a shared database,
 # and the pages benchmark lists its run's tables as public (so /watch/ shows them).
@@ -267,7 +284,8 @@ def test_only_the_table_actions_create_tables_and_seats():
     files = [
         p
         for p in (ROOT / "games").rglob("*.py")
-        if p != ROOT / "games/services.py" and not {"engine", "migrations"} & set(p.parts)
+        if ROOT / "games/live/actions" not in p.parents
+        and not {"engine", "migrations"} & set(p.parts)
     ]
     found = set().union(*(table_model_writes(p) for p in files))
     assert found == TABLE_WRITERS_KNOWN

@@ -10,11 +10,11 @@ import re
 import pytest
 from django.utils import translation
 
-from games import outcome, presenter, realtime
 from games.engine import apply, view_for
 from games.engine.game import Game
 from games.engine.testing import make_state
 from games.engine.tiles import N_TILES, notation
+from games.live import outcome, presenter, realtime
 from games.review.replay import describe
 from games.templatetags.okey_tiles import tile_html
 from tests.games.conftest import cpu_table

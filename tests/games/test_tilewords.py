@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games import messages, presenter, realtime, services
 from games.engine.bots.hint import hint
 from games.engine.testing import make_state
 from games.engine.tiles import COLOURS, kind_notation
+from games.live import actions, messages, presenter, realtime
 from games.templatetags.okey_tiles import tile_html
 from games.tilewords import tile_label, tile_words
 from tests.games.conftest import cpu_table
@@ -123,7 +123,7 @@ def frame_for(table, position: int, lang: str, hint_for_seat: dict | None = None
 def use_state(monkeypatch, table, state) -> None:
     """Render ``table`` as if its current hand were at ``state`` (a crafted
     position: melds with okeys, partners)."""
-    hand, _state, game = services.snapshot(table)
+    hand, _state, game = actions.snapshot(table)
     monkeypatch.setattr(presenter, "snapshot", lambda t: (hand, state, game))
 
 
@@ -131,15 +131,15 @@ def use_state(monkeypatch, table, state) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_notation_in_the_rendered_table(lang, monkeypatch):
     table = cpu_table("classic")
-    state = services.load_state(table.current_hand)
+    state = actions.load_state(table.current_hand)
     me = 0
     # play until the human has a turn with a hint, then a few more moves
     for _ in range(40):
         table.refresh_from_db()
-        state = services.load_state(table.current_hand)
+        state = actions.load_state(table.current_hand)
         if state.turn == me:
             break
-        services.sweep()
+        actions.sweep()
     h = hint(state, me) if state.turn == me else None
     html = frame_for(table, me, lang, h)
     shown = visible_text_and_labels(html)
@@ -194,21 +194,21 @@ def test_drawn_tile_is_marked_until_moved_and_only_for_its_seat():
     table = cpu_table("classic")
     for _ in range(60):  # to the human's draw
         table.refresh_from_db()
-        state = services.load_state(table.current_hand)
+        state = actions.load_state(table.current_hand)
         if state.turn == 0 and state.phase == "draw":
             break
         if state.turn == 0:
-            services.submit_action(
+            actions.do_submit_action(
                 table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, table.version
             )
         else:
-            services.sweep()
+            actions.sweep()
     table.refresh_from_db()
     before = frame_for(table, 0, "en")
     assert "drawn-mark" not in before
-    services.submit_action(table.pk, 0, {"type": "draw"}, table.version)
+    actions.do_submit_action(table.pk, 0, {"type": "draw"}, table.version)
     table.refresh_from_db()
-    state = services.load_state(table.current_hand)
+    state = actions.load_state(table.current_hand)
     drawn = state.drawn
     html = frame_for(table, 0, "en")
     marked = re.findall(r'class="tile [^"]*\bdrawn\b[^"]*" data-id="(\d+)"', html)
@@ -218,7 +218,7 @@ def test_drawn_tile_is_marked_until_moved_and_only_for_its_seat():
     seat = table.seats.get(position=0)
     order = presenter.arrange_slots(list(state.racks[0]), seat.rack_order or [])
     order[-1], order[order.index(drawn)] = drawn, order[-1]
-    services.save_rack_order(seat.pk, order)
+    actions.do_save_rack_order(seat.pk, order)
     assert "drawn-mark" not in frame_for(table, 0, "en")
 
 
@@ -227,15 +227,15 @@ def test_announcement_reads_the_opponents_move_and_whose_turn():
     table = cpu_table("classic")
     for _ in range(60):
         table.refresh_from_db()
-        state = services.load_state(table.current_hand)
+        state = actions.load_state(table.current_hand)
         if state.turn == 0 and state.phase == "draw" and state.takeable is not None:
             break
         if state.turn == 0:
-            services.submit_action(
+            actions.do_submit_action(
                 table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, table.version
             )
         else:
-            services.sweep()
+            actions.sweep()
     cpu = table.seats.get(position=3).display_name()  # on the left: plays before
     words = tile_words(kind_notation(state.takeable >> 1 if state.takeable < 104 else 52))
     for lang, turn in (("en", "Your turn."),):
@@ -253,13 +253,13 @@ def test_hint_offers_its_move_in_one_click():
     table = cpu_table("classic")
     for _ in range(60):
         table.refresh_from_db()
-        state = services.load_state(table.current_hand)
+        state = actions.load_state(table.current_hand)
         if state.turn == 0 and state.phase == "play":
             break
         if state.turn == 0:
-            services.submit_action(table.pk, 0, {"type": "draw"}, table.version)
+            actions.do_submit_action(table.pk, 0, {"type": "draw"}, table.version)
         else:
-            services.sweep()
+            actions.sweep()
     h = hint(state, 0)
     html = frame_for(table, 0, "en", h)
     button = re.search(r'<button[^>]*data-hint-do="([^"]*)"[^>]*>([^<]*)</button>', html)

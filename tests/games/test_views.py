@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from games import services
 from games.engine.rules import RULES
+from games.live import actions
 from games.models import Table
 from tests.games.conftest import cpu_table
 
@@ -70,7 +70,7 @@ def test_bad_option_is_refused_and_creates_nothing(client):
 def test_table_page_never_shows_other_racks(client):
     table = cpu_table(guest_key="someone-else")
     page = client.get(reverse("games:table", args=[table.code])).content.decode()
-    state = services.load_state(table.current_hand)
+    state = actions.load_state(table.current_hand)
     shown = {int(x) for x in re.findall(r'data-id="(\d+)"', page)}
     for seat in range(4):
         assert not shown & set(state.racks[seat])
@@ -85,10 +85,10 @@ def test_forged_table_code_is_404(client):
 
 def test_friend_joins_an_invite_table(client):
     host = User.objects.create_user("host", password="pw-Host-123")
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="rummy",
         options={"players": 2},
-        seats=[services.SeatSpec("me"), services.SeatSpec("human")],
+        seats=[actions.SeatSpec("me"), actions.SeatSpec("human")],
         user=host,
     )
     assert table.status == Table.Status.WAITING
@@ -117,14 +117,14 @@ def test_unknown_rules_page_is_404(client):
 
 def test_host_fills_free_seats_with_cpus_and_others_cannot(client):
     host = User.objects.create_user("host2", password="pw-Host-123")
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="seventeen",
         options={},
         seats=[
-            services.SeatSpec("me"),
-            services.SeatSpec("human"),
-            services.SeatSpec("human"),
-            services.SeatSpec("human"),
+            actions.SeatSpec("me"),
+            actions.SeatSpec("human"),
+            actions.SeatSpec("human"),
+            actions.SeatSpec("human"),
         ],
         user=host,
     )
@@ -144,25 +144,25 @@ def test_every_seat_sees_which_discard_a_player_took():
     (the engine view's ``took`` log), by face only, no tile id."""
     from django.utils import translation
 
-    from games import presenter, realtime
     from games.engine import notation
+    from games.live import presenter, realtime
 
     keys = ["g0", "g1", "g2", "g3"]
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3,
         guest_key=keys[0],
     )
     for key in keys[1:]:
-        services.join_table(table.pk, guest_key=key)
+        actions.do_join_table(table.pk, guest_key=key)
     table.refresh_from_db()
-    state = services.load_state(table.current_hand)
+    state = actions.load_state(table.current_hand)
     starter, taker = state.turn, (state.turn + 1) % 4
     tile = state.racks[starter][0]
-    services.submit_action(table.pk, starter, {"type": "discard", "tile": tile}, table.version)
+    actions.do_submit_action(table.pk, starter, {"type": "discard", "tile": tile}, table.version)
     table.refresh_from_db()
-    services.submit_action(table.pk, taker, {"type": "take"}, table.version)
+    actions.do_submit_action(table.pk, taker, {"type": "take"}, table.version)
     table.refresh_from_db()
     viewer = table.seats.get(position=(taker + 2) % 4)
     with translation.override("en"):

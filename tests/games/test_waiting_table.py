@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import consumers, realtime, services
+from games.live import actions, consumers, realtime
 from games.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -30,10 +30,10 @@ def waiting_table(client: Client) -> Table:
     if key is None:
         client.session.save()
         key = client.session.session_key
-    return services.create_table(
+    return actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3,
         guest_key=key,
     )
 
@@ -77,7 +77,7 @@ def test_the_waiting_felt_follows_the_players_and_gives_way_to_the_hand():
     table = waiting_table(client)
     mine = conn(table, 0)
     mine.render_view()
-    services.join_table(table.pk, guest_key="second-guest")
+    actions.do_join_table(table.pk, guest_key="second-guest")
     frame = mine.render_view()
     # the new player's seat and the count, sent live
     assert 'data-testid="seats-to-fill">2 seats still to fill.<' in frame
@@ -85,7 +85,7 @@ def test_the_waiting_felt_follows_the_players_and_gives_way_to_the_hand():
     assert 'id="opp-2"' not in frame  # still free: not sent again
     assert 'data-testid="discard-zone"' not in frame
     for key in ("third-guest", "fourth-guest"):
-        services.join_table(table.pk, guest_key=key)
+        actions.do_join_table(table.pk, guest_key=key)
     table = Table.objects.get(pk=table.pk)
     assert table.status == Table.Status.PLAYING
     frame = mine.render_view()

@@ -75,13 +75,13 @@ def test_a_close_tells_the_client_why():
 
 CREATE = """
 from django.contrib.sessions.backends.db import SessionStore
-from games import services
+from games.live import actions
 keys = []
 for _ in range(2):
     s = SessionStore(); s.create(); keys.append(s.session_key)
-t = services.create_table(variant="rummy", options={"players": 2},
-    seats=[services.SeatSpec("me"), services.SeatSpec("human")], guest_key=keys[0])
-services.join_table(t.pk, guest_key=keys[1])
+t = actions.do_create_table(variant="rummy", options={"players": 2},
+    seats=[actions.SeatSpec("me"), actions.SeatSpec("human")], guest_key=keys[0])
+actions.do_join_table(t.pk, guest_key=keys[1])
 print("CODE", t.code, "KEY", keys[0])
 """
 

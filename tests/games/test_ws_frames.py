@@ -9,7 +9,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import consumers, realtime, services
+from games.live import actions, consumers, realtime
 from games.models import HandAction, Seat
 from tests.games.test_consumer import connect, two_player_table
 
@@ -60,7 +60,7 @@ async def test_no_hostile_frame_closes_the_socket_or_leaks_presence():
     await comm.send_to(json.dumps({"action": "x" * 5000, "version": 1}))
     assert await answers(comm) == ["bad_action"]
     # still open and usable: a real move is played
-    state = await sync_to_async(lambda: services.load_state(table.current_hand))()
+    state = await sync_to_async(lambda: actions.load_state(table.current_hand))()
     await comm.send_to(
         json.dumps({"action": "discard", "tile": state.racks[0][0], "version": table.version})
     )
@@ -82,7 +82,7 @@ async def test_an_exception_while_handling_a_frame_is_a_refusal_and_the_socket_s
     def broken(*args, **kwargs):
         raise RuntimeError("a bug somewhere below the consumer")
 
-    monkeypatch.setattr(services, "do_sort_rack", broken)
+    monkeypatch.setattr(actions, "do_sort_rack", broken)
     await comm.send_to(json.dumps({"action": "sort", "mode": "runs"}))
     assert await answers(comm) == ["internal_error"]
     monkeypatch.undo()
@@ -103,7 +103,7 @@ async def test_refusals_that_change_nothing_touch_no_database_and_render_no_tabl
     monkeypatch.setattr(
         consumers.TableConsumer, "render_view", lambda self, *a, **k: work.append("render")
     )
-    monkeypatch.setattr(services, "do_submit_action", lambda *a, **k: work.append("submit"))
+    monkeypatch.setattr(actions, "do_submit_action", lambda *a, **k: work.append("submit"))
     frames = ["x" * (consumers.MAX_FRAME_BYTES + 1), "not json", '{"action": "fly"}']
     for i in range(30):  # (sent at once: fewer than the guard lets one socket queue)
         await comm.send_to(frames[i % 3])

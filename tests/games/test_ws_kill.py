@@ -1,6 +1,6 @@
 """``kill -9`` of one of two server processes (PostgreSQL + Redis): the sockets it
 held stop counting for presence once the other process finds nobody vouched for
-them, so the seat is away and its CPU plays (games/services.py, presence)."""
+them, so the seat is away and its CPU plays (games/live/actions/, presence)."""
 
 from __future__ import annotations
 

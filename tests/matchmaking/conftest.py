@@ -13,12 +13,12 @@ def _fresh_throttles():
 
 def press(user, variant: str):
     """ "Play now" and the table page it leads to, opened: a seat taken by a press counts
-    as away until its page connects (games/services.py, do_join_table), and quick match
+    as away until its page connects (games/live/actions/, do_join_table), and quick match
     passes over a table where everyone is away. Tests of presence itself call
     ``quick.do_quick_match`` and open and close the page themselves."""
-    from games import services
-    from games.matchmaking import services as quick
+    from games.live import actions as table_actions
+    from games.matchmaking import actions as quick
 
     match = quick.do_quick_match(user, variant)
-    services.do_set_presence(match.seat.pk, True, channel=f"page-{match.seat.pk}")
+    table_actions.do_set_presence(match.seat.pk, True, channel=f"page-{match.seat.pk}")
     return match

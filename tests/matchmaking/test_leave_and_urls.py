@@ -1,7 +1,7 @@
 """Quick match's loose ends: a waiting player leaves the wait ("Leave"), and the table
 page's ordinary URLs neither seat a visitor past the rating window ("Take a seat") nor
 fill a quick-match table with CPUs before its minute ("Start now")
-(games/matchmaking/services.py, games/services.py)."""
+(games/matchmaking/actions.py, games/live/actions/)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from games import realtime, services
-from games.matchmaking import services as quick
-from games.messages import refusal_text
+from games.live import actions as table_actions
+from games.live import realtime
+from games.live.messages import refusal_text
+from games.matchmaking import actions as quick
 from games.models import Seat, Table
 from tests.matchmaking.conftest import press
 from tests.matchmaking.test_quick_match import T0, VARIANT, player
@@ -81,7 +82,7 @@ def test_a_freed_seat_is_a_new_row_so_a_socket_left_open_on_it_never_sees_the_ne
     ayse, mehmet = player("ayse"), player("mehmet")
     table = press(ayse, VARIANT).table
     old = quick.do_quick_match(mehmet, VARIANT).seat
-    services.do_set_presence(old.pk, True, channel="mehmet-tab")
+    table_actions.do_set_presence(old.pk, True, channel="mehmet-tab")
     quick.do_leave_wait(table.pk, user=mehmet)
     # the connection row went with the old seat (the new occupant is not counted present
     # for a tab of Mehmet's); the table consumer finds a watcher's view for that socket
@@ -98,7 +99,7 @@ def test_once_the_game_has_started_there_is_no_wait_to_leave():
         table = press(u, VARIANT).table
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(table_actions.ActionRefused) as refused:
         quick.do_leave_wait(table.pk, user=users[1])
     assert refused.value.code == "game_started"
     assert table.seats.filter(user=users[1]).exists()
@@ -107,7 +108,7 @@ def test_once_the_game_has_started_there_is_no_wait_to_leave():
 
 def test_only_a_waiting_player_leaves():
     table = press(player("ayse"), VARIANT).table
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(table_actions.ActionRefused) as refused:
         quick.do_leave_wait(table.pk, user=player("stranger"))
     assert refused.value.code == "not_waiting_here"
     assert table.seats.filter(user__isnull=False).count() == 1
@@ -177,8 +178,8 @@ def test_take_a_seat_is_refused_even_within_the_window():
     """Quick match alone seats players at its tables (its queue lock, its closest-first
     choice); a direct join is refused whatever the ratings."""
     table = press(player("ayse", 1500), VARIANT).table
-    with pytest.raises(services.ActionRefused) as refused:
-        services.do_join_table(table.pk, user=player("mehmet", 1500))
+    with pytest.raises(table_actions.ActionRefused) as refused:
+        table_actions.do_join_table(table.pk, user=player("mehmet", 1500))
     assert refused.value.code == "quick_match_only"
 
 
@@ -204,8 +205,8 @@ def test_a_part_second_left_counts_as_a_second(clock):
     ayse = player("ayse")
     table = press(ayse, VARIANT).table
     clock.shift(timedelta(seconds=59, milliseconds=500))
-    with pytest.raises(services.ActionRefused) as refused:
-        services.do_fill_with_cpus(table.pk, user=ayse)
+    with pytest.raises(table_actions.ActionRefused) as refused:
+        table_actions.do_fill_with_cpus(table.pk, user=ayse)
     assert refused.value.code == "too_early"
     assert refused.value.message.detail == {"seconds": 1}  # a part second counts as one
     assert refusal_text("too_early", refused.value.message).endswith("in 1 s.")
@@ -215,7 +216,7 @@ def test_quick_fill_before_the_minute_says_the_seconds_too(clock):
     ayse = player("ayse")
     table = press(ayse, VARIANT).table
     clock.shift(timedelta(seconds=45))
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(table_actions.ActionRefused) as refused:
         quick.do_quick_fill(table.pk, user=ayse)
     assert refused.value.code == "too_early"
     assert refusal_text("too_early", refused.value.message).endswith("in 15 s.")

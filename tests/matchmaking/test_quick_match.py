@@ -1,6 +1,6 @@
 """Quick match: "Play now" seats a player at a waiting rated table of people close to
 their rating, or opens one; "Fill with CPUs" after a minute makes it casual
-(games/matchmaking/services.py)."""
+(games/matchmaking/actions.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from games import services
 from games.engine.rules import RULES
-from games.matchmaking import services as quick
+from games.live import actions as table_actions
+from games.matchmaking import actions as quick
 from games.models import Table
 from games.ratings.api import SCALE
 from games.ratings.models import Rating
@@ -101,12 +101,12 @@ def test_every_seated_player_must_be_within_the_window():
 def test_a_table_whose_players_have_all_left_is_passed_over(clock):
     ayse = player("ayse")
     left = quick.do_quick_match(ayse, VARIANT)
-    services.do_set_presence(left.seat.pk, True, channel="a")
-    services.do_set_presence(left.seat.pk, False, channel="a")  # Ayşe closed the page
-    clock.shift(services.grace())  # ... longer ago than a drop's grace
+    table_actions.do_set_presence(left.seat.pk, True, channel="a")
+    table_actions.do_set_presence(left.seat.pk, False, channel="a")  # Ayşe closed the page
+    clock.shift(table_actions.grace())  # ... longer ago than a drop's grace
     assert press(player("mehmet"), VARIANT).table.pk != left.table.pk
     # back on the page: her table is offered again
-    services.do_set_presence(left.seat.pk, True, channel="b")
+    table_actions.do_set_presence(left.seat.pk, True, channel="b")
     assert press(player("can"), VARIANT).table.pk == left.table.pk
 
 
@@ -141,7 +141,7 @@ def test_the_last_free_seat_starts_a_rated_game_of_people():
 
 
 def test_a_guest_is_refused_with_a_reason():
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(table_actions.ActionRefused) as refused:
         press(AnonymousUser(), VARIANT)
     assert refused.value.code == "account_needed"
     assert not Table.objects.exists()
@@ -176,7 +176,7 @@ def test_fill_with_cpus_after_a_minute_starts_a_casual_game(clock):
     ayse, mehmet = player("ayse", 1500), player("mehmet", 1520)
     table = press(ayse, VARIANT).table
     press(mehmet, VARIANT)
-    with pytest.raises(services.ActionRefused) as early:
+    with pytest.raises(table_actions.ActionRefused) as early:
         quick.do_quick_fill(table.pk, user=mehmet)
     assert early.value.code == "too_early"
     clock.shift(quick.FILL_AFTER)
@@ -193,7 +193,7 @@ def test_fill_with_cpus_after_a_minute_starts_a_casual_game(clock):
 def test_only_a_waiting_player_fills_the_table(clock):
     table = press(player("ayse"), VARIANT).table
     clock.shift(quick.FILL_AFTER)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(table_actions.ActionRefused) as refused:
         quick.do_quick_fill(table.pk, user=player("stranger"))
     assert refused.value.code == "not_waiting_here"
     table.refresh_from_db()

@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import cpu, services
+from games.live import actions, cpu
+from games.live.actions import base as actions_base
 from games.models import Table
 
 BASE = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -23,7 +24,7 @@ def _fast_cpus(settings):
 def fixed_seeds(monkeypatch):
     """Deterministic deals: seeds rseed-0, rseed-1, … in order."""
     counter = itertools.count()
-    monkeypatch.setattr(services, "seed_source", lambda table, number: f"rseed-{next(counter)}")
+    monkeypatch.setattr(actions_base, "seed_source", lambda table, number: f"rseed-{next(counter)}")
 
 
 def make_users(*names: str, public: bool = False) -> list:
@@ -44,12 +45,12 @@ def play_rated_game(users: list, variant: str = "fifty-one", **options) -> Table
     every hand to the game's end through the services, each person's moves chosen by the
     medium CPU. Moves are stamped with a fixed, increasing time."""
     options = {"hands": 1, **options} if variant == "fifty-one" else options
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("human")] * (len(users) - 1)
-    table = services.create_table(
+    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("human")] * (len(users) - 1)
+    table = actions.do_create_table(
         variant=variant, options=options, seats=seats, user=users[0], rated=True
     )
     for u in users[1:]:
-        services.join_table(table.pk, user=u)
+        actions.do_join_table(table.pk, user=u)
     return play_to_end(table)
 
 
@@ -76,23 +77,23 @@ def play_to_end(
             if stop_after_hand:
                 return table
             try:
-                services.next_hand(table.pk, table.version, at=at)
-            except services.ActionRefused as e:  # a live server's sweeper dealt it first
+                actions.do_next_hand(table.pk, table.version, at=at)
+            except actions.ActionRefused as e:  # a live server's sweeper dealt it first
                 if e.code != "stale_state":
                     raise
             continue
-        state = services.load_state(hand)
+        state = actions.load_state(hand)
         if state.over:  # read while a live server's sweeper ended the hand: read again
             continue
         if state.turn in cpus:
             # against a live server (``live``) its own sweeper may play the CPU's move
             # first, or the move is not due yet: read again
-            assert services.sweep() >= 1 or live
+            assert actions.sweep() >= 1 or live
             continue
         action = cpu.choose(state, state.turn, "medium")
         try:
-            services.submit_action(table.pk, state.turn, action, table.version, at=at)
-        except services.ActionRefused as e:
+            actions.do_submit_action(table.pk, state.turn, action, table.version, at=at)
+        except actions.ActionRefused as e:
             # Against a live server (the browser tests) its sweeper may have moved the
             # table on (a clock, an away seat): read it again. Nothing else moves it here.
             if e.code != "stale_state":

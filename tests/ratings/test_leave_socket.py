@@ -1,4 +1,4 @@
-"""Leaving a rated game over the table's socket (games/consumers.py, the "leave" frame)."""
+"""Leaving a rated game over the table's socket (games/live/consumers.py, the "leave" frame)."""
 
 from __future__ import annotations
 

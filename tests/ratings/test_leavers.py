@@ -1,4 +1,4 @@
-"""Leavers lose, abandoned games are not rated (games/services.py, "leavers";
+"""Leavers lose, abandoned games are not rated (games/live/actions/, "leavers";
 games/ratings/api.py, "Leavers lose"): the rules lichess applies, at an Okey table."""
 
 from __future__ import annotations
@@ -8,26 +8,27 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 
-from games import cpu, services
+from games.live import actions as table_actions
+from games.live import cpu
+from games.live.realtime import game_for
 from games.models import HandAction, Table
 from games.ratings.api import OWN_TURNS_SHARE, final_places, leavers
 from games.ratings.models import Rating, RatingChange
-from games.realtime import game_for
 from tests.ratings.conftest import BASE, make_users, play_to_end
 
 pytestmark = pytest.mark.django_db
 
-PEOPLE = [services.SeatSpec("me")] + [services.SeatSpec("human")] * 3
+PEOPLE = [table_actions.SeatSpec("me")] + [table_actions.SeatSpec("human")] * 3
 
 
 def rated_table(hands: int = 3) -> tuple[Table, list]:
     """A rated fifty-one table of four accounts, dealt, nobody away."""
     users = make_users("ana", "ben", "cem", "dil")
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant="fifty-one", options={"hands": hands}, seats=PEOPLE, user=users[0], rated=True
     )
     for u in users[1:]:
-        services.join_table(table.pk, user=u)
+        table_actions.do_join_table(table.pk, user=u)
     table.seats.update(away_since=None, connections=1)
     table.refresh_from_db()
     return table, users
@@ -37,14 +38,14 @@ def play_turns(table: Table, n: int, at=BASE) -> None:
     """``n`` whole turns, each person's move chosen by the medium CPU and sent for them."""
     for _ in range(n):
         table.refresh_from_db()
-        state = services.load_state(table.current_hand)
+        state = table_actions.load_state(table.current_hand)
         seat = state.turn
         while True:
             table.refresh_from_db()
-            state = services.load_state(table.current_hand)
+            state = table_actions.load_state(table.current_hand)
             if state.turn != seat or state.over:
                 break
-            services.submit_action(
+            table_actions.do_submit_action(
                 table.pk, seat, cpu.choose(state, seat, "medium"), table.version, at=at
             )
 
@@ -56,7 +57,7 @@ def test_everyone_leaving_at_the_first_move_aborts_the_game_unrated():
         table.refresh_from_db()
         if table.status != Table.Status.PLAYING:
             break
-        services.do_leave_game(table.pk, user=u, at=BASE)
+        table_actions.do_leave_game(table.pk, user=u, at=BASE)
     table.refresh_from_db()
     assert table.status == Table.Status.ABORTED
     assert table.cpu_due_at is None and table.turn_deadline is None
@@ -71,16 +72,16 @@ def test_everyone_leaving_at_the_first_move_aborts_the_game_unrated():
 def test_a_player_leaving_before_their_first_move_aborts_the_game():
     table, users = rated_table()
     play_turns(table, 1)  # the starter moved, the last seat has not
-    state = services.load_state(table.current_hand)
+    state = table_actions.load_state(table.current_hand)
     waiting = next(
         s for s in table.seats.all() if s.position not in {a.seat for a in HandAction.objects.all()}
     )
     assert waiting.position != state.starter
-    services.do_forfeit(table.pk, waiting.position, at=BASE, left=True)
+    table_actions.do_forfeit(table.pk, waiting.position, at=BASE, left=True)
     table.refresh_from_db()
     assert table.status == Table.Status.ABORTED
-    with pytest.raises(services.ActionRefused):  # nothing can be played any more
-        services.submit_action(
+    with pytest.raises(table_actions.ActionRefused):  # nothing can be played any more
+        table_actions.do_submit_action(
             table.pk, state.turn, cpu.choose(state, state.turn, "medium"), table.version
         )
 
@@ -90,15 +91,15 @@ def test_a_leaver_is_placed_last_whatever_their_cpu_scores():
     table, users = rated_table(hands=3)
     play_to_end(table, stop_after_hand=True)  # the first hand is over: the game counts now
     table.refresh_from_db()
-    services.do_leave_game(table.pk, user=users[1], at=BASE)  # ben forfeits
+    table_actions.do_leave_game(table.pk, user=users[1], at=BASE)  # ben forfeits
     ben = table.seats.get(position=1)
     assert ben.forfeited_at == BASE
     # his seat is the stand-in's now: his own moves are refused
     table.refresh_from_db()
-    services.next_hand(table.pk, table.version)
+    table_actions.do_next_hand(table.pk, table.version)
     table.refresh_from_db()
-    with pytest.raises(services.ActionRefused) as e:
-        services.submit_action(table.pk, 1, {"type": "draw"}, table.version)
+    with pytest.raises(table_actions.ActionRefused) as e:
+        table_actions.do_submit_action(table.pk, 1, {"type": "draw"}, table.version)
     assert e.value.code == "already_left"
     play_to_end(table, away=frozenset({1}))
     assert table.status == Table.Status.FINISHED
@@ -114,10 +115,10 @@ def test_several_leavers_rank_last_by_leaving_order():
     table, users = rated_table(hands=3)
     play_to_end(table, stop_after_hand=True)
     table.refresh_from_db()
-    services.do_leave_game(table.pk, user=users[2], at=BASE)  # cem first: last
-    services.do_leave_game(table.pk, user=users[0], at=BASE + timedelta(seconds=5))  # then ana
+    table_actions.do_leave_game(table.pk, user=users[2], at=BASE)  # cem first: last
+    table_actions.do_leave_game(table.pk, user=users[0], at=BASE + timedelta(seconds=5))  # then ana
     table.refresh_from_db()
-    services.next_hand(table.pk, table.version)
+    table_actions.do_next_hand(table.pk, table.version)
     play_to_end(table, away=frozenset({0, 2}))
     places = dict(RatingChange.objects.filter(table=table).values_list("user__username", "place"))
     assert places["cem"] == 4 and places["ana"] == 3
@@ -130,12 +131,12 @@ def test_staying_away_past_the_forfeit_grace_forfeits(settings):
     play_to_end(table, stop_after_hand=True)
     table.refresh_from_db()
     table.seats.filter(position=3).update(away_since=BASE, connections=0)
-    assert services.sweep_forfeits(at=BASE + timedelta(seconds=59)) == 0
+    assert table_actions.sweep_forfeits(at=BASE + timedelta(seconds=59)) == 0
     assert table.seats.get(position=3).forfeited_at is None
-    assert services.sweep_forfeits(at=BASE + timedelta(seconds=60)) == 1
+    assert table_actions.sweep_forfeits(at=BASE + timedelta(seconds=60)) == 1
     assert table.seats.get(position=3).forfeited_at == BASE + timedelta(seconds=60)
     # a second sweeper (another process) finds nothing more to do
-    assert services.sweep_forfeits(at=BASE + timedelta(seconds=61)) == 0
+    assert table_actions.sweep_forfeits(at=BASE + timedelta(seconds=61)) == 0
 
 
 def test_everyone_gone_after_the_first_hand_ends_the_game_rated_by_leaving_order():
@@ -143,7 +144,7 @@ def test_everyone_gone_after_the_first_hand_ends_the_game_rated_by_leaving_order
     play_to_end(table, stop_after_hand=True)
     table.refresh_from_db()
     for i, u in enumerate(users):
-        services.do_leave_game(table.pk, user=u, at=BASE + timedelta(seconds=i))
+        table_actions.do_leave_game(table.pk, user=u, at=BASE + timedelta(seconds=i))
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     places = dict(RatingChange.objects.filter(table=table).values_list("user__username", "place"))
@@ -171,17 +172,17 @@ def test_a_seat_its_person_hardly_played_ranks_as_a_leaver(settings):
 
 def test_leave_is_refused_at_a_casual_table_and_changes_nothing():
     ana, ben = make_users("ana", "ben")
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant="rummy",
         options={"players": 2},
-        seats=[services.SeatSpec("me"), services.SeatSpec("human")],
+        seats=[table_actions.SeatSpec("me"), table_actions.SeatSpec("human")],
         user=ana,
     )
-    services.join_table(table.pk, user=ben)
+    table_actions.do_join_table(table.pk, user=ben)
     table.refresh_from_db()
     version = table.version
-    with pytest.raises(services.ActionRefused) as e:
-        services.do_leave_game(table.pk, user=ben)
+    with pytest.raises(table_actions.ActionRefused) as e:
+        table_actions.do_leave_game(table.pk, user=ben)
     assert e.value.code == "not_rated_game"
     table.refresh_from_db()
     assert table.version == version and table.seats.get(position=1).forfeited_at is None
@@ -189,7 +190,7 @@ def test_leave_is_refused_at_a_casual_table_and_changes_nothing():
 
 def test_the_rated_table_says_what_leaving_costs_before_joining():
     (ana, ben) = make_users("ana", "ben")
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant="fifty-one", options={}, seats=PEOPLE, user=ana, rated=True
     )
     c = Client()

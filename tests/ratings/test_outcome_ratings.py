@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import presenter, realtime, services
+from games.live import actions, presenter, realtime
 from games.models import Table
 from games.ratings import api
 from games.ratings.models import RatingChange
@@ -92,13 +92,13 @@ def test_a_watcher_sees_the_rating_changes_too(client):
 
 def test_a_casual_game_shows_no_rating_changes(client):
     ana, ben = make_users("ana", "ben")
-    seats = [services.SeatSpec("me"), services.SeatSpec("human")]
-    seats += [services.SeatSpec("human")] * 2
-    table = services.create_table(
+    seats = [actions.SeatSpec("me"), actions.SeatSpec("human")]
+    seats += [actions.SeatSpec("human")] * 2
+    table = actions.do_create_table(
         variant="fifty-one", options={"hands": 1}, seats=seats, user=ana, rated=True
     )
-    services.join_table(table.pk, user=ben)
-    services.fill_with_cpus(table.pk, user=ana)  # CPUs: the table turns casual
+    actions.do_join_table(table.pk, user=ben)
+    actions.do_fill_with_cpus(table.pk, user=ana)  # CPUs: the table turns casual
     table = play_to_end(Table.objects.get(pk=table.pk))
     client.force_login(ana)
     html = client.get(reverse("games:table", args=[table.code])).content.decode()
@@ -109,12 +109,12 @@ def test_a_casual_game_shows_no_rating_changes(client):
 
 def test_a_hand_over_before_the_games_end_shows_no_rating_changes(client):
     users = make_users("ana", "ben", "cem", "dia")
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("human")] * 3
-    table = services.create_table(
+    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3
+    table = actions.do_create_table(
         variant="fifty-one", options={"hands": 3}, seats=seats, user=users[0], rated=True
     )
     for u in users[1:]:
-        services.join_table(table.pk, user=u)
+        actions.do_join_table(table.pk, user=u)
     table = play_to_end(table, stop_after_hand=True)
     assert table.status == Table.Status.PLAYING and table.current_hand.result is not None
     client.force_login(users[0])

@@ -4,48 +4,50 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games.live import actions
 from games.models import Table
 from games.ratings.models import Rating
 from tests.ratings.conftest import make_users, play_to_end
 
 pytestmark = pytest.mark.django_db
 
-PEOPLE = [services.SeatSpec("me")] + [services.SeatSpec("human")] * 3
-WITH_CPU = [services.SeatSpec("me")] + [services.SeatSpec("human")] * 2 + [services.SeatSpec("cpu")]
+PEOPLE = [actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3
+WITH_CPU = [actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 2 + [actions.SeatSpec("cpu")]
 
 
 def test_a_rated_table_with_a_cpu_seat_is_refused():
     (ana,) = make_users("ana")
-    with pytest.raises(services.ActionRefused) as e:
-        services.create_table(variant="fifty-one", options={}, seats=WITH_CPU, user=ana, rated=True)
+    with pytest.raises(actions.ActionRefused) as e:
+        actions.do_create_table(
+            variant="fifty-one", options={}, seats=WITH_CPU, user=ana, rated=True
+        )
     assert e.value.code == "not_rated"
     assert not Table.objects.exists()
 
 
 def test_a_guest_cannot_open_or_join_a_rated_table():
-    with pytest.raises(services.ActionRefused):
-        services.create_table(
+    with pytest.raises(actions.ActionRefused):
+        actions.do_create_table(
             variant="fifty-one", options={}, seats=PEOPLE, guest_key="g-1", rated=True
         )
     (ana,) = make_users("ana")
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="fifty-one", options={}, seats=PEOPLE, user=ana, rated=True
     )
     assert table.rated
-    with pytest.raises(services.ActionRefused) as e:
-        services.join_table(table.pk, guest_key="g-2")
+    with pytest.raises(actions.ActionRefused) as e:
+        actions.do_join_table(table.pk, guest_key="g-2")
     assert e.value.code == "not_rated"
     assert table.seats.filter(guest_key="g-2").count() == 0
 
 
 def test_filling_with_cpus_makes_the_table_casual_and_its_game_unrated():
     ana, ben = make_users("ana", "ben")
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="fifty-one", options={"hands": 1}, seats=PEOPLE, user=ana, rated=True
     )
-    services.join_table(table.pk, user=ben)
-    services.fill_with_cpus(table.pk, user=ana)
+    actions.do_join_table(table.pk, user=ben)
+    actions.do_fill_with_cpus(table.pk, user=ana)
     table.refresh_from_db()
     assert not table.rated and table.status == Table.Status.PLAYING
     play_to_end(table)
@@ -93,14 +95,14 @@ def test_a_dropped_players_cpu_stand_in_keeps_the_game_rated_for_them(settings):
 
     settings.OKEY_AWAY_GRACE_S = 0
     users = make_users("ana", "ben", "cem", "dia")
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="fifty-one", options={"hands": 1}, seats=PEOPLE, user=users[0], rated=True
     )
     for u in users[1:]:
-        services.join_table(table.pk, user=u)
+        actions.do_join_table(table.pk, user=u)
     dia_seat = table.seats.get(user=users[3])
-    services.set_presence(dia_seat.pk, True, channel="dia-1")
-    services.set_presence(dia_seat.pk, False, channel="dia-1")  # dia leaves
+    actions.do_set_presence(dia_seat.pk, True, channel="dia-1")
+    actions.do_set_presence(dia_seat.pk, False, channel="dia-1")  # dia leaves
     table = play_to_end(table, away=frozenset({dia_seat.position}))
     assert table.rated
     assert HandAction.objects.filter(hand__table=table, seat=dia_seat.position, by_cpu=True)

@@ -6,12 +6,12 @@ import pytest
 from django.core.management import call_command
 from openskill.models import PlackettLuce
 
-from games import services
+from games.live import actions
+from games.live.outcome import places
+from games.live.realtime import game_for
 from games.models import Table
-from games.outcome import places
 from games.ratings import api
 from games.ratings.models import Rating, RatingChange
-from games.realtime import game_for
 from tests.ratings.conftest import make_users, play_rated_game
 
 pytestmark = pytest.mark.django_db
@@ -85,8 +85,8 @@ def test_partners_share_their_team_placing():
 
 def test_a_casual_table_changes_no_rating():
     users = make_users("ana", "ben", "cem", "dia")
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("human")] * 3
-    table = services.create_table(
+    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3
+    table = actions.do_create_table(
         variant="fifty-one", options={"hands": 1}, seats=seats, user=users[0]
     )
     assert not table.rated

@@ -4,7 +4,9 @@ import itertools
 
 import pytest
 
-from games import heavy, services
+from games import heavy
+from games.live import actions
+from games.live.actions import base as actions_base
 from games.models import Table
 from tests.games.conftest import play_out_hand as games_play_out_hand
 
@@ -34,13 +36,15 @@ def _analysis_quota_from_zero():
 @pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch):
     counter = itertools.count()
-    monkeypatch.setattr(services, "seed_source", lambda table, number: f"review-{next(counter)}")
+    monkeypatch.setattr(
+        actions_base, "seed_source", lambda table, number: f"review-{next(counter)}"
+    )
 
 
 def cpu_table(variant: str = "classic", user=None, guest_key: str = "", **options) -> Table:
     n = options.get("players", 4)
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", "medium")] * (n - 1)
-    return services.create_table(
+    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("cpu", "medium")] * (n - 1)
+    return actions.do_create_table(
         variant=variant, options=options, seats=seats, user=user, guest_key=guest_key
     )
 
@@ -55,5 +59,5 @@ def play_out_game(table: Table, max_hands: int = 30) -> Table:
         table = play_out_hand(table)
         if table.status == Table.Status.FINISHED:
             return table
-        services.next_hand(table.pk, table.version)
+        actions.do_next_hand(table.pk, table.version)
     raise AssertionError("game did not finish")

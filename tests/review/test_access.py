@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
+from games.live import actions
 from games.models import Table
 from games.review.models import ShareLink
 from tests.review.conftest import cpu_table, play_out_hand
@@ -49,7 +49,7 @@ def test_finished_hand_of_an_unfinished_game_is_reviewable_but_the_next_is_not(c
     ayse = login(client, "ayse")
     table = play_out_hand(cpu_table("classic", user=ayse))
     first = table.current_hand
-    services.next_hand(table.pk, table.version)
+    actions.do_next_hand(table.pk, table.version)
     table.refresh_from_db()
     second = table.current_hand
     assert client.get(f"/review/hand/{first.pk}/").status_code == 200

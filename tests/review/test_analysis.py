@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import services
 from games.engine import analysis as engine_analysis
+from games.live import actions
+from games.review import actions as review_actions
 from games.review import analysis
 from games.review.models import HandAnalysis, ImportedRecord
 from tests.review.conftest import cpu_table, play_out_hand
@@ -44,7 +45,7 @@ class Runner:
 
     def run_all(self):
         for pk in self.started:
-            analysis.run(pk)
+            analysis.do_run(pk)
 
 
 @pytest.fixture
@@ -161,7 +162,7 @@ def test_no_analysis_of_a_hand_in_play_nor_for_a_stranger(client, get, ayse, run
     response = get(f"/review/hand/{hand.pk}/analysis/")
     assert response.status_code == 403 and b"still being played" in response.content
     with pytest.raises(ValueError):
-        analysis.ensure(seat=0, hand=hand)
+        analysis.do_ensure(seat=0, hand=hand)
     assert not HandAnalysis.objects.exists()
 
     done = play_out_hand(cpu_table("classic", user=ayse)).current_hand
@@ -176,12 +177,12 @@ def test_shared_and_imported_hands_are_analysed_too(client, get, ayse, runner):
     analysis.set_runner(lambda fn, pk: fn(pk))
     table = play_out_hand(cpu_table("fifty-one", user=ayse))  # one hand: the game is over
     hand = table.current_hand
-    link = services.do_share_table(table.pk, user=ayse, guest_key="")
+    link = review_actions.do_share_table(table.pk, user=ayse, guest_key="")
     client.logout()
     response = get(f"/review/s/{link.token}/hand/1/analysis/?seat=0")
     assert response.status_code == 200 and b'data-testid="accuracy"' in response.content
     assert HandAnalysis.objects.filter(hand=hand, seat=0, status="done").count() == 1
-    services.do_revoke_share(link.pk, user=ayse, guest_key="")
+    review_actions.do_revoke_share(link.pk, user=ayse, guest_key="")
     assert get(f"/review/s/{link.token}/hand/1/analysis/").status_code == 404
 
     client.force_login(ayse)
@@ -199,7 +200,7 @@ def test_shared_and_imported_hands_are_analysed_too(client, get, ayse, runner):
 
 def test_a_stale_run_is_claimed_again_and_a_live_one_is_not(ayse, runner):
     hand = play_out_hand(cpu_table("classic", user=ayse)).current_hand
-    row = analysis.ensure(seat=0, hand=hand)
+    row = analysis.do_ensure(seat=0, hand=hand)
     now = timezone.now()
     HandAnalysis.objects.filter(pk=row.pk).update(status="running", updated=now)
     assert not analysis._claim(row.pk, now + timedelta(seconds=30))
@@ -223,7 +224,7 @@ def test_the_game_accuracy_joins_the_analysed_hands(client, get, ayse, runner):
     table = play_out_hand(cpu_table("classic", user=ayse))
     first = table.current_hand
     get(f"/review/hand/{first.pk}/analysis/")
-    services.next_hand(table.pk, table.version)
+    actions.do_next_hand(table.pk, table.version)
     table.refresh_from_db()
     table = play_out_hand(table)
     second = table.current_hand

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
-from games import services
+from games.review import actions as review_actions
 from games.review import analysis
 from games.review.models import HandAnalysis
 from tests.review.conftest import cpu_table, play_out_hand
@@ -117,7 +117,7 @@ def test_a_guest_counts_per_session_and_every_session_per_ip(
     ayse = User.objects.create_user("ayse", password="pw-long-enough-1")
     # a fifty-one game of one hand is over with its hand
     tables = [play_out_hand(cpu_table("fifty-one", user=ayse)) for _ in range(2)]
-    links = [services.do_share_table(t.pk, user=ayse, guest_key="") for t in tables]
+    links = [review_actions.do_share_table(t.pk, user=ayse, guest_key="") for t in tables]
     urls = [f"/review/s/{link.token}/hand/1/analysis/" for link in links]
     asks = [f"{u}?seat={s}" for u in urls for s in range(4)]
     guest = Client()

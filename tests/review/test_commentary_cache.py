@@ -1,5 +1,5 @@
 """The CPU commentary of a played hand is a cache kept by a table action
-(``services.do_note_hand_commentary``): one row per hand and seat, the first one
+(``review_actions.do_note_hand_commentary``): one row per hand and seat, the first one
 kept wins, whatever the order in which parallel requests compute it."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
+from games.review import actions as review_actions
 from games.review import commentary
 from games.review.models import HandCommentary
 from games.review.replay import record_for_hand
@@ -30,7 +30,7 @@ def test_two_requests_for_the_same_hand_and_seat_keep_one_commentary(client, ays
 
     def computed_while_another_request_stores(record, seat):
         # this request missed the cache; a parallel one stores its commentary meanwhile
-        services.do_note_hand_commentary(hand.pk, seat, first)
+        review_actions.do_note_hand_commentary(hand.pk, seat, first)
         return {**real(record, seat), "agree": -1}  # what this request would have kept
 
     monkeypatch.setattr(commentary, "compute", computed_while_another_request_stores)
@@ -45,10 +45,10 @@ def test_two_requests_for_the_same_hand_and_seat_keep_one_commentary(client, ays
 
 def test_the_first_commentary_kept_for_a_hand_and_seat_stays(ayse):
     hand = play_out_hand(cpu_table("classic", user=ayse)).current_hand
-    assert services.do_note_hand_commentary(hand.pk, 0, {"by": "first"}) == {"by": "first"}
-    assert services.do_note_hand_commentary(hand.pk, 1, {"by": "other seat"}) == {
+    assert review_actions.do_note_hand_commentary(hand.pk, 0, {"by": "first"}) == {"by": "first"}
+    assert review_actions.do_note_hand_commentary(hand.pk, 1, {"by": "other seat"}) == {
         "by": "other seat"
     }
-    assert services.do_note_hand_commentary(hand.pk, 0, {"by": "late"}) == {"by": "first"}
+    assert review_actions.do_note_hand_commentary(hand.pk, 0, {"by": "late"}) == {"by": "first"}
     rows = HandCommentary.objects.filter(hand=hand).order_by("seat")
     assert [(r.seat, r.data) for r in rows] == [(0, {"by": "first"}), (1, {"by": "other seat"})]

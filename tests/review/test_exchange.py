@@ -88,10 +88,10 @@ def test_export_import_round_trip(client, played):
 
 def test_whole_game_export_round_trip(client, ayse):
     table = cpu_table("classic", user=ayse)
-    from games import services
+    from games.live import actions as table_actions
 
     table = play_out_hand(table)
-    services.next_hand(table.pk, table.version)
+    table_actions.do_next_hand(table.pk, table.version)
     table = play_out_hand(table)
     doc = client.get(f"/review/game/{table.code}/export/").json()
     assert [h["number"] for h in doc["hands"]] == [1, 2]

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
-from games import cpu, services
+from games.live import actions, cpu
 from games.models import Hand, Table
 from games.review.models import ShareLink
 from tests.review.conftest import cpu_table, play_out_hand
@@ -30,13 +30,13 @@ def to_my_next_turn(table: Table) -> None:
     """Play on (every seat like an easy CPU) until seat 0 is to move on a later turn."""
 
     def state():
-        return services.load_state(Table.objects.get(pk=table.pk).current_hand)
+        return actions.load_state(Table.objects.get(pk=table.pk).current_hand)
 
     def step() -> None:
         t = Table.objects.get(pk=table.pk)
-        s = services.load_state(t.current_hand)
+        s = actions.load_state(t.current_hand)
         is_cpu = t.seats.get(position=s.turn).is_cpu
-        services.submit_action(
+        actions.do_submit_action(
             t.pk, s.turn, cpu.choose(s, s.turn, "easy"), t.version, by_cpu=is_cpu
         )
 
@@ -56,14 +56,14 @@ def badges(html: str) -> list[str]:
 
 def test_the_game_page_and_the_replay_say_who_used_show_me(client, ayse):
     table = cpu_table("classic", user=ayse)
-    assert services.load_state(table.current_hand).turn == 0  # seat 0 starts
-    services.do_show_hint(table.pk, 0)
+    assert actions.load_state(table.current_hand).turn == 0  # seat 0 starts
+    actions.do_show_hint(table.pk, 0)
     to_my_next_turn(table)
-    services.do_show_hint(table.pk, 0)
+    actions.do_show_hint(table.pk, 0)
     table = play_out_hand(table)
     first = Hand.objects.get(table=table, number=0)
     assert first.result is not None and first.hints == {"0": sorted(first.hints["0"])}
-    services.next_hand(table.pk, table.version)
+    actions.do_next_hand(table.pk, table.version)
     second = Hand.objects.get(table=table, number=1)
     Hand.objects.filter(pk=second.pk).update(hints={"0": [0]})  # in play: not shown
 

@@ -10,7 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 
-from games import cpu, pagecache, services
+from games import pagecache
+from games.live import actions, cpu
 from games.models import Table
 from games.review import views
 
@@ -37,21 +38,21 @@ def two_player_hand() -> tuple[Table, object, object]:
     """A finished classic hand of two accounts (seats 0 and 1) and two CPUs."""
     ayse = User.objects.create_user("ayse", password="pw-long-enough-1")
     baran = User.objects.create_user("baran", password="pw-long-enough-2")
-    specs = [services.SeatSpec("me"), services.SeatSpec("human")]
-    specs += [services.SeatSpec("cpu", "medium")] * 2
-    table = services.create_table(variant="classic", options={}, seats=specs, user=ayse)
-    services.join_table(table.pk, user=baran)
+    specs = [actions.SeatSpec("me"), actions.SeatSpec("human")]
+    specs += [actions.SeatSpec("cpu", "medium")] * 2
+    table = actions.do_create_table(variant="classic", options={}, seats=specs, user=ayse)
+    actions.do_join_table(table.pk, user=baran)
     for _ in range(3000):
         table.refresh_from_db()
         hand = table.current_hand
         if hand.result is not None:
             return table, ayse, baran
-        state = services.load_state(hand)
+        state = actions.load_state(hand)
         if state.turn in (0, 1):
             action = cpu.choose(state, state.turn, "easy")
-            services.submit_action(table.pk, state.turn, action, table.version)
+            actions.do_submit_action(table.pk, state.turn, action, table.version)
         else:
-            assert services.sweep() >= 1
+            assert actions.sweep() >= 1
     raise AssertionError("hand did not finish")
 
 

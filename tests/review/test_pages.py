@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 
-from games import services
+from games.live import actions as table_actions
 from games.models import Table
 from games.review import commentary, views
 from games.review.models import HandCommentary
@@ -108,7 +108,7 @@ def test_my_games_lists_filters_and_pages(client, ayse):
     assert fifty.code in page and classic.code in page
     assert unplayed.code not in page and foreign.code not in page
     assert client.get("/games/?variant=classic").content.decode().count('class="card rv-game"') == 1
-    won = services.game_for(fifty).winners() == [0]
+    won = table_actions.game_for(fifty).winners() == [0]
     by_result = client.get(f"/games/?result={'won' if won else 'lost'}").content.decode()
     assert fifty.code in by_result and classic.code not in by_result  # unfinished: no result
     other_result = client.get(f"/games/?result={'lost' if won else 'won'}").content.decode()

@@ -15,13 +15,13 @@ pytestmark = pytest.mark.django_db
 
 
 def _play(variant: str, hands: int = 1, **options):
-    from games import services
+    from games.live import actions
 
     table = cpu_table(variant, guest_key="g", **options)
     for i in range(hands):
         table = play_out_hand(table)
         if i + 1 < hands and table.status != table.Status.FINISHED:
-            services.next_hand(table.pk, table.version)
+            actions.do_next_hand(table.pk, table.version)
             table.refresh_from_db()
     return table
 

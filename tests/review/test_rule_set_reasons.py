@@ -12,8 +12,9 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import translation
 
-from games import services
 from games.engine.tiles import kind_of
+from games.live import actions
+from games.live.actions import base as actions_base
 from tests.review.conftest import cpu_table, play_out_hand
 
 pytestmark = pytest.mark.django_db
@@ -32,12 +33,12 @@ def ayse(client):
 @pytest.fixture
 def okey_discarded(ayse, monkeypatch):
     """A finished 101 hand of ayse's (seat 0) in which her first move discarded an okey."""
-    monkeypatch.setattr(services, "seed_source", lambda table, number: SEED)
+    monkeypatch.setattr(actions_base, "seed_source", lambda table, number: SEED)
     table = cpu_table("101", user=ayse, hands=1)
-    state = services.load_state(table.current_hand)
+    state = actions.load_state(table.current_hand)
     okeys = [t for t in state.racks[0] if kind_of(t) == state.okey_kind]
     assert state.turn == 0 and state.phase == "play" and okeys
-    services.submit_action(table.pk, 0, {"type": "discard", "tile": okeys[0]}, table.version)
+    actions.do_submit_action(table.pk, 0, {"type": "discard", "tile": okeys[0]}, table.version)
     table = play_out_hand(table)
     hand = table.current_hand
     assert hand.score_lines.filter(seat=0, reason="okey_discarded", points=101).exists()

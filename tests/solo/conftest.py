@@ -4,7 +4,8 @@ import itertools
 
 import pytest
 
-from games import cpu, services
+from games.live import actions, cpu
+from games.live.actions import base as actions_base
 from games.models import Table
 
 
@@ -17,7 +18,7 @@ def _fast_cpus(settings):
 def fixed_seeds(monkeypatch):
     """Deterministic deals: seeds solo-0, solo-1, … in order."""
     counter = itertools.count()
-    monkeypatch.setattr(services, "seed_source", lambda table, number: f"solo-{next(counter)}")
+    monkeypatch.setattr(actions_base, "seed_source", lambda table, number: f"solo-{next(counter)}")
 
 
 def solo_table(
@@ -31,8 +32,8 @@ def solo_table(
 ):
     """A solo table as the start form opens it: ``competitive`` for a challenge run, not
     for a practice run."""
-    seats = [services.SeatSpec("me")] + [services.SeatSpec("cpu", level)] * 3
-    return services.create_table(
+    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("cpu", level)] * 3
+    return actions.do_create_table(
         variant=variant,
         options={"clock": 0, **options},
         seats=seats,
@@ -50,10 +51,10 @@ def play_hand(table: Table, *, max_moves: int = 2000) -> None:
         hand = table.current_hand
         if hand.result is not None:
             return
-        state = services.load_state(hand)
+        state = actions.load_state(hand)
         seat = table.seats.get(position=state.turn)
         action = cpu.choose(state, state.turn, "easy")
-        services.submit_action(table.pk, state.turn, action, table.version, by_cpu=seat.is_cpu)
+        actions.do_submit_action(table.pk, state.turn, action, table.version, by_cpu=seat.is_cpu)
     raise AssertionError("the hand did not end")
 
 
@@ -66,4 +67,4 @@ def play_game(table: Table, *, hands: int | None = None) -> Table:
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED or (hands is not None and played >= hands):
             return table
-        services.next_hand(table.pk, table.version)
+        actions.do_next_hand(table.pk, table.version)

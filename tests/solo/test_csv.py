@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.messages import reason_label
+from games.live import actions
+from games.live.messages import reason_label
 from games.models import ScoreLine
 from tests.solo.conftest import play_game, play_hand, solo_table
 
@@ -64,7 +64,7 @@ def test_csv_equals_the_sheet_lines_and_totals(client):
         ["total", name, str(t), "", "", "0", "challenge", ""]
         for name, t in zip(names, sheet_totals(client, table.code), strict=True)
     ]
-    assert [int(t[2]) for t in totals] == services.game_for(table).totals()
+    assert [int(t[2]) for t in totals] == actions.game_for(table).totals()
     # per player, the lines add up to the total (seventeen starts from 0)
     for name, total in zip(names, sheet_totals(client, table.code), strict=True):
         assert sum(int(r[2]) for r in rows[1 : 1 + len(expected)] if r[1] == name) == total

@@ -10,10 +10,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.engine import new_hand
 from games.engine.rules import RULES
 from games.engine.tiles import deal, kind_notation, notation
+from games.live import actions
 from games.models import Hand
 from tests.solo.conftest import play_hand, solo_table
 
@@ -135,7 +135,7 @@ def test_result_page_links_verify_only_for_finished_hands(client):
     table = solo_table()
     play_hand(table)
     table.refresh_from_db()
-    services.next_hand(table.pk, table.version)
+    actions.do_next_hand(table.pk, table.version)
     first, second = table.hands.order_by("number")
     page = client.get(reverse("solo:result", args=[table.code])).content.decode()
     assert f"?seed={first.seed}&amp;players=4&amp;starter={first.starter}" in page

@@ -14,7 +14,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 from django.utils import timezone
 
-from games import cpu, services
+from games.live import actions, cpu
 from games.models import Hand, Table
 from games.solo import records
 from games.solo.models import SoloResult
@@ -46,21 +46,21 @@ def board_names(client, **params) -> list[tuple[str, int, bool]]:
 def step(table: Table) -> None:
     """One move of whoever is to move (the person's seat plays like an easy CPU)."""
     table.refresh_from_db()
-    state = services.load_state(table.current_hand)
+    state = actions.load_state(table.current_hand)
     seat = table.seats.get(position=state.turn)
     action = cpu.choose(state, state.turn, "easy")
-    services.submit_action(table.pk, state.turn, action, table.version, by_cpu=seat.is_cpu)
+    actions.do_submit_action(table.pk, state.turn, action, table.version, by_cpu=seat.is_cpu)
 
 
 def to_my_next_turn(table: Table) -> None:
     """Play on until seat 0 is to move again, on a later turn than now."""
-    state = services.load_state(Table.objects.get(pk=table.pk).current_hand)
+    state = actions.load_state(Table.objects.get(pk=table.pk).current_hand)
     while state.turn == 0:
         step(table)
-        state = services.load_state(Table.objects.get(pk=table.pk).current_hand)
+        state = actions.load_state(Table.objects.get(pk=table.pk).current_hand)
     while state.turn != 0:
         step(table)
-        state = services.load_state(Table.objects.get(pk=table.pk).current_hand)
+        state = actions.load_state(Table.objects.get(pk=table.pk).current_hand)
     assert state.result is None, "the hand ended before seat 0's next turn"
 
 
@@ -107,8 +107,8 @@ def test_a_challenge_refuses_show_me_and_makes_a_verified_record(client, django_
     ayse = player(django_user_model, "ayse")
     client.force_login(ayse)
     table = solo_table(user=ayse, competitive=True)
-    with pytest.raises(services.ActionRefused) as refused:
-        services.do_show_hint(table.pk, 0)
+    with pytest.raises(actions.ActionRefused) as refused:
+        actions.do_show_hint(table.pk, 0)
     assert refused.value.code == "no_engine_help"
     play_game(table)
     row = SoloResult.objects.get(table=table)
@@ -124,10 +124,10 @@ def test_a_practice_run_with_show_me_is_never_a_record(client, django_user_model
     ayse = player(django_user_model, "ayse")
     client.force_login(ayse)
     table = solo_table(user=ayse)
-    services.do_show_hint(table.pk, 0)
-    services.do_show_hint(table.pk, 0)  # the same turn: stored once
+    actions.do_show_hint(table.pk, 0)
+    actions.do_show_hint(table.pk, 0)  # the same turn: stored once
     to_my_next_turn(table)
-    services.do_show_hint(table.pk, 0)
+    actions.do_show_hint(table.pk, 0)
     play_game(table)
     row = SoloResult.objects.get(table=table)
     assert (row.mode, row.verified, row.hints) == ("practice", False, 2)
@@ -237,12 +237,12 @@ def test_the_migration_keeps_older_rows_as_unverified_challenges(django_user_mod
 
 def test_the_score_sheet_shows_show_me_use_per_hand_and_seat_of_finished_hands(client):
     table = solo_table()
-    services.do_show_hint(table.pk, 0)
+    actions.do_show_hint(table.pk, 0)
     play_hand(table)
     table.refresh_from_db()
-    services.next_hand(table.pk, table.version)
+    actions.do_next_hand(table.pk, table.version)
     to_my_next_turn(table)
-    services.do_show_hint(table.pk, 0)  # a hand in play: not on the sheet
+    actions.do_show_hint(table.pk, 0)  # a hand in play: not on the sheet
     page = client.get(reverse("games:sheet", args=[table.code])).content.decode()
     assert page.count('data-testid="sheet-hints"') == 1
     assert re.search(r'data-testid="sheet-hints" data-seat="0"[^>]*>Show me ×1<', page)

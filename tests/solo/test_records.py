@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games.live import actions
 from games.models import Table
 from games.signals import game_finished
 from games.solo import records
@@ -49,7 +49,7 @@ def test_a_complete_game_writes_its_result_and_is_a_record(client, django_user_m
     assert table.status == Table.Status.FINISHED and table.hands.count() == 7
     row = SoloResult.objects.get()
     assert (row.mode, row.verified, row.hints) == ("challenge", True, 0)
-    game = services.game_for(table)
+    game = actions.game_for(table)
     assert (row.user, row.table, row.variant, row.level, row.rounds) == (
         user,
         table,
@@ -95,8 +95,8 @@ def test_an_unfinished_game_is_resumable_and_never_counts(client, django_user_mo
         reverse("games:table", args=[table.code])
         not in home.split('data-testid="solo-resume"')[1].split("</ul>")[0]
     )
-    with pytest.raises(services.ActionRefused):
-        services.submit_action(table.pk, 0, {"type": "draw"}, None)
+    with pytest.raises(actions.ActionRefused):
+        actions.do_submit_action(table.pk, 0, {"type": "draw"}, None)
     assert not SoloResult.objects.exists() and records.personal_bests(user) == {}
 
 
@@ -125,10 +125,10 @@ def test_a_guest_game_never_enters_records(client):
 
 def test_online_games_never_count(django_user_model):
     user = django_user_model.objects.create_user("ayse", password="x")
-    table = services.create_table(
+    table = actions.do_create_table(
         variant="seventeen",
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * 3,
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("cpu")] * 3,
         user=user,
     )
     game_finished.send(sender=Table, table=table, game=fake_game([10, 20, 30, 40]))
@@ -212,7 +212,7 @@ def test_one_hand_played_through_keeps_the_round_on_the_scoreboard(client, djang
     table = solo_table(user=user)
     play_hand(table)
     table.refresh_from_db()
-    services.next_hand(table.pk, table.version)
+    actions.do_next_hand(table.pk, table.version)
     page = client.get(reverse("games:table", args=[table.code])).content.decode()
     assert 'data-testid="round">Hand 2 of 7<' in page
 

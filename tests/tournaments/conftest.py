@@ -6,8 +6,8 @@ import itertools
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services as table_services
-from games.tournaments import services
+from games.live.actions import base as actions_base
+from games.tournaments import actions
 
 
 @pytest.fixture(autouse=True)
@@ -22,7 +22,7 @@ def _fast_cpus(settings):
 def fixed_seeds(monkeypatch):
     """Deterministic deals: seeds tn-0, tn-1, … in order."""
     counter = itertools.count()
-    monkeypatch.setattr(table_services, "seed_source", lambda table, number: f"tn-{next(counter)}")
+    monkeypatch.setattr(actions_base, "seed_source", lambda table, number: f"tn-{next(counter)}")
 
 
 def make_user(username: str):
@@ -41,7 +41,7 @@ def stranger(db):
 
 def in_person(owner, **values):
     """An in-person classic tournament (results entered by hand)."""
-    return services.create_tournament(
+    return actions.do_create_tournament(
         owner,
         **{
             "name": "Club night",
@@ -58,7 +58,7 @@ def in_person(owner, **values):
 
 def online(owner, **values):
     """An online fifty-one tournament of one-hand games, players play at once."""
-    return services.create_tournament(
+    return actions.do_create_tournament(
         owner,
         **{
             "name": "Online cup",
@@ -75,14 +75,14 @@ def online(owner, **values):
 
 
 def register_names(t, actor, names, **kw):
-    return [services.register_entry(t.pk, actor, name=n, **kw) for n in names]
+    return [actions.do_register_entry(t.pk, actor, name=n, **kw) for n in names]
 
 
 def register_accounts(t, actor, usernames, **kw):
     entries = []
     for u in usernames:
         make_user(u)
-        entries.append(services.register_entry(t.pk, actor, username=u, **kw))
+        entries.append(actions.do_register_entry(t.pk, actor, username=u, **kw))
     return entries
 
 
@@ -96,4 +96,4 @@ def enter_all(t, actor, round_no: int, results=None) -> None:
     tables = TournamentTable.objects.filter(round__tournament=t, round__number=round_no)
     for i, tt in enumerate(tables.order_by("number")):
         scores = (results or CLASSIC_OK)[i % len(results or CLASSIC_OK)][: len(tt.seats)]
-        services.enter_result(t.pk, actor, tt.pk, scores)
+        actions.do_enter_result(t.pk, actor, tt.pk, scores)

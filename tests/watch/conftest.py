@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import services
+from games.live import actions as table_actions
 from games.models import Seat
 from okeysite.asgi import application
 from tests.games.conftest import _fast_cpus, fixed_seeds  # noqa: F401 (autouse fixtures)
@@ -34,12 +34,12 @@ def person(name: str) -> tuple[User, Client]:
 def cpu_table(user=None, *, public: bool = True, variant: str = "classic", guest_key: str = ""):
     """A table of one person (seat 0) and three CPUs, in play. The person counts as
     present from the start, as seats did before a seat nobody opened counted as away
-    (games/services.py): these tests watch frames, and the one telling the table that
+    (games/live/actions/): these tests watch frames, and the one telling the table that
     the seat is back would come between."""
-    table = services.create_table(
+    table = table_actions.do_create_table(
         variant=variant,
         options={},
-        seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu", "easy")] * 3,
+        seats=[table_actions.SeatSpec("me")] + [table_actions.SeatSpec("cpu", "easy")] * 3,
         user=user,
         guest_key=guest_key or ("" if user else "guest-w"),
         public=public,

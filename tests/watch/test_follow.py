@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from games import services
+from games.live import actions
 from games.models import Table
 from tests.games.conftest import play_out_hand
 from tests.watch.conftest import adb, cpu_table, frames, person, table_socket
@@ -24,7 +24,7 @@ def follow(seat: int | str) -> str:
 
 
 def racks(table: Table) -> list[list[int]]:
-    return [list(r) for r in services.load_state(Table.objects.get(pk=table.pk).current_hand).racks]
+    return [list(r) for r in actions.load_state(Table.objects.get(pk=table.pk).current_hand).racks]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -64,8 +64,8 @@ async def test_while_a_hand_is_played_following_changes_nothing_a_watcher_is_sen
         assert not hidden & {int(x) for x in TILE_ID.findall(html)}
         assert 'data-testid="follow' not in html
     # a move: the follower's frame is the plain watcher's, byte for byte
-    state = await adb(lambda: services.load_state(table.current_hand))()
-    await adb(services.submit_action)(
+    state = await adb(lambda: actions.load_state(table.current_hand))()
+    await adb(actions.do_submit_action)(
         table.pk, 0, {"type": "discard", "tile": state.racks[0][0]}, table.version
     )
     a, b = await frames(plain), await frames(follower)

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
+from games.live import actions
 from games.models import Table
 from games.watch import consumers as watch_consumers
 from games.watch import lobby
@@ -25,11 +25,10 @@ def some_tables() -> dict[str, Table]:
     user, _ = person("ayse")
     playing = cpu_table(user)
     private = cpu_table(guest_key="g-private", public=False)
-    waiting = services.create_table(
+    waiting = actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me"), services.SeatSpec("human")]
-        + [services.SeatSpec("cpu")] * 2,
+        seats=[actions.SeatSpec("me"), actions.SeatSpec("human")] + [actions.SeatSpec("cpu")] * 2,
         guest_key="g-waiting",
         public=True,
     )
@@ -84,7 +83,7 @@ async def test_the_list_is_sent_again_when_a_hand_is_dealt_and_not_on_moves():
     await adb(play_out_hand)(table)  # a whole hand of moves: nothing for the lobby
     assert await frames(comm) == []
     table = await adb(Table.objects.get)(pk=table.pk)
-    await adb(services.next_hand)(table.pk, table.version)
+    await adb(actions.do_next_hand)(table.pk, table.version)
     sent = await frames(comm)
     assert len(sent) == 1 and "Hand 2 of 7" in sent[0]
     await comm.disconnect()
@@ -99,7 +98,7 @@ async def test_a_table_that_starts_or_finishes_enters_or_leaves_the_list():
     sent = await frames(comm)
     assert len(sent) == 1 and CODES.findall(sent[0]) == [table.code]
 
-    def finish() -> None:  # the game's end, as services._finish_hand announces it
+    def finish() -> None:  # the game's end, as the table actions announce it
         from games.signals import game_finished
 
         Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)

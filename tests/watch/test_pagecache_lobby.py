@@ -10,8 +10,8 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
 from games.forms import CreateTableForm
+from games.live import actions
 from games.models import Table
 from tests.games.conftest import play_out_hand
 from tests.review.test_pagecache_review import kept_fragments, without_tokens
@@ -23,11 +23,10 @@ LIVE = re.compile(r'data-testid="live-table" data-code="([\w-]+)"')
 
 
 def waiting_table(guest_key: str) -> Table:
-    return services.create_table(
+    return actions.do_create_table(
         variant="classic",
         options={},
-        seats=[services.SeatSpec("me"), services.SeatSpec("human")]
-        + [services.SeatSpec("cpu")] * 2,
+        seats=[actions.SeatSpec("me"), actions.SeatSpec("human")] + [actions.SeatSpec("cpu")] * 2,
         guest_key=guest_key,
     )
 
@@ -67,7 +66,7 @@ def test_a_table_that_opens_starts_or_moves_on_shows_at_once():
     assert LIVE.findall(client.get("/").content.decode()) == [playing.code]
     # the next hand dealt: its row says so at once
     played = play_out_hand(playing)
-    services.next_hand(played.pk, played.version)
+    actions.do_next_hand(played.pk, played.version)
     assert re.search(r'data-testid="live-hand">Hand 2<', client.get("/watch/").content.decode())
     Table.objects.filter(pk=playing.pk).update(status=Table.Status.FINISHED)
     assert 'data-testid="live-empty"' in client.get("/watch/").content.decode()

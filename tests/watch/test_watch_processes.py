@@ -19,9 +19,9 @@ COUNT = re.compile(r'data-testid="watchers" data-n="(\d+)"')
 LOBBY_COUNT = re.compile(r'data-testid="live-watchers" data-n="(\d+)"')
 
 SETUP = """
-from games import services
-t = services.create_table(variant="classic", options={}, public=True, guest_key="g-host",
-    seats=[services.SeatSpec("me")] + [services.SeatSpec("cpu")] * 3)
+from games.live import actions
+t = actions.do_create_table(variant="classic", options={}, public=True, guest_key="g-host",
+    seats=[actions.SeatSpec("me")] + [actions.SeatSpec("cpu")] * 3)
 print("SETUP", t.code)
 """
 

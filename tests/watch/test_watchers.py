@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services
+from games.live import actions
 from games.models import Table
 from games.watch import services as watch_services
 from games.watch.models import WatchConnection
@@ -87,12 +87,12 @@ def test_watchers_held_by_other_processes_count_and_expire_when_nobody_vouches_f
     WatchConnection.objects.create(table=table, process="other", channel="there!1", seen_at=at)
     assert watch_services.watcher_count(table.pk) == 2
     # a heartbeat later this process vouches for its socket; the other process for its own
-    later = at + services.presence_ttl() - timedelta(seconds=1)
+    later = at + actions.presence_ttl() - timedelta(seconds=1)
     watch_services.do_reconcile_watchers({"here!1": table.pk}, at=later)
     watch_services.do_reconcile_watchers({"there!1": table.pk}, at=later, process="other")
     assert watch_services.watcher_count(table.pk) == 2
     # the other process dies (kill -9): its rows expire once the TTL has passed
-    gone = later + services.presence_ttl() + timedelta(seconds=1)
+    gone = later + actions.presence_ttl() + timedelta(seconds=1)
     assert watch_services.do_reconcile_watchers({"here!1": table.pk}, at=gone) == 1
     assert watch_services.watcher_count(table.pk) == 1
 
@@ -113,7 +113,7 @@ def test_a_socket_that_ended_without_saying_so_stops_counting_at_the_next_heartb
 
 @pytest.mark.django_db
 def test_the_sweepers_heartbeat_reconciles_the_watchers_too():
-    from games import sweeper
+    from games.live import sweeper
 
     table = cpu_table()
     at = timezone.now()
@@ -130,8 +130,8 @@ async def test_changes_during_a_count_read_cost_one_more_read_not_one_each(monke
 
     from channels.layers import get_channel_layer
 
-    from games import consumers, realtime
-    from games.realtime import group_name
+    from games.live import consumers, realtime
+    from games.live.realtime import group_name
 
     table, ayse = await adb(seated_table)()
     seat = await table_socket(table.code, ayse)

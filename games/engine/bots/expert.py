@@ -76,7 +76,7 @@ class Option:
     listed set misses, an ``open`` the engine accepts: see ``best_opening``);
     ``value``: the estimated worth of playing it, in the rule set's points, from the
     seat's side (higher is better); ``reason``: a stable code worded by
-    ``games.messages.hint_text``; ``detail``: the facts the sentence needs (JSON)."""
+    ``games.live.messages.hint_text``; ``detail``: the facts the sentence needs (JSON)."""
 
     action: dict
     value: float

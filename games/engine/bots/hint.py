@@ -3,7 +3,7 @@
 ``hint(state, seat)`` asks the expert CPU (``expert.evaluate``, which decides from
 the seat's view and legal actions only) and returns its choice with a stable reason
 code plus the facts the sentence needs; the web layer words it in the player's
-language (``games.messages.hint_text``).
+language (``games.live.messages.hint_text``).
 """
 
 from __future__ import annotations

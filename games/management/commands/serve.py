@@ -40,7 +40,7 @@ def switch_interval() -> float:
 
 # Websocket limits at the server, before the application sees a byte. autobahn
 # buffers a message whole before handing it over: anything over 64 KB (a table
-# frame is at most games.consumers.MAX_FRAME_BYTES, 8 KB; the 8-64 KB between
+# frame is at most games.live.consumers.MAX_FRAME_BYTES, 8 KB; the 8-64 KB between
 # get a polite refusal) fails the connection with 1009 instead. A client must
 # finish the opening handshake within 5 s and the application accept within 10 s.
 # What one socket, session or IP may have queued for the application is bounded
@@ -216,13 +216,13 @@ class Command(BaseCommand):
         from django.conf import settings
         from twisted.internet import reactor
 
-        from games import services, sweeper
+        from games.live import actions, sweeper
         from okeysite.asgi import application
 
         if not getattr(settings, "REDIS_URL", ""):
             # One process serves every socket: nobody is connected before it starts.
             # (With Redis and several processes, counts are kept across restarts.)
-            services.reset_presence()
+            actions.do_reset_presence()
 
         # Fewer, cheaper garbage collections: everything loaded at start-up (Django,
         # templates, the engine) is frozen out of the collector's scans, and young
@@ -236,7 +236,7 @@ class Command(BaseCommand):
         if not opts["no_sweeper"]:
 
             def start() -> None:
-                services.attach_event_loop(asyncio.get_event_loop())
+                actions.attach_event_loop(asyncio.get_event_loop())
                 asyncio.ensure_future(sweeper.run_forever())
 
             reactor.callWhenRunning(start)

@@ -1,9 +1,9 @@
 """``{% table_rating_changes table players as changes %}``: what a finished rated game did
 to each player's rating, for the outcome dialog (``templates/games/_outcome.html``).
 
-The dialog's other parts come from the engine's view (games/outcome.py); the rating
+The dialog's other parts come from the engine's view (games/live/outcome.py); the rating
 changes are the ratings app's own rows (``games.ratings.api.table_changes``), read when
-the fragment is rendered. The outcome fragment's key (``games.realtime.fragment_keys``:
+the fragment is rendered. The outcome fragment's key (``games.live.realtime.fragment_keys``:
 the table's version) covers them: the rows are written in the transaction that finishes
 the game and bumps the version, and never change afterwards (a rebuild gives the same
 numbers), so equal keys still give equal HTML."""

@@ -9,7 +9,7 @@ readable or naming no action is answered with a fixed message fragment before
 any database work (``canned_refusal``), rate-limited ones once a second at most,
 and a socket that keeps on is closed (4008). No exception while handling a frame
 ends the socket (``dispatch``), and however a socket ends it stops counting for
-its seat's presence (``__call__``; ``services.do_reconcile_presence`` for the rest).
+its seat's presence (``__call__``; ``table_actions.do_reconcile_presence`` for the rest).
 What a socket may have queued is bounded before it gets here (okeysite/wsguard.py).
 """
 
@@ -34,7 +34,9 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.middleware import language_for_scope
-from games import messages, phrases, presenter, realtime, services
+from games import phrases
+from games.live import actions as table_actions
+from games.live import messages, presenter, realtime
 from games.models import Seat, Table
 from games.watch import follow as watch_follow
 from games.watch import services as watch_services
@@ -174,7 +176,7 @@ def canned_refusal(code: str, lang: str) -> str:
 
 
 # Channel name -> seat id of every table socket of a seated player open in this
-# process (presence: ``services.do_reconcile_presence`` vouches for these only).
+# process (presence: ``table_actions.do_reconcile_presence`` vouches for these only).
 LIVE: dict[str, int] = {}
 
 
@@ -402,10 +404,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat_id is not None:
             self._present = True
             LIVE[self.channel_name] = self.seat_id
-            await database_sync_to_async(services.do_set_presence)(
+            await database_sync_to_async(table_actions.do_set_presence)(
                 self.seat_id, True, channel=self.channel_name
             )
-        else:  # a visitor without a seat watches (games/watch/services.py)
+        else:  # a visitor without a seat watches (games/watch/table_actions.py)
             self._watching = True
             WATCHING[self.channel_name] = self.table_id
             await database_sync_to_async(watch_services.do_watch)(self.table_id, self.channel_name)
@@ -428,7 +430,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._present = False
             LIVE.pop(self.channel_name, None)
             try:
-                await database_sync_to_async(services.do_set_presence)(
+                await database_sync_to_async(table_actions.do_set_presence)(
                     self.seat_id, False, channel=self.channel_name
                 )
             except Exception:  # the sweeper's reconcile_presence will drop the row
@@ -448,7 +450,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         session = self.scope.get("session")
         guest_key = session.session_key if session is not None else ""
-        seat = services.seat_of(list(table.seats.all()), user, guest_key or "")
+        seat = table_actions.seat_of(list(table.seats.all()), user, guest_key or "")
         return table.pk, (seat.pk if seat else None), (seat.position if seat else None)
 
     # -------------------------------------------------------------- frames in
@@ -487,7 +489,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if kind == PHRASE:
             await self.say(fields.get("phrase"))
             return
-        refusal: services.ActionRefused | None = None
+        refusal: table_actions.ActionRefused | None = None
         hub = realtime.hub(self.table_id)
         async with hub.lock:
             members = list(hub.members)
@@ -495,7 +497,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 frames = await database_sync_to_async(self.act_and_render)(
                     kind, fields, version, members
                 )
-            except services.ActionRefused as e:
+            except table_actions.ActionRefused as e:
                 refusal = e
             else:
                 if frames is not None:
@@ -537,28 +539,28 @@ class TableConsumer(AsyncWebsocketConsumer):
         action read, ``realtime.seats_read_with``), or None for a seat's own action."""
         assert self.table_id is not None and self.position is not None
         if kind == "reorder":
-            services.do_save_rack_order(self.seat_id, fields.get("order", []))
+            table_actions.do_save_rack_order(self.seat_id, fields.get("order", []))
             return None
         if kind == "sort":
-            services.do_sort_rack(self.seat_id, fields.get("mode", "runs"))
+            table_actions.do_sort_rack(self.seat_id, fields.get("mode", "runs"))
             return None
         if kind == "hint":
-            self._hint = services.do_show_hint(self.table_id, self.position)
+            self._hint = table_actions.do_show_hint(self.table_id, self.position)
             return None
         if kind == "leave":  # broadcast on commit: every seat sees who left
-            services.do_forfeit(self.table_id, self.position, left=True, seat_id=self.seat_id)
+            table_actions.do_forfeit(self.table_id, self.position, left=True, seat_id=self.seat_id)
             return None
         # ``check_action`` let through only known actions, with a version unless private
         assert version is not None and (kind == "next_hand" or kind in ENGINE_ACTIONS)
         if kind == "next_hand":
-            return services.do_next_hand(self.table_id, version)
+            return table_actions.do_next_hand(self.table_id, version)
         action = {
             "type": kind,
             **{k: v for k, v in fields.items() if k in ("tile", "meld", "melds", "as")},
         }
         if kind == "place":
-            action = services.resolve_place(self.table_id, self.position, action)
-        return services.do_submit_action(
+            action = table_actions.resolve_place(self.table_id, self.position, action)
+        return table_actions.do_submit_action(
             self.table_id, self.position, action, version, seat_id=self.seat_id
         )
 

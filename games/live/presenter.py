@@ -15,15 +15,15 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from games import messages, outcome
 from games.engine import replay, view_for
 from games.engine.actions import FREE_ACTIONS, apply
 from games.engine.rules import rules_for
 from games.engine.tiles import notation
+from games.live import messages, outcome
+from games.live.actions import AWAY_AFTER_TIMEOUTS, arrange_slots, stand_in_plays
+from games.live.realtime import hand_record, page_seen, snapshot
 from games.matchmaking.waiting import waiting_context
 from games.models import Hand, HandAction, Seat, Table, variant_choices
-from games.realtime import hand_record, page_seen, snapshot
-from games.services import AWAY_AFTER_TIMEOUTS, arrange_slots, stand_in_plays
 from games.templatetags.okey_tiles import tile_html
 from games.tilewords import tile_label, yellow_is_green
 
@@ -196,7 +196,7 @@ def _shared_context(table: Table, seats: list[Seat]) -> dict[str, Any]:
     shared["urls"] = table_urls(table.code)
     shared["game_over"] = table.status == Table.Status.FINISHED
     shared["winners"] = game.winners() if shared["game_over"] else []
-    # the running score table (games/outcome.py)
+    # the running score table (games/live/outcome.py)
     names = {p["position"]: p["name"] for p in players}
     shared["names"] = names
     shared["standing"] = outcome.game_standing(game, names)
@@ -238,7 +238,7 @@ def table_context(
         "variant_name": shared["variant_name"],
         "assisted": shared["assisted"],
         # competitive play (rated, tournament, challenge run): no engine help for a seat;
-        # the server refuses it too (services.do_show_hint)
+        # the server refuses it too (actions.rack.do_show_hint)
         "hints_allowed": not table.competitive,
         "okeys_flip": shared["okeys_flip"],
         "lays_down": shared["lays_down"],
@@ -302,7 +302,7 @@ def table_context(
     ctx["urls"] = shared["urls"]
     ctx["game_over"] = shared["game_over"]
     ctx["winners"] = shared["winners"]
-    # the outcome dialog and the running score table (games/outcome.py)
+    # the outcome dialog and the running score table (games/live/outcome.py)
     names = shared["names"]
     ctx["standing"] = shared["standing"]
     ctx["outcome"] = (
@@ -314,7 +314,7 @@ def table_context(
     # for them (docs/clock-and-presence.md)
     ctx["clock_deadline"] = table.turn_deadline if ctx.get("my_turn") else None
     # a rated game's own forfeit ("Leave this game"), and the seat of one who left it
-    # (games/services.py, "leavers")
+    # (games/live/actions/, "leavers")
     ctx["forfeited"] = seat is not None and seat.forfeited_at is not None
     ctx["can_leave"] = (
         seat is not None
@@ -365,13 +365,15 @@ def meld_ctx(view: dict[str, Any], players: list[dict], variant: str) -> list[di
     """The table's melds, each with its owner's name (and team with partners) and
     its okeys marked: a meld tile that is the okey shows the tile it stands for."""
     names = {p["position"]: p["name"] for p in players}
-    partners = bool((view.get("options") or {}).get("partners"))
+    # the rule set's teams (``Rules.teams``: fifty-one and 101 with partners, 0 and 2
+    # against 1 and 3 [D14]); a team is named by its number, from 1
+    teams = rules_for(variant).teams(view.get("options") or {}) or []
+    team_of = {s: i + 1 for i, team in enumerate(teams) for s in team}
     out = []
     for m in view.get("melds", []):
         tiles = [TileCtx(tile_ctx(t, variant), okey=t["t"] == view["okey"]) for t in m["tiles"]]
         owner = m["owner"]
-        # fifty-one with partners: seats 0 and 2 against 1 and 3 [D14]
-        team = (owner % 2) + 1 if partners and owner is not None else None
+        team = team_of.get(owner)
         kind = str(MELD_KINDS.get(m["kind"], m["kind"]))
         label = _("%(kind)s of %(name)s") % {"kind": kind, "name": names.get(owner, "")}
         if team:

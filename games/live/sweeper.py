@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import services
+from games.live import actions
 from games.watch import services as watch_services
 
 log = logging.getLogger(__name__)
@@ -28,18 +28,18 @@ log = logging.getLogger(__name__)
 
 def sweep_once(live: dict[str, int] | None = None, watching: dict[str, int] | None = None) -> int:
     """One sweep; with ``live`` (this process's table sockets), presence is
-    reconciled first (``services.reconcile_presence``), and with ``watching`` (its
+    reconciled first (``actions.do_reconcile_presence``), and with ``watching`` (its
     watcher sockets) the watchers (``watch_services.do_reconcile_watchers``)."""
     close_old_connections()
     if live is not None:
-        services.reconcile_presence(live)
+        actions.do_reconcile_presence(live)
     if watching is not None:
         watch_services.do_reconcile_watchers(watching)
-    return services.sweep()
+    return actions.sweep()
 
 
 async def run_forever(interval: float | None = None) -> None:
-    from games.consumers import live_connections, live_watchers
+    from games.live.consumers import live_connections, live_watchers
 
     interval = interval if interval is not None else settings.OKEY_SWEEP_INTERVAL
     every = getattr(settings, "OKEY_PRESENCE_HEARTBEAT_S", 10.0)

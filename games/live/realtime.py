@@ -1,6 +1,6 @@
 """The real-time layer of the live table: what is sent, to whom, and when.
 
-Four parts, none of which changes a table (``games.services`` does, through its
+Four parts, none of which changes a table (``games.live.actions`` does, through its
 ``do_*`` actions, and calls ``broadcast_on_commit`` here):
 
 - the **broadcaster**: a change is announced to the table's channel-layer group
@@ -246,7 +246,7 @@ def snapshot(table: Table) -> Snapshot:
 
 
 class Member(Protocol):
-    """A connection of a table's hub (``games.consumers.TableConsumer``)."""
+    """A connection of a table's hub (``games.live.consumers.TableConsumer``)."""
 
     def render_view(
         self,
@@ -352,7 +352,7 @@ def read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | 
 
 
 def seats_read_with(table: Table) -> tuple[Table, list[Seat]] | None:
-    """The table and the seats an action read it with (``services._lock`` leaves them
+    """The table and the seats an action read it with (``actions.base.lock_table`` leaves them
     in Django's prefetch cache), or None when it was read without them. The frames
     rendered right after an action use these: the action's own read, no second one."""
     seats = getattr(table, "_prefetched_objects_cache", {}).get("seats")

@@ -1,4 +1,4 @@
-"""Tournament services: each does one thing inside one transaction.
+"""Tournament actions: each ``do_*`` function does one thing inside one transaction.
 
 The pattern: lock the tournament row, check who asks, change, write an audit
 entry (who, when, what, before, after), and broadcast the new standings to
@@ -9,7 +9,7 @@ Seats of entries are bound to their accounts (an online tournament needs an
 account per player); ``None`` seats are CPU fill seats. A player who has not
 reached their table ``arrival_s`` seconds after the round was seated is played
 by their CPU (the tables' away rule) until they arrive. When a table's game
-ends, ``on_game_finished`` (the ``game_finished`` signal, inside the game's
+ends, ``do_post_game_result`` (the ``game_finished`` signal, inside the game's
 last transaction) posts its result.
 """
 
@@ -23,10 +23,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import services as table_services
 from games.engine import options as engine_options
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
+from games.live import actions as table_actions
 from games.models import CPU_LEVELS, Table
 
 from . import results as result_rules
@@ -88,7 +88,7 @@ def group_name(tournament_id: int) -> str:
 
 
 def broadcast(tournament_id: int) -> None:
-    table_services.group_send(group_name(tournament_id), {"type": "standings.changed"})
+    table_actions.group_send(group_name(tournament_id), {"type": "standings.changed"})
 
 
 def _on_commit_broadcast(tournament_id: int) -> None:
@@ -111,7 +111,7 @@ def _actor(actor: Any) -> Any:
     return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
 
 
-def audit(
+def do_audit(
     t: Tournament,
     actor: Any,
     action: str,
@@ -210,17 +210,17 @@ def is_complete(t: Tournament) -> bool:
     return len(rounds) == t.rounds and all(r.complete for r in rounds)
 
 
-def finish_if_complete(t: Tournament, actor: Any) -> None:
+def do_finish_if_complete(t: Tournament, actor: Any) -> None:
     if t.status != Tournament.Status.FINISHED and is_complete(t):
         t.status = Tournament.Status.FINISHED
         t.save(update_fields=["status", "updated_at"])
-        audit(t, actor, "finished", t.name)
+        do_audit(t, actor, "finished", t.name)
 
 
 # --------------------------------------------------------------- tournaments
 
 
-def create_tournament(owner: Any, **values: Any) -> Tournament:
+def do_create_tournament(owner: Any, **values: Any) -> Tournament:
     """A new tournament in registration, owned by ``owner``."""
     cleaned = clean_settings(values)
     with transaction.atomic():
@@ -229,11 +229,11 @@ def create_tournament(owner: Any, **values: Any) -> Tournament:
             if key in cleaned and cleaned[key] is not None:
                 setattr(t, key, cleaned[key])
         t.save()
-        audit(t, owner, "created", t.name, None, settings_snapshot(t))
+        do_audit(t, owner, "created", t.name, None, settings_snapshot(t))
         return t
 
 
-def update_tournament(tournament_id: int, actor: Any, **values: Any) -> Tournament:
+def do_update_tournament(tournament_id: int, actor: Any, **values: Any) -> Tournament:
     """Change a tournament's settings. Rule set, options, seed and mode are fixed
     once round 1 is seated; scoring may change (standings are recomputed)."""
     with transaction.atomic():
@@ -258,13 +258,13 @@ def update_tournament(tournament_id: int, actor: Any, **values: Any) -> Tourname
         after = settings_snapshot(t)
         if after != before:
             changed = {k: v for k, v in before.items() if after[k] != v}
-            audit(t, actor, "settings", t.name, changed, {k: after[k] for k in changed})
-        finish_if_complete(t, actor)
+            do_audit(t, actor, "settings", t.name, changed, {k: after[k] for k in changed})
+        do_finish_if_complete(t, actor)
         _on_commit_broadcast(t.pk)
         return t
 
 
-def add_organiser(tournament_id: int, actor: Any, username: str) -> Any:
+def do_add_organiser(tournament_id: int, actor: Any, username: str) -> Any:
     with transaction.atomic():
         t = _lock(tournament_id)
         _require_organiser(t, actor)
@@ -274,11 +274,11 @@ def add_organiser(tournament_id: int, actor: Any, username: str) -> Any:
         if t.is_organiser(user):
             raise TournamentError("already_organiser", "already an organiser", username=username)
         t.organisers.add(user)
-        audit(t, actor, "organiser_added", user.get_username(), None, user.get_username())
+        do_audit(t, actor, "organiser_added", user.get_username(), None, user.get_username())
         return user
 
 
-def remove_organiser(tournament_id: int, actor: Any, user_id: int) -> None:
+def do_remove_organiser(tournament_id: int, actor: Any, user_id: int) -> None:
     with transaction.atomic():
         t = _lock(tournament_id)
         if _actor(actor) is None or t.owner_id != actor.pk:
@@ -287,7 +287,7 @@ def remove_organiser(tournament_id: int, actor: Any, user_id: int) -> None:
         if user is None:
             raise TournamentError("no_such_account", "no such organiser", username=str(user_id))
         t.organisers.remove(user)
-        audit(t, actor, "organiser_removed", user.get_username(), user.get_username(), None)
+        do_audit(t, actor, "organiser_removed", user.get_username(), user.get_username(), None)
 
 
 # ------------------------------------------------------------------- players
@@ -311,7 +311,7 @@ def _check_future_round(t: Tournament, number: int) -> None:
         raise TournamentError("round_already_seated", "round already seated", round=number)
 
 
-def register_entry(
+def do_register_entry(
     tournament_id: int,
     actor: Any,
     *,
@@ -351,7 +351,7 @@ def register_entry(
             raise TournamentError("late_entry_closed", "late entry is closed", n=until)
         _check_future_round(t, first)
         entry = Entry.objects.create(tournament=t, user=user, name=name, joins_round=first)
-        audit(t, actor, "entry_added", entry.name, None, entry.snapshot())
+        do_audit(t, actor, "entry_added", entry.name, None, entry.snapshot())
         _on_commit_broadcast(t.pk)
         return entry
 
@@ -359,11 +359,11 @@ def register_entry(
 def _change_entry(t: Tournament, actor: Any, entry: Entry, action: str) -> None:
     before = Entry.objects.get(pk=entry.pk).snapshot()
     entry.save()
-    audit(t, actor, action, entry.name, before, entry.snapshot())
+    do_audit(t, actor, action, entry.name, before, entry.snapshot())
     _on_commit_broadcast(t.pk)
 
 
-def drop_entry(
+def do_drop_entry(
     tournament_id: int, actor: Any, entry_id: int, from_round: int | None = None
 ) -> Entry:
     """The player plays no round from ``from_round`` on (default: the next round).
@@ -379,7 +379,7 @@ def drop_entry(
         return entry
 
 
-def reinstate_entry(tournament_id: int, actor: Any, entry_id: int) -> Entry:
+def do_reinstate_entry(tournament_id: int, actor: Any, entry_id: int) -> Entry:
     """Undo a drop-out (for the rounds not seated yet)."""
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -394,7 +394,7 @@ def reinstate_entry(tournament_id: int, actor: Any, entry_id: int) -> Entry:
         return entry
 
 
-def set_no_show(
+def do_set_no_show(
     tournament_id: int, actor: Any, entry_id: int, round_no: int, absent: bool = True
 ) -> Entry:
     """Mark (or unmark) a player absent for a round not seated yet: they are not
@@ -411,7 +411,7 @@ def set_no_show(
         return entry
 
 
-def remove_entry(tournament_id: int, actor: Any, entry_id: int) -> None:
+def do_remove_entry(tournament_id: int, actor: Any, entry_id: int) -> None:
     """Delete a registration made by mistake (only before the player was seated)."""
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -421,7 +421,7 @@ def remove_entry(tournament_id: int, actor: Any, entry_id: int) -> None:
             raise TournamentError("already_seated", "already seated", name=entry.name)
         before = entry.snapshot()
         entry.delete()
-        audit(t, actor, "entry_removed", before["name"], before, None)
+        do_audit(t, actor, "entry_removed", before["name"], before, None)
         _on_commit_broadcast(t.pk)
 
 
@@ -433,7 +433,7 @@ def keep_apart_pairs(t: Tournament) -> list[tuple[str, str]]:
     return [k.pids for k in KeepApart.objects.filter(tournament=t)]
 
 
-def add_keep_apart(tournament_id: int, actor: Any, first_id: int, second_id: int) -> KeepApart:
+def do_add_keep_apart(tournament_id: int, actor: Any, first_id: int, second_id: int) -> KeepApart:
     """Two entries who must never sit at the same table (from the next round seated on;
     ``seating.seat_round(keep_apart=…)``)."""
     with transaction.atomic():
@@ -448,12 +448,12 @@ def add_keep_apart(tournament_id: int, actor: Any, first_id: int, second_id: int
         if KeepApart.objects.filter(first=a, second=b).exists():
             raise TournamentError("already_apart", "already kept apart", a=a.name, b=b.name)
         pair = KeepApart.objects.create(tournament=t, first=a, second=b)
-        audit(t, actor, "apart_added", f"{a.name} / {b.name}", None, [a.name, b.name])
+        do_audit(t, actor, "apart_added", f"{a.name} / {b.name}", None, [a.name, b.name])
         _on_commit_broadcast(t.pk)
         return pair
 
 
-def remove_keep_apart(tournament_id: int, actor: Any, pair_id: int) -> None:
+def do_remove_keep_apart(tournament_id: int, actor: Any, pair_id: int) -> None:
     with transaction.atomic():
         t = _lock(tournament_id)
         _require_organiser(t, actor)
@@ -466,7 +466,7 @@ def remove_keep_apart(tournament_id: int, actor: Any, pair_id: int) -> None:
             raise TournamentError("no_such_pair", "no such pair in this tournament")
         names = [pair.first.name, pair.second.name]
         pair.delete()
-        audit(t, actor, "apart_removed", " / ".join(names), names, None)
+        do_audit(t, actor, "apart_removed", " / ".join(names), names, None)
         _on_commit_broadcast(t.pk)
 
 
@@ -488,7 +488,7 @@ def past_rounds(t: Tournament) -> list[list[list[str | None]]]:
     return [out[n] for n in sorted(out)]
 
 
-def seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None = None) -> Round:
+def do_seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None = None) -> Round:
     """Seat the next round (the previous one must be complete): late entries
     join, drop-outs and no-shows are left out, CPU seats fill the tables (and go round:
     ``seating.cpu_turns``), must-not-meet pairs sit apart. If no seating keeps every pair
@@ -546,7 +546,7 @@ def seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None = 
                 tt.save(update_fields=["game"])
         t.status = Tournament.Status.RUNNING
         t.save(update_fields=["status", "updated_at"])
-        audit(
+        do_audit(
             t,
             actor,
             "round_seated",
@@ -576,32 +576,32 @@ def _open_game(
     as away from the start; their CPU plays for them once ``arrival_s`` has
     passed and until they connect."""
     seats = [
-        table_services.SeatSpec("cpu", t.cpu_level)
+        table_actions.SeatSpec("cpu", t.cpu_level)
         if pid is None
-        else table_services.SeatSpec("player", user=by_pid[pid].user, name=by_pid[pid].name)
+        else table_actions.SeatSpec("player", user=by_pid[pid].user, name=by_pid[pid].name)
         for pid in tt.seats
     ]
     try:
-        return table_services.do_seat_players(
+        return table_actions.do_seat_players(
             variant=t.variant,
             options=table_options(t, len(tt.seats)),
             seats=seats,
             created_by=_actor(actor),
-            away_since=at - table_services.grace() + dt.timedelta(seconds=t.arrival_s),
+            away_since=at - table_actions.grace() + dt.timedelta(seconds=t.arrival_s),
             at=at,
             competitive=True,  # a tournament's table: no engine help for a seat
         )
-    except table_services.ActionRefused as e:
+    except table_actions.ActionRefused as e:
         raise TournamentError(e.code, e.message) from e
 
 
-def deal_next_hand(tournament_id: int, actor: Any, table_id: int) -> Table:
+def do_deal_next_hand(tournament_id: int, actor: Any, table_id: int) -> Table:
     """Deal the next hand at an online table whose hand is over (games of several
     hands wait for a player's "Next hand"; when nobody is at the table the
     organiser deals it from the desk)."""
     with transaction.atomic():
         # No tournament row lock here: the game's row is locked by ``next_hand``, and a
-        # game that ends locks its row before the tournament's (``on_game_finished``).
+        # game that ends locks its row before the tournament's (``do_post_game_result``).
         t = Tournament.objects.get(pk=tournament_id)
         _require_organiser(t, actor)
         tt = _table(t, table_id)
@@ -609,10 +609,10 @@ def deal_next_hand(tournament_id: int, actor: Any, table_id: int) -> Table:
             raise TournamentError("no_game", "this table has no online game")
         game = Table.objects.get(pk=tt.game_id)
         try:
-            table = table_services.next_hand(game.pk, game.version)
-        except table_services.ActionRefused as e:
+            table = table_actions.do_next_hand(game.pk, game.version)
+        except table_actions.ActionRefused as e:
             raise TournamentError(e.code, e.message) from e
-        audit(t, actor, "next_hand", f"round {tt.round.number} table {tt.number}")
+        do_audit(t, actor, "next_hand", f"round {tt.round.number} table {tt.number}")
         _on_commit_broadcast(t.pk)
         return table
 
@@ -637,7 +637,7 @@ def result_problems(t: Tournament, seats: int, scores: Sequence[Any]) -> list[An
     )
 
 
-def enter_result(
+def do_enter_result(
     tournament_id: int, actor: Any, table_id: int, scores: Sequence[Any]
 ) -> TableResult:
     """Record (or correct) a table's result: one game score per seat. Scores
@@ -657,7 +657,7 @@ def enter_result(
             result = TableResult.objects.create(
                 table=tt, scores=clean, source=TableResult.Source.ENTERED, entered_by=_actor(actor)
             )
-            audit(t, actor, "result_entered", what, None, {"scores": clean})
+            do_audit(t, actor, "result_entered", what, None, {"scores": clean})
         else:
             before = {"scores": list(existing.scores), "source": existing.source}
             existing.scores = clean
@@ -665,13 +665,13 @@ def enter_result(
             existing.entered_by = _actor(actor)
             existing.save()
             result = existing
-            audit(t, actor, "result_corrected", what, before, {"scores": clean})
-        finish_if_complete(t, actor)
+            do_audit(t, actor, "result_corrected", what, before, {"scores": clean})
+        do_finish_if_complete(t, actor)
         _on_commit_broadcast(t.pk)
         return result
 
 
-def on_game_finished(sender: Any, *, table: Table, game: Any, **kwargs: Any) -> None:
+def do_post_game_result(sender: Any, *, table: Table, game: Any, **kwargs: Any) -> None:
     """``game_finished`` receiver: a finished tournament game posts its result.
 
     Runs inside the transaction that records the game's last hand. A result an
@@ -691,7 +691,9 @@ def on_game_finished(sender: Any, *, table: Table, game: Any, **kwargs: Any) -> 
     what = f"round {tt.round.number} table {tt.number}"
     existing = TableResult.objects.filter(table=tt).first()
     if existing is not None:
-        audit(t, None, "game_result_ignored", what, {"scores": existing.scores}, {"scores": totals})
+        do_audit(
+            t, None, "game_result_ignored", what, {"scores": existing.scores}, {"scores": totals}
+        )
         return
     TableResult.objects.create(table=tt, scores=totals, source=TableResult.Source.GAME)
     # the organiser's rules: a seat whose player was gone is played by its CPU and scored
@@ -701,8 +703,8 @@ def on_game_finished(sender: Any, *, table: Table, game: Any, **kwargs: Any) -> 
         for seat, (own, total) in table.turn_shares().items()
         if own < total and tt.seats[seat] is not None
     }
-    audit(t, None, "result_posted", what, None, {"scores": totals, "stand_in_turns": stand_in})
-    finish_if_complete(t, None)
+    do_audit(t, None, "result_posted", what, None, {"scores": totals, "stand_in_turns": stand_in})
+    do_finish_if_complete(t, None)
     _on_commit_broadcast(t.pk)
 
 

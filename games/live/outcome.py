@@ -18,13 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from games import messages
+from games.engine import rulebase
 from games.engine.game import Game
 from games.engine.rules import rules_for
 from games.engine.tiles import notation
+from games.live import messages
 
 TileCtx = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -54,71 +55,51 @@ def names_text(seats: list[int], names: dict[int, str]) -> str:
     return ", ".join(names.get(s, "") for s in seats)
 
 
-def line_detail(line: dict[str, Any], names: dict[int, str]) -> str:
-    """The plain-language why of one score line, beyond its reason's label."""
-    d = line.get("detail") or {}
-    reason = line["reason"]
-    parts: list[str] = []
-    if reason in ("close", "okey_close", "pairs_close", "pairs_okey_close") and "closer" in d:
-        # the reason already says the hand was closed: name who did it
-        parts.append(_("by %(name)s") % {"name": names.get(d["closer"], "")})
-    elif reason == "indicator_shown" and "shower" in d:
-        parts.append(_("by %(name)s") % {"name": names.get(d["shower"], "")})
-    elif reason == "tiles_left" and "multiplier" in d:  # fifty-one
-        parts.append(
-            ngettext(
-                "%(tiles)s tile left worth %(sum)s, × %(m)s",
-                "%(tiles)s tiles left worth %(sum)s, × %(m)s",
-                d.get("tiles", 0),
-            )
-            % {"tiles": d.get("tiles", 0), "sum": d.get("sum", 0), "m": d["multiplier"]}
-        )
-        if d.get("okeys"):
-            parts.append(
-                ngettext(
-                    "%(n)s okey at %(each)s",
-                    "%(n)s okeys at %(each)s each",
-                    d["okeys"],
-                )
-                % {"n": d["okeys"], "each": 100 * d["multiplier"]}
-            )
-        if d.get("okeys_left") and "okey_value" in d:
-            # the okeys are counted inside the sum, at a value of their own (101 [D34])
-            parts.append(
-                ngettext(
-                    "the sum counts %(n)s okey as %(each)s",
-                    "the sum counts %(n)s okeys as %(each)s each",
-                    d["okeys_left"],
-                )
-                % {"n": d["okeys_left"], "each": d["okey_value"]}
-            )
-    elif reason == "tiles_left":  # seventeen
-        n = d.get("tiles", 0)
-        parts.append(ngettext("%(n)s tile left × 10", "%(n)s tiles left × 10", n) % {"n": n})
-    elif reason == "not_opened" and "base" in d:  # seventeen
-        parts.append(_("the base %(base)s") % {"base": d["base"]})
-        if d.get("direct_close"):
-            parts.append(_("× 4: the rack was laid down at once"))
-    elif reason == "finished" and "base" in d:  # seventeen
-        parts.append(_("a tenth of the base %(base)s") % {"base": d["base"]})
-    elif reason in ("finished", "not_opened") and d.get("multiplier", 1) > 1:
-        # an ending that multiplies every line (101: okey, pairs, elden [D33])
-        parts.append(_("× %(m)s for this ending") % {"m": d["multiplier"]})
-    elif reason == "partner_finished" and "partner" in d:
-        parts.append(_("%(name)s finished") % {"name": names.get(d["partner"], "")})
-    elif reason in ("layoff", "okey_swap", "discard_taken", "okey_given", "okey_taken") and (
-        "by" in d
-    ):
-        parts.append(_("by %(name)s") % {"name": names.get(d["by"], "")})
-    if reason in ("tiles_left", "not_opened", "okey_given", "okey_taken", "pair_given"):
-        factor = d.get("pair_factor")
-        if isinstance(factor, int) and factor > 1:
-            parts.append(_("× %(n)s for the pairs openings") % {"n": factor})
-        if d.get("okey_finish"):
-            parts.append(_("× 2: finished with an okey"))
-    if reason == "tiles_left" and d.get("ending") == "exhausted":
-        parts.append(_("the pile ran out"))
-    return "; ".join(parts)
+# The words of the engine's score-line explanations (``Rules.explain_line``: the msgids
+# are rulebase's ``WHY_*``), translated here; a plural form counts the parameter named
+# last. A msgid missing here is a rule set's own (marked ``gettext_noop`` in its module).
+WHY: dict[str, Any] = {
+    rulebase.WHY_BY: gettext_lazy("by %(name)s"),
+    rulebase.WHY_PARTNER_FINISHED: gettext_lazy("%(name)s finished"),
+    rulebase.WHY_TILES_LEFT_WORTH: ngettext_lazy(
+        "%(tiles)s tile left worth %(sum)s, × %(m)s",
+        "%(tiles)s tiles left worth %(sum)s, × %(m)s",
+        "tiles",
+    ),
+    rulebase.WHY_OKEYS_AT: ngettext_lazy(
+        "%(n)s okey at %(each)s", "%(n)s okeys at %(each)s each", "n"
+    ),
+    rulebase.WHY_SUM_COUNTS_OKEYS: ngettext_lazy(
+        "the sum counts %(n)s okey as %(each)s",
+        "the sum counts %(n)s okeys as %(each)s each",
+        "n",
+    ),
+    rulebase.WHY_TILES_LEFT_X10: ngettext_lazy(
+        "%(n)s tile left × 10", "%(n)s tiles left × 10", "n"
+    ),
+    rulebase.WHY_THE_BASE: gettext_lazy("the base %(base)s"),
+    rulebase.WHY_DIRECT_X4: gettext_lazy("× 4: the rack was laid down at once"),
+    rulebase.WHY_TENTH_OF_BASE: gettext_lazy("a tenth of the base %(base)s"),
+    rulebase.WHY_ENDING_X: gettext_lazy("× %(m)s for this ending"),
+    rulebase.WHY_PAIRS_X: gettext_lazy("× %(n)s for the pairs openings"),
+    rulebase.WHY_OKEY_FINISH_X2: gettext_lazy("× 2: finished with an okey"),
+    rulebase.WHY_PILE_RAN_OUT: gettext_lazy("the pile ran out"),
+}
+
+
+def why_text(item: dict[str, Any], names: dict[int, str]) -> str:
+    """One part of an explanation in the reader's language, seats named."""
+    params = {**item["params"], **{k: names.get(s, "") for k, s in item["seats"].items()}}
+    text = WHY.get(item["msgid"])
+    if text is None:
+        text = gettext(item["msgid"])
+    return str(text % params)
+
+
+def line_detail(line: dict[str, Any], names: dict[int, str], variant: str) -> str:
+    """The plain-language why of one score line, beyond its reason's label: the rule
+    set's explanation (``Rules.explain_line``), translated and joined."""
+    return "; ".join(why_text(item, names) for item in rules_for(variant).explain_line(line))
 
 
 def places(totals: list[int], higher_wins: bool) -> list[int]:
@@ -134,7 +115,7 @@ def player_rows(
     hand_totals: list[int] | None,
     totals: list[int],
     winners: list[int],
-    variant: str = "",
+    variant: str,
 ) -> list[dict[str, Any]]:
     """One row group per seat: its lines of this hand, its hand total and game total.
     A reason the shared list lacks is said in the rule set's own words
@@ -146,7 +127,7 @@ def player_rows(
                 "points": ln["points"],
                 "label": messages.reason_label(ln["reason"], variant),
                 "reason": ln["reason"],
-                "detail": line_detail(ln, names),
+                "detail": line_detail(ln, names, variant),
             }
             for ln in lines
             if ln["seat"] == seat

@@ -5,7 +5,7 @@ that rule set whose seated players are all close to the player's rating, the clo
 table first; when none is close enough it opens a new one (rated, public,
 ``quick_match``) with the player in seat 0 and the other seats free for people, and
 the player waits there. Tables are opened and joined only through the table actions of
-``games/services.py`` (``do_create_table``, ``do_join_table``); this module chooses.
+``games/live/actions/`` (``do_create_table``, ``do_join_table``); this module chooses.
 
 Rating window
     Each seated player's shown rating (``games.ratings.api.current_rating``, 1500 for a
@@ -37,13 +37,13 @@ Fill with CPUs
     After ``FILL_AFTER`` (60 s) of waiting since the table was opened, any player seated
     at it may fill the free seats with CPUs (``do_quick_fill``): the game starts at once
     and is casual (a table with a CPU seat changes no rating). The table action itself
-    (``services.do_fill_with_cpus``) holds the minute, so the table page's ordinary
+    (``table_actions.do_fill_with_cpus``) holds the minute, so the table page's ordinary
     "Start now" URL cannot fill a quick-match table sooner (``too_early``, with the
     seconds left).
 
 Only through quick match
     A quick-match table is joined through ``do_quick_match`` alone, which checks the
-    rating window: ``services.do_join_table`` refuses the table page's "Take a seat" URL
+    rating window: ``table_actions.do_join_table`` refuses the table page's "Take a seat" URL
     there (``quick_match_only``); the waiting card offers "Play now" instead, which seats
     the visitor at that table when they are within its window and elsewhere when not.
 
@@ -59,7 +59,7 @@ Pressing after leaving
 Leaving the wait
     A waiting player may leave (``do_leave_wait``, the card's "Leave"): the seat is free
     again and the others' cards follow live; a table nobody waits at any more is
-    abandoned (``services.do_leave_table``). Once the game has started there is no wait
+    abandoned (``table_actions.do_leave_table``). Once the game has started there is no wait
     to leave: the seat is played to the end (its CPU stands in while its owner is away,
     games/ratings/rules.py).
 """
@@ -73,9 +73,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from games import services
 from games.engine import options as engine_options
 from games.engine.rules import RULES
+from games.live import actions as table_actions
 from games.matchmaking.models import QuickMatchQueue
 from games.matchmaking.rules import FILL_AFTER as FILL_AFTER  # the times live in rules.py
 from games.matchmaking.rules import fill_allowed_at as fill_allowed_at
@@ -118,7 +118,7 @@ def waiting_seat(user: Any) -> Seat | None:
 
 def _refuse_guest(user: Any) -> None:
     if user is None or not getattr(user, "is_authenticated", False):
-        raise services.ActionRefused(
+        raise table_actions.ActionRefused(
             "account_needed", "quick match is rated: log in or sign up to play"
         )
 
@@ -149,7 +149,9 @@ def choose_table(
         people = [s for s in seats if s.user_id is not None]
         if not any(s.is_open for s in seats) or not people:
             continue
-        if all(s.away_since is not None and s.away_since + services.grace() <= at for s in people):
+        if all(
+            s.away_since is not None and s.away_since + table_actions.grace() <= at for s in people
+        ):
             # everyone waiting there has closed the page (or never opened it: a seat taken
             # by a press is away until its page connects) for longer than a drop's grace:
             # nobody to play with. A press of a moment ago counts: its page is loading.
@@ -168,11 +170,11 @@ def choose_table(
 
 def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> QuickMatch:
     """ "Play now" for ``variant``: join the closest waiting table, or open one and wait.
-    Raises ``services.ActionRefused`` (``account_needed``, ``no_rule_set``)."""
+    Raises ``table_actions.ActionRefused`` (``account_needed``, ``no_rule_set``)."""
     _refuse_guest(user)
     if variant not in RULES:
-        raise services.ActionRefused("no_rule_set", "there is no such rule set")
-    at = at or services.now()
+        raise table_actions.ActionRefused("no_rule_set", "there is no such rule set")
+    at = at or table_actions.now()
     _queue_row(variant)
     with transaction.atomic():
         # the lock first: every later read of this choice happens under it
@@ -185,17 +187,17 @@ def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> Qu
         rating = current_rating(user, variant).number
         table = choose_table(variant, rating, at)
         if table is not None:
-            seat = services.do_join_table(table.pk, user=user, quick_matched=True)
+            seat = table_actions.do_join_table(table.pk, user=user, quick_matched=True)
             table.refresh_from_db()
             return QuickMatch(table, seat, "joined")
         seat = _reopen_left_table(user, variant, at)
         if seat is not None:
             return QuickMatch(seat.table, seat, "reopened")
         options = engine_options.validate_options(variant, {})
-        seats = [services.SeatSpec("me")] + [
-            services.SeatSpec("human") for _ in range(options["players"] - 1)
+        seats = [table_actions.SeatSpec("me")] + [
+            table_actions.SeatSpec("human") for _ in range(options["players"] - 1)
         ]
-        table = services.do_create_table(
+        table = table_actions.do_create_table(
             variant=variant,
             options=options,
             seats=seats,
@@ -232,7 +234,7 @@ def _reopen_left_table(user: Any, variant: str, at: datetime) -> Seat | None:
     table.status = Table.Status.WAITING
     table.created_at = at  # the wait starts again: the window and the minute before CPUs
     table.save(update_fields=["status", "created_at", "updated_at"])
-    seat = services.do_join_table(table.pk, user=user, quick_matched=True)  # broadcasts
+    seat = table_actions.do_join_table(table.pk, user=user, quick_matched=True)  # broadcasts
     seat.table.refresh_from_db()
     return seat
 
@@ -242,22 +244,22 @@ def _quick_table(table_id: int, user: Any) -> Table:
     _refuse_guest(user)
     table = Table.objects.get(pk=table_id)
     if not table.quick_match:
-        raise services.ActionRefused("not_quick_match", "this is not a quick-match table")
-    if services.seat_of(list(table.seats.all()), user, "") is None:
-        raise services.ActionRefused("not_waiting_here", "you are not waiting at this table")
+        raise table_actions.ActionRefused("not_quick_match", "this is not a quick-match table")
+    if table_actions.seat_of(list(table.seats.all()), user, "") is None:
+        raise table_actions.ActionRefused("not_waiting_here", "you are not waiting at this table")
     return table
 
 
 def do_quick_fill(table_id: int, *, user: Any, at: datetime | None = None) -> Table:
     """ "Fill with CPUs" at a waiting quick-match table, by any player seated there, once
     it has waited ``FILL_AFTER``: CPUs take the free seats, the game starts and is casual
-    (``services.do_fill_with_cpus`` holds the minute and makes a filled table unrated)."""
+    (``table_actions.do_fill_with_cpus`` holds the minute and makes a filled table unrated)."""
     table = _quick_table(table_id, user)
-    return services.do_fill_with_cpus(table.pk, user=user, at=at or services.now())
+    return table_actions.do_fill_with_cpus(table.pk, user=user, at=at or table_actions.now())
 
 
 def do_leave_wait(table_id: int, *, user: Any) -> Table:
     """ "Leave" on the waiting card: the player's seat is free again; the table is
-    abandoned when nobody waits there any more (``services.do_leave_table``)."""
+    abandoned when nobody waits there any more (``table_actions.do_leave_table``)."""
     table = _quick_table(table_id, user)
-    return services.do_leave_table(table.pk, user=user)
+    return table_actions.do_leave_table(table.pk, user=user)

@@ -1,13 +1,11 @@
 """The running total of the melds a player is staging for an opening: "43 of 51".
 
-Fifty-one and seventeen open with melds whose values reach a minimum
-(games/engine/RULES.md §4-§5: fifty-one 51, or one more than the highest opening so
-far with doubling [D10]; seventeen 17, then one more than the last opening [D17], and
-pairs their own minimum). While a player groups tiles into melds on the page, the page
-asks this view what they are worth: each meld is classified and valued by the engine
-(``melds.classify``, ``Rules.meld_value``) and the minimum is ``Rules.opening_min`` of
-the hand as it stands, so the page decides no rule. Only the asking seat's own rack
-tiles are valued; nothing of another seat is read or told.
+Lay-down rule sets open with melds whose values reach a minimum (games/engine/RULES.md
+§4-§6). While a player groups tiles into melds on the page, the page asks this view what
+they are worth; the rules object answers (``Rules.opening_progress``: each meld classified
+and valued, the minimum of the hand as it stands), so this view decides no rule and
+knows no rule set. Only the asking seat's own rack tiles are valued; nothing of another
+seat is read or told.
 """
 
 from __future__ import annotations
@@ -20,43 +18,18 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.engine.melds import GROUP, PAIR, RUN, classify
-from games.engine.rules import MELDS_OPENING, PAIRS_OPENING
+from games.engine.rules import PAIRS_OPENING
 from games.engine.state import HandState
+from games.live.actions import snapshot
 from games.models import Table
-from games.services import snapshot
 
 MAX_MELDS = 16
 
 
 def staged_total(state: HandState, seat: int, melds: list[list[int]]) -> dict[str, Any]:
-    """What ``melds`` (tile ids of ``seat``'s rack) are worth towards an opening.
-
-    ``need`` is None when the seat has opened already (then melds count no minimum)."""
-    r = state.rules
-    if r.whole_rack:
-        return {"total": 0, "need": None, "kind": None, "melds": []}
-    rack = set(state.racks[seat])
-    out = []
-    for m in melds:
-        ok_tiles = len(set(m)) == len(m) and all(t in rack for t in m)
-        allow = (PAIR,) if len(m) == 2 else (RUN, GROUP)
-        shape = classify(m, state.okey_kind, ace_high=r.ace_high, allow=allow) if ok_tiles else None
-        out.append(
-            {
-                "kind": shape.kind if shape else None,
-                "points": r.meld_value(shape.kind, shape.plays) if shape else 0,
-            }
-        )
-    # seventeen: provisional melds already placed this turn count towards the opening
-    provisional = [m for m in state.melds if m.id in state.provisional and m.owner == seat]
-    total = sum(x["points"] for x in out) + sum(r.meld_value(m.kind, m.plays) for m in provisional)
-    kinds = {x["kind"] for x in out if x["kind"]} | {m.kind for m in provisional}
-    kind = PAIRS_OPENING if kinds == {PAIR} else MELDS_OPENING
-    need = r.opening_min(state, kind) if state.opened[seat] is None else None
-    if kind == PAIRS_OPENING and not need:
-        need = None  # fifty-one pairs openings have no barrier; the count of pairs matters
-    return {"total": total, "need": need, "kind": kind, "melds": out}
+    """What ``melds`` (tile ids of ``seat``'s rack) are worth towards an opening
+    (``Rules.opening_progress``); ``need`` is None when no minimum applies."""
+    return state.rules.opening_progress(state, seat, melds)
 
 
 def staged_text(data: dict[str, Any]) -> str:

@@ -7,16 +7,34 @@ silently plays the default.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .refusals import Refusal
 from .rulesets import RULES
-from .rulesets.rummy import RUMMY_TARGETS, rummy_target
 
-# Each rule set's metadata and options, as its rules object declares them
-# (``rulebase.Rules.meta``): name -> {"name", "seed", "whole_rack", "players",
-# "direction", "options": {key: (allowed values, default)}}.
-VARIANTS: dict[str, dict[str, Any]] = {name: r.meta() for name, r in RULES.items()}
+
+class _Variants(Mapping[str, dict[str, Any]]):
+    """A read-only view of the registry: each rule set's metadata and options, as its
+    rules object declares them (``rulebase.Rules.meta``): name -> {"name", "seed",
+    "whole_rack", "players", "direction", "options": {key: (allowed values, default)}}.
+    A view rather than a copy, so a rule set registered later (``rulesets.register``)
+    is listed too."""
+
+    def __getitem__(self, name: str) -> dict[str, Any]:
+        return RULES[name].meta()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(RULES))
+
+    def __len__(self) -> int:
+        return len(RULES)
+
+    def __contains__(self, name: object) -> bool:
+        return name in RULES
+
+
+VARIANTS: Mapping[str, dict[str, Any]] = _Variants()
 
 
 def _same(value: Any, allowed: Any) -> bool:
@@ -56,4 +74,4 @@ def validate_options(variant: str, options: dict | None = None) -> dict:
     return out
 
 
-__all__ = ["RUMMY_TARGETS", "VARIANTS", "rummy_target", "validate_options"]
+__all__ = ["VARIANTS", "validate_options"]

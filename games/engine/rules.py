@@ -2,8 +2,10 @@
 
 ``rules_for(variant)`` returns the (stateless, shared) rules object; ``RULES`` maps every
 rule set's name to it, in menu order. The base classes are in ``rulebase.py``; each rule
-set is one module of ``rulesets/`` (found there without being listed). The state machine
-in ``actions.py`` asks the rules object what the rule set allows and what things cost.
+set is one module of ``rulesets/`` (found there without being listed; ``register`` and
+``unregister`` add and remove one at run time). No module outside ``rulesets/`` imports a
+rule set's module: a rule set is reached through this registry. The state machine in
+``actions.py`` asks the rules object what the rule set allows and what things cost.
 """
 
 from __future__ import annotations
@@ -18,11 +20,7 @@ from .rulebase import (
     Rules,
     WholeRackRules,
 )
-from .rulesets import RULES
-from .rulesets.classic import ClassicRules
-from .rulesets.fifty_one import FiftyOneRules
-from .rulesets.rummy import RummyRules
-from .rulesets.seventeen import SeventeenRules
+from .rulesets import RULES, register, unregister
 
 
 def rules_for(variant: str) -> Rules:
@@ -36,14 +34,12 @@ __all__ = [
     "MELDS_OPENING",
     "PAIRS_OPENING",
     "RULES",
-    "ClassicRules",
-    "FiftyOneRules",
     "LayDownRules",
     "ResultProblem",
     "Rules",
-    "RummyRules",
-    "SeventeenRules",
     "WholeRackRules",
+    "register",
     "rules_for",
+    "unregister",
     "PAIR",
 ]

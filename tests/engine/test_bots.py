@@ -273,11 +273,9 @@ def test_levels_and_errors():
 def _register(monkeypatch, rules) -> None:
     """Register ``rules`` as one more rule set for this test (as a module of
     games/engine/rulesets would be)."""
-    from games.engine import options
     from games.engine.rules import RULES
 
     monkeypatch.setitem(RULES, rules.name, rules)
-    monkeypatch.setitem(options.VARIANTS, rules.name, rules.meta())
 
 
 def _action_log(variant: str, opts: dict | None, levels: tuple[str, ...], hands: int) -> list:

@@ -279,11 +279,9 @@ def test_bench_phases_alone(capsys) -> None:
 def _register(monkeypatch, rules) -> None:
     """Register ``rules`` as one more rule set for this test (as a new module of
     games/engine/rulesets would be)."""
-    from games.engine import options
     from games.engine.rules import RULES
 
     monkeypatch.setitem(RULES, rules.name, rules)
-    monkeypatch.setitem(options.VARIANTS, rules.name, rules.meta())
 
 
 @pytest.mark.parametrize("variant", list(RULES))

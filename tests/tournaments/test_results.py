@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Game, apply
-from games.engine.options import rummy_target, validate_options
+from games.engine.options import validate_options
 from games.engine.rules import RULES
 from games.engine.simulate import choose
 from games.tournaments.messages import RESULT_PROBLEMS
@@ -152,7 +152,7 @@ def test_classic_property(scores):
 @pytest.mark.parametrize("length", ["short", "standard", "long"])
 def test_rummy_checks(players, length):
     opts = {"players": players, "length": length}
-    target = rummy_target(validate_options("rummy", opts))
+    target = RULES["rummy"].game_target(validate_options("rummy", opts))
     others = [0] * (players - 1)
     for win in range(target, target + 6):
         assert validate_table_result("rummy", opts, [*others, win]) == []
@@ -240,7 +240,7 @@ def rummy_games(draw):
         "players": draw(st.sampled_from([2, 3, 4])),
         "length": draw(st.sampled_from(["short", "standard", "long"])),
     }
-    target = rummy_target(validate_options("rummy", opts))
+    target = RULES["rummy"].game_target(validate_options("rummy", opts))
     totals = [0] * opts["players"]
     seat = st.integers(0, opts["players"] - 1)
     while max(totals) < target:

@@ -59,6 +59,10 @@ class ClassicRules(WholeRackRules):
     def close_lines(self, state: HandState, seat: int, ending: str) -> list[dict]:
         return scoring.classic_close_lines(state.n_players, seat, ending)
 
+    def score_card_rows(self, options: dict) -> int:
+        # a countdown from S points [D5]: a close costs 2, so room for S/2 hands and two more
+        return max(12, options["start_points"] // 2 + 2)
+
     def max_hands(self, options: dict) -> int:
         # [D5] everyone starts with S points; a close costs each of the other n-1 players at
         # least 2; the game ends after the hand in which someone reaches 0, so before that

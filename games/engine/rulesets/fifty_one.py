@@ -20,10 +20,14 @@ from ..melds import sum_value
 from ..rulebase import (
     COMMON_OPTIONS,
     PAIRS_OPENING,
+    WHY_OKEYS_AT,
+    WHY_PILE_RAN_OUT,
+    WHY_TILES_LEFT_WORTH,
     LayDownRules,
     ResultProblem,
     gettext_noop,
     lay_down_result_problems,
+    why,
 )
 from ..table import face_number, is_usable
 from ..tiles import kind_of, number_of_kind
@@ -144,6 +148,24 @@ class FiftyOneRules(LayDownRules):
 
     def humans_opposite(self, options: dict) -> bool:
         return bool(options.get("partners"))  # [D14] partners sit opposite
+
+    def line_why(self, reason: str, d: dict[str, Any]) -> list[dict[str, Any]]:
+        """An opened rival's tiles left: how many, worth what, × m (×5, or ×10 after a pairs
+        or okey finish or for a pairs opener, RULES.md §4 Ending), its okeys at 100 × m
+        [D20], and that the pile ran out [D4] when it did."""
+        if reason == "tiles_left" and "multiplier" in d:
+            parts = self.tiles_left_why(d)
+            if d.get("ending") == "exhausted":
+                parts.append(why(WHY_PILE_RAN_OUT))
+            return parts
+        return super().line_why(reason, d)
+
+    def tiles_left_why(self, d: dict[str, Any]) -> list[dict[str, Any]]:
+        m = d["multiplier"]
+        parts = [why(WHY_TILES_LEFT_WORTH, tiles=d.get("tiles", 0), sum=d.get("sum", 0), m=m)]
+        if d.get("okeys"):
+            parts.append(why(WHY_OKEYS_AT, n=d["okeys"], each=100 * m))
+        return parts
 
     def score_hint(self, options: dict) -> tuple[str, dict[str, Any]]:
         return (

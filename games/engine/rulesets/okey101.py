@@ -40,9 +40,12 @@ from .. import scoring
 from ..rulebase import (
     COMMON_OPTIONS,
     PAIRS_OPENING,
+    WHY_ENDING_X,
+    WHY_SUM_COUNTS_OKEYS,
     ResultProblem,
     gettext_noop,
     lay_down_result_problems,
+    why,
 )
 from ..table import is_usable
 from ..tiles import kind_of
@@ -209,6 +212,21 @@ class Okey101Rules(FiftyOneRules):
                     )
                 )
         return ending, lines
+
+    def line_why(self, reason: str, d: dict[str, Any]) -> list[dict[str, Any]]:
+        """The finisher's and an unopened rival's lines say the ending's multiplier when it
+        is more than 1 (okey, pairs, elden: × 2 each [D33])."""
+        if reason in ("finished", "not_opened"):
+            m = d.get("multiplier", 1)
+            return [why(WHY_ENDING_X, m=m)] if m > 1 else []
+        return super().line_why(reason, d)
+
+    def tiles_left_why(self, d: dict[str, Any]) -> list[dict[str, Any]]:
+        """The sum counts each okey left at 101 [D34]: say how many."""
+        parts = super().tiles_left_why(d)
+        if d.get("okeys_left") and "okey_value" in d:
+            parts.append(why(WHY_SUM_COUNTS_OKEYS, n=d["okeys_left"], each=d["okey_value"]))
+        return parts
 
     def score_hint(self, options: dict) -> tuple[str, dict[str, Any]]:
         return (

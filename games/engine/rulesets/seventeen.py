@@ -18,10 +18,17 @@ from ..melds import seventeen_value
 from ..rulebase import (
     COMMON_OPTIONS,
     PAIRS_OPENING,
+    WHY_DIRECT_X4,
+    WHY_OKEY_FINISH_X2,
+    WHY_PAIRS_X,
+    WHY_TENTH_OF_BASE,
+    WHY_THE_BASE,
+    WHY_TILES_LEFT_X10,
     LayDownRules,
     ResultProblem,
     gettext_noop,
     lay_down_result_problems,
+    why,
 )
 from ..table import is_usable
 from ..tiles import kind_of, number_of_kind
@@ -142,6 +149,28 @@ class SeventeenRules(LayDownRules):
 
     def humans_opposite(self, options: dict) -> bool:
         return True  # §5 online: two people sit opposite
+
+    def line_why(self, reason: str, d: dict[str, Any]) -> list[dict[str, Any]]:
+        """[D19] [D21] the finisher's tenth of the base, an opened loser's 10 per tile, an
+        unopened loser's base (× 4 after a direct close); then the pair factor and the
+        okey finish's × 2 on the lines they multiply."""
+        if reason == "tiles_left":
+            parts = [why(WHY_TILES_LEFT_X10, n=d.get("tiles", 0))]
+        elif reason == "not_opened" and "base" in d:
+            parts = [why(WHY_THE_BASE, base=d["base"])]
+            if d.get("direct_close"):
+                parts.append(why(WHY_DIRECT_X4))
+        elif reason == "finished" and "base" in d:
+            parts = [why(WHY_TENTH_OF_BASE, base=d["base"])]
+        else:
+            parts = super().line_why(reason, d)
+        if reason in ("tiles_left", "not_opened", "okey_given", "okey_taken", "pair_given"):
+            factor = d.get("pair_factor")
+            if isinstance(factor, int) and factor > 1:
+                parts.append(why(WHY_PAIRS_X, n=factor))
+            if d.get("okey_finish"):
+                parts.append(why(WHY_OKEY_FINISH_X2))
+        return parts
 
     def score_hint(self, options: dict) -> tuple[str, dict[str, Any]]:
         return (

@@ -1,18 +1,22 @@
-"""A tiny, safe Markdown renderer for the "How to play" pages.
+"""The safe Markdown of the "How to play" pages, rendered by markdown-it-py.
 
-Pure Python (standard library and the engine's registry of rule sets, no Django). It
-understands exactly the subset described in ``README.md`` beside this file:
+Pure Python (markdown-it-py and the engine's registry of rule sets, no Django). The parser is
+markdown-it's CommonMark preset with GFM pipe tables, cut down to the subset described in
+``README.md`` beside this file so that the pages render exactly as they are written:
 
-- headings ``#``, ``##``, ``###``;
-- paragraphs (consecutive non-blank lines);
-- ``-`` lists and ``1.`` lists (an indented line continues the item above it, even when it
-  starts like a list item: there are no nested lists);
-- pipe tables (a header row, a ``|---|---|`` separator row, then body rows);
+- headings ``#``, ``##``, ``###`` (a deeper heading is an ordinary line);
+- paragraphs (consecutive non-blank lines, joined by a space);
+- ``-`` lists and ``1.`` lists; an indented line continues the item above it, even when it
+  starts like a list item (there are no nested lists), and an unindented line ends the list;
+- pipe tables (a header row, a ``|---|---|`` separator row, then body rows); a pipe inside a
+  code span stays in its cell, ``\\|`` is a literal pipe;
 - inline ``**bold**``, ``*italic*``, ```code``` and ``[links](target)``.
 
-Every piece of text is HTML-escaped: raw HTML in a page is shown as text, never passed through.
-Link targets are kept only when they are relative, ``#anchors``, ``http(s):`` or ``mailto:``;
-any other target (``javascript:`` and the like) renders the link text alone.
+Safety: raw HTML is off (``html=False``: it is escaped and shown as text), and so are images,
+autolinks, entities, block quotes, code blocks, rules and link reference definitions: they
+render as the text they are written with. A link target is kept only when it is relative, an
+``#anchor``, ``http(s):`` or ``mailto:``; any other target (``javascript:``, ``data:``, a
+protocol-relative ``//host``) renders the link text alone. NUL characters are dropped.
 
 Public API:
 
@@ -24,9 +28,15 @@ Public API:
 
 from __future__ import annotations
 
-import html
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 
 from games.engine.rules import RULES
 
@@ -45,22 +55,17 @@ DEFAULT_LANGUAGE = "en"
 # The overview, then each registered rule set's page (``Rules.rules_page``), in menu order.
 SLUGS: tuple[str, ...] = ("index", *(rules.rules_page for rules in RULES.values()))
 
-_HEADING = re.compile(r"^(#{1,3})\s+(.*?)\s*$")
-_UL_ITEM = re.compile(r"^ ?-\s+(.*)$")
-_OL_ITEM = re.compile(r"^ ?\d{1,9}\.\s+(.*)$")
-_TABLE_SEP_CELL = re.compile(r"^\s*:?-{1,}:?\s*$")
-_CONTINUATION = re.compile(r"^(\s{2,}|\t)\S")
-
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
-_LINK = re.compile(r"\[([^\[\]]+)\]\(\s*([^()\s]+)\s*\)")
-_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
-_ITALIC = re.compile(r"(?<![*\w])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![*\w])", re.S)
-_PLACEHOLDER = re.compile("\x00(\\d+)\x00")
+_TITLE = re.compile(r"^#\s+(.*?)\s*$")
 _SAFE_SCHEMES = ("http:", "https:", "mailto:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# A pipe inside a code span of a table row is hidden from the table's cell splitting behind
+# this private-use character, then put back in the rendered text (see ``_protect_pipes``).
+_PIPE = "\ue000"
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
-
-# --------------------------------------------------------------------------- inline
+# Constructs outside the subset: each renders as the plain text it is written with.
+_OFF_BLOCK = ["code", "fence", "blockquote", "hr", "reference", "html_block", "lheading"]
+_OFF_INLINE = ["escape", "image", "autolink", "html_inline", "entity"]
 
 
 def _safe_target(target: str) -> str | None:
@@ -75,175 +80,133 @@ def _safe_target(target: str) -> str | None:
     return cleaned
 
 
-def _render_inline(text: str) -> str:
-    """Render one run of inline text (already stripped of the block syntax)."""
-    text = text.replace("\x00", "")
-    stash: list[str] = []
+# --------------------------------------------------------------------------- parser rules
 
-    def keep(fragment: str) -> str:
-        stash.append(fragment)
-        return f"\x00{len(stash) - 1}\x00"
-
-    def code(m: re.Match[str]) -> str:
-        content = m.group(2)
-        return keep(f"<code>{html.escape(content, quote=False)}</code>")
-
-    text = _CODE_SPAN.sub(code, text)
-
-    def link(m: re.Match[str]) -> str:
-        label = _format(m.group(1))
-        target = _safe_target(m.group(2))
-        if target is None:
-            return keep(label)
-        return keep(f'<a href="{html.escape(target, quote=True)}">{label}</a>')
-
-    text = _LINK.sub(link, text)
-    text = _format(text)
-    while _PLACEHOLDER.search(text):
-        text = _PLACEHOLDER.sub(lambda m: stash[int(m.group(1))], text)
-    return text
+_BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
 
-def _format(text: str) -> str:
-    """Escape text (placeholders excepted) and apply bold and italic."""
-    parts = _PLACEHOLDER.split(text)
-    out = []
-    for i, part in enumerate(parts):
-        # split() with one group alternates: text, index, text, index, ...
-        out.append(f"\x00{part}\x00" if i % 2 else html.escape(part, quote=False))
-    escaped = "".join(out)
-    escaped = _BOLD.sub(r"<strong>\1</strong>", escaped)
-    escaped = _ITALIC.sub(r"<em>\1</em>", escaped)
-    return escaped
+def _guard(md: MarkdownIt, name: str, allowed: Callable[[StateBlock, int], bool]) -> None:
+    """Let the block rule ``name`` match only where ``allowed(state, line)`` holds."""
+    rule = next(r for r in md.block.ruler.__rules__ if r.name == name)
+    original: _BlockRule = rule.fn
+
+    def guarded(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        return allowed(state, start) and original(state, start, end, silent)
+
+    md.block.ruler.at(name, guarded, {"alt": list(rule.alt)})
 
 
-# --------------------------------------------------------------------------- blocks
+def _heading_up_to_h3(state: StateBlock, line: int) -> bool:
+    text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+    return len(text) - len(text.lstrip("#")) <= 3
 
 
-def _split_row(line: str) -> list[str]:
-    """Cells of a pipe-table row; ``\\|`` is a literal pipe, pipes inside code spans too."""
-    row = line.strip()
-    if row.startswith("|"):
-        row = row[1:]
-    if row.endswith("|") and not row.endswith("\\|"):
-        row = row[:-1]
-    cells: list[str] = []
-    current: list[str] = []
-    in_code = False
-    i = 0
-    while i < len(row):
-        ch = row[i]
-        if ch == "\\" and i + 1 < len(row) and row[i + 1] == "|":
-            current.append("|")
-            i += 2
+def _top_level(state: StateBlock, line: int) -> bool:
+    """Lists only outside a list: an indented ``1.`` or ``-`` continues the item's text."""
+    return state.level == 0
+
+
+def _unindented_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Ends a list item's paragraph at a line indented by less than two columns.
+
+    CommonMark would take such a line as a lazy continuation of the item; in the pages it is
+    the paragraph after the list. Used only as a paragraph terminator (``silent``).
+    """
+    return silent and state.sCount[start] < min(state.blkIndent, 2)
+
+
+def _drop_unsafe_links(state: StateCore) -> None:
+    """Unwrap every link whose target is not ``_safe_target``: its text stays, as text."""
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
             continue
-        if ch == "`":
-            in_code = not in_code
-        if ch == "|" and not in_code:
-            cells.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-        i += 1
-    cells.append("".join(current).strip())
-    return cells
+        kept: list[Token] = []
+        unwrap = False
+        for token in block.children:
+            if token.type == "link_open":
+                target = _safe_target(str(token.attrGet("href") or ""))
+                unwrap = target is None
+                if unwrap:
+                    continue
+                token.attrSet("href", target)
+            elif token.type == "link_close" and unwrap:
+                unwrap = False
+                continue
+            kept.append(token)
+        block.children = kept
 
 
-def _is_table_start(lines: list[str], i: int) -> bool:
-    if i + 1 >= len(lines) or "|" not in lines[i]:
-        return False
-    sep = lines[i + 1].strip()
-    if "|" not in sep or "-" not in sep:
-        return False
-    return all(_TABLE_SEP_CELL.match(cell) for cell in _split_row(sep))
+def _restore_pipes(state: StateCore) -> None:
+    for block in state.tokens:
+        for token in block.children or ():
+            if _PIPE in token.content:
+                token.content = token.content.replace(_PIPE, "|")
 
 
-def _starts_block(lines: list[str], i: int) -> bool:
-    line = lines[i]
-    return bool(
-        _HEADING.match(line)
-        or _UL_ITEM.match(line)
-        or _OL_ITEM.match(line)
-        or _is_table_start(lines, i)
-    )
+def _protect_pipes(text: str) -> str:
+    """Hide the pipes of code spans on table rows (GFM would split a cell there)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("|") and "`" in line:
+            lines[i] = _CODE_SPAN.sub(lambda m: m.group(0).replace("|", _PIPE), line)
+    return "\n".join(lines)
 
 
-def _render_table(lines: list[str], i: int) -> tuple[str, int]:
-    header = _split_row(lines[i])
-    width = len(header)
-    i += 2
-    body: list[list[str]] = []
-    while i < len(lines) and lines[i].strip() and "|" in lines[i]:
-        cells = _split_row(lines[i])
-        cells = (cells + [""] * width)[:width]
-        body.append(cells)
-        i += 1
-    out = ["<table>", "<thead>", "<tr>"]
-    out += [f"<th>{_render_inline(cell)}</th>" for cell in header]
-    out += ["</tr>", "</thead>"]
-    if body:
-        out.append("<tbody>")
-        for cells in body:
-            out.append("<tr>" + "".join(f"<td>{_render_inline(c)}</td>" for c in cells) + "</tr>")
-        out.append("</tbody>")
-    out.append("</table>")
-    return "\n".join(out), i
+# --------------------------------------------------------------------------- renderer rules
+
+_RenderRule = Callable[[Any, Sequence[Token], int, Any, Any], str]
 
 
-def _render_list(lines: list[str], i: int, ordered: bool) -> tuple[str, int]:
-    pattern = _OL_ITEM if ordered else _UL_ITEM
-    items: list[list[str]] = []
-    while i < len(lines):
-        line = lines[i]
-        m = pattern.match(line)
-        if m:
-            items.append([m.group(1).strip()])
-        elif items and _CONTINUATION.match(line):
-            # No nested lists: an indented line always continues the item above.
-            items[-1].append(line.strip())
-        else:
-            break
-        i += 1
-    tag = "ol" if ordered else "ul"
-    body = "\n".join(f"<li>{_render_inline(' '.join(parts))}</li>" for parts in items)
-    return f"<{tag}>\n{body}\n</{tag}>", i
+def _fixed(html: str) -> _RenderRule:
+    return lambda renderer, tokens, idx, options, env: html
+
+
+def _row_open(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    # Header cells one a line, a body row on one line (as the pages have always been served).
+    return "<tr>" if tokens[idx + 1].type == "td_open" else "<tr>\n"
+
+
+def _build() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False})
+    md.enable("table")
+    md.disable(_OFF_BLOCK + _OFF_INLINE)
+    _guard(md, "heading", _heading_up_to_h3)
+    _guard(md, "list", _top_level)
+    md.block.ruler.before("paragraph", "unindented_line", _unindented_line, {"alt": ["paragraph"]})
+    md.core.ruler.after("inline", "drop_unsafe_links", _drop_unsafe_links)
+    md.core.ruler.after("drop_unsafe_links", "restore_pipes", _restore_pipes)
+    # Every link is parsed and kept as written; _drop_unsafe_links judges its target.
+    md.validateLink = lambda url: True
+    md.normalizeLink = lambda url: url
+    renderer_rules: dict[str, _RenderRule] = {
+        "softbreak": _fixed(" "),
+        "hardbreak": _fixed(" "),
+        "tr_open": _row_open,
+        "th_open": _fixed("<th>"),  # no alignment styles (the CSP refuses inline styles)
+        "td_open": _fixed("<td>"),
+        "td_close": _fixed("</td>"),
+    }
+    for name, rule in renderer_rules.items():
+        md.add_render_rule(name, rule)
+    return md
+
+
+_MD = _build()
 
 
 def render_markdown(text: str) -> str:
     """Render the supported Markdown subset to HTML (all text escaped)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    blocks: list[str] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip():
-            i += 1
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            level = len(heading.group(1))
-            blocks.append(f"<h{level}>{_render_inline(heading.group(2))}</h{level}>")
-            i += 1
-            continue
-        if _is_table_start(lines, i):
-            block, i = _render_table(lines, i)
-            blocks.append(block)
-            continue
-        if _UL_ITEM.match(line):
-            block, i = _render_list(lines, i, ordered=False)
-            blocks.append(block)
-            continue
-        if _OL_ITEM.match(line):
-            block, i = _render_list(lines, i, ordered=True)
-            blocks.append(block)
-            continue
-        para = [line.strip()]
-        i += 1
-        while i < len(lines) and lines[i].strip() and not _starts_block(lines, i):
-            para.append(lines[i].strip())
-            i += 1
-        blocks.append(f"<p>{_render_inline(' '.join(para))}</p>")
-    return "\n".join(blocks) + ("\n" if blocks else "")
+    return _MD.render(_protect_pipes(text.replace("\x00", "").replace(_PIPE, "")))
+
+
+def _plain_inline(text: str) -> str:
+    """Inline markup stripped: the text a reader sees."""
+    tokens = _MD.parseInline(text.replace("\x00", ""))[0].children or []
+    return "".join(
+        " " if t.type in ("softbreak", "hardbreak") else t.content
+        for t in tokens
+        if t.type in ("text", "code_inline", "softbreak", "hardbreak")
+    ).strip()
 
 
 # --------------------------------------------------------------------------- pages
@@ -274,23 +237,14 @@ def page_path(lang: str, slug: str) -> Path:
     return path
 
 
-def _plain_inline(text: str) -> str:
-    """Inline markup stripped: the text a reader sees."""
-    text = _LINK.sub(r"\1", text)
-    text = _CODE_SPAN.sub(r"\2", text)
-    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
-    text = re.sub(r"\*(.+?)\*", r"\1", text)
-    return text.strip()
-
-
 def split_title(text: str) -> tuple[str, str]:
     """(plain title, remaining Markdown) from a page whose first line is ``# Title``."""
     text = text.lstrip("\ufeff")
     first, _, rest = text.partition("\n")
-    m = _HEADING.match(first)
-    if not m or len(m.group(1)) != 1:
+    m = _TITLE.match(first)
+    if not m:
         raise ValueError("a rules page must start with a '# Title' line")
-    return _plain_inline(m.group(2)), rest
+    return _plain_inline(m.group(1)), rest
 
 
 def load_page(lang: str, slug: str) -> tuple[str, str]:

@@ -144,6 +144,38 @@ def test_unsafe_link_targets_are_dropped(target: str) -> None:
     assert "click" in out
 
 
+@pytest.mark.parametrize(
+    "source", ["[click](javascript&#58;alert(1))", "[click](<javascript:alert(1)>)"]
+)
+def test_unsafe_targets_are_judged_after_decoding(source: str) -> None:
+    # CommonMark decodes entities and <...> in a link target: the check sees the decoded one.
+    assert render_markdown(source) == "<p>click</p>\n"
+
+
+def test_images_and_autolinks_are_not_rendered() -> None:
+    out = render_markdown("![x](https://example.org/a.png) <https://example.org>")
+    assert "<img" not in out
+    assert "&lt;https://example.org&gt;" in out
+
+
+def test_entities_are_shown_as_written() -> None:
+    assert render_markdown("&lt;b&gt; &#60;") == "<p>&amp;lt;b&amp;gt; &amp;#60;</p>\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("> quote", "<p>&gt; quote</p>\n"),
+        ("    indented", "<p>indented</p>\n"),
+        ("---", "<p>---</p>\n"),
+        ("Title\n---", "<p>Title ---</p>\n"),
+        ("[x]\n\n[x]: https://example.org", "<p>[x]</p>\n<p>[x]: https://example.org</p>\n"),
+    ],
+)
+def test_constructs_outside_the_subset_are_text(source: str, expected: str) -> None:
+    assert render_markdown(source) == expected
+
+
 def test_link_target_is_attribute_escaped() -> None:
     out = render_markdown('[x](https://example.org/?a=1&b="2")')
     assert 'href="https://example.org/?a=1&amp;b=&quot;2&quot;"' in out

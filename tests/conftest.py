@@ -32,18 +32,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 import time_machine
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import servers
+from tests.support.servers import ROOT, free_port  # noqa: F401 (older imports use these)
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -55,7 +51,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
-SERVER_START_TIMEOUT = 60
 
 
 # Time travel for the whole run --------------------------------------------------------
@@ -188,46 +183,21 @@ def _static_files_without_collectstatic():
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hasher():
+    """Passwords in the test process are hashed with MD5: production's PBKDF2 costs about
+    a quarter of a second of CPU per hash (each account made, each ``login``), which no test
+    here is about. The e2e server hashes as production does."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 # The real server --------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _server_env(tmp_dir: Path) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "SECRET_KEY", "EMAIL_HOST"}
-    }
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "okeysite.settings",
-            "DATABASE_URL": f"sqlite:///{tmp_dir / 'e2e.sqlite3'}",
-            # As `make run` serves it: DEBUG off, WhiteNoise serving the collected files.
-            "DEBUG": "0",
-            "STATIC_ROOT": str(tmp_dir / "static"),
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            # CPUs move quickly, and deals are predictable (tests only). The sweeper plays
-            # one CPU step per table per sweep: sweeping every 50 ms instead of 200 ms, a
-            # CPU step comes 60-110 ms after the last instead of 60-260 ms (the long
-            # browser tests mostly wait for CPU turns).
-            "OKEY_CPU_DELAY_MS": "60",
-            "OKEY_SWEEP_INTERVAL": "0.05",
-            "OKEY_SEED_PREFIX": "e2e-",
-            # Mail is written to files here (the reset test reads its link from them).
-            "EMAIL_FILE_PATH": str(tmp_dir / "mail"),
-            # Every browser signs up from 127.0.0.1 (the tournament test alone makes nine
-            # accounts): lift the per-IP sign-up limit (tests/accounts/ tests the limit).
-            "SIGNUP_THROTTLE_LIMIT": "1000",
-        }
-    )
-    return env
+#
+# tests/support/servers.py starts and waits for server processes; ``free_port`` and
+# ``ROOT`` are imported from there.
 
 
 @pytest.fixture(scope="session")
@@ -241,55 +211,11 @@ def daphne_extra_env() -> dict[str, str]:
 def e2e_env(tmp_path_factory, daphne_extra_env) -> dict[str, str]:
     """Environment of the e2e server: its own migrated SQLite file database."""
     tmp_dir = tmp_path_factory.mktemp("e2e-server")
-    env = _server_env(tmp_dir)
+    env = servers.server_env(tmp_dir)
     env.update(daphne_extra_env)
     env["E2E_TMP_DIR"] = str(tmp_dir)
-    # The two commands are independent (collectstatic reads no database): run them at once.
-    runs = {
-        command: subprocess.Popen(
-            [sys.executable, "manage.py", command, "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for command in ("migrate", "collectstatic")
-    }
-    try:
-        for command, proc in runs.items():
-            stdout, stderr = proc.communicate(timeout=300)
-            if proc.returncode != 0:
-                pytest.fail(f"{command} for the e2e server failed:\n{stdout}\n{stderr}")
-    finally:
-        for proc in runs.values():
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+    servers.prepare(env)
     return env
-
-
-def _wait_until_up(proc: subprocess.Popen, url: str, log_path: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(
-                f"daphne exited with {proc.returncode}:\n{log_path.read_text(errors='replace')}"
-            )
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status < 500:
-                    return
-        except urllib.error.HTTPError as exc:
-            if exc.code < 500:
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(
-        f"daphne did not answer within {SERVER_START_TIMEOUT}s:\n"
-        f"{log_path.read_text(errors='replace')}"
-    )
 
 
 @pytest.fixture(scope="session")
@@ -298,29 +224,9 @@ def daphne_server(e2e_env):
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     log_path = Path(e2e_env["E2E_TMP_DIR"]) / "daphne.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "manage.py",
-                "serve",  # daphne + the CPU/clock sweeper, as `make run` starts it
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-            ],
-            cwd=ROOT,
-            env=e2e_env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+    proc = servers.serve(e2e_env, port, log_path)
     try:
-        _wait_until_up(proc, f"{base_url}/", log_path)
+        servers.wait_for_http(f"{base_url}/", proc=proc, log_path=log_path)
         yield base_url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        servers.stop(proc)

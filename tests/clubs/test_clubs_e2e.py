@@ -21,7 +21,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.test_table_e2e import sign_up
+from tests.support.accounts import log_in, sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -158,15 +158,6 @@ def test_an_organiser_builds_a_club_season_and_its_ranking(
     )
     page.set_viewport_size({"width": 1366, "height": 768})
     assert history.locator("thead").is_visible()
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.context.clear_cookies()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("green-felt-2024!")
-    page.locator("main").get_by_role("button", name="Log in").click()
-    expect(page.get_by_test_id("nav-user")).to_be_visible()
 
 
 def test_an_invited_player_sees_the_invitation_and_accepts_it(

@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 
 from games.review.analysis import QUEUE_LIMIT
 from tests.e2e.test_review_teach_e2e import hand_document
-from tests.e2e.test_table_e2e import sign_up
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 FAKE_SEATS = range(10, 10 + QUEUE_LIMIT)

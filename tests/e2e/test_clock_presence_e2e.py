@@ -8,15 +8,14 @@ tables' real clocks (30 s), which no test should wait for. Here every turn clock
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import ROOT, _server_env, _wait_until_up, free_port
-from tests.e2e.test_table_e2e import sign_up
+from tests.support import servers
+from tests.support.accounts import sign_up
+from tests.support.servers import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -32,7 +31,7 @@ def clock_server(tmp_path_factory):
     """A server as ``daphne_server`` starts one (its own migrated SQLite database), with
     short turn clocks and away grace."""
     tmp = tmp_path_factory.mktemp("clock-server")
-    env = _server_env(tmp)
+    env = servers.server_env(tmp)
     env.update(
         {
             "OKEY_TURN_CLOCK_S": str(CLOCK_S),
@@ -41,34 +40,15 @@ def clock_server(tmp_path_factory):
             "E2E_TMP_DIR": str(tmp),
         }
     )
-    for command in ("migrate", "collectstatic"):
-        subprocess.run(
-            [sys.executable, "manage.py", command, "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
+    servers.prepare(env)
     port = free_port()
     log_path = tmp / "daphne.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+    proc = servers.serve(env, port, log_path)
     try:
-        _wait_until_up(proc, f"http://127.0.0.1:{port}/", log_path)
+        servers.wait_for_http(f"http://127.0.0.1:{port}/", proc=proc, log_path=log_path)
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        servers.stop(proc)
 
 
 def ws_open(page: Page) -> None:

@@ -140,7 +140,8 @@ def test_a_reconnect_after_missed_moves_shows_what_a_fresh_page_shows(
     never reach the page (dropped); the socket closes (1012: the htmx extension
     reconnects by itself) and the new socket's first frame brings every stale fragment:
     the page then shows what a fresh load of it shows."""
-    from tests.e2e.test_table_e2e import create_table, sign_up
+    from tests.e2e.test_table_e2e import create_table
+    from tests.support.accounts import sign_up
 
     page.set_viewport_size({"width": 1366, "height": 768})
     sign_up(page, daphne_server, "first_reconnect")

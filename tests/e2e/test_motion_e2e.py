@@ -28,10 +28,10 @@ from tests.e2e.test_table_e2e import (
     create_table,
     discard,
     draw_if_needed,
-    sign_up,
     wait_my_turn_or_end,
     worst_tile,
 )
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

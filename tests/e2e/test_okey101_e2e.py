@@ -39,7 +39,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine.testing import make_state
-from tests.e2e.test_table_e2e import act, sign_up, version
+from tests.e2e.test_table_e2e import act, version
 from tests.e2e.test_table_layout_e2e import (
     MUST_SEE,
     PLAY_PHASE,
@@ -49,6 +49,7 @@ from tests.e2e.test_table_layout_e2e import (
     put_hand_state,
     rack_problems,
 )
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -92,18 +93,6 @@ def stage(page: Page, meld: str) -> None:
     for t in meld.split():
         page.click(f"#rack-grid .tile[data-id='{tile_id(page, t)}']")
     page.click("[data-stage]")
-
-
-def sign_up_in(page: Page, base: str, username: str, language: str) -> None:
-    """Sign up with the page in ``language`` (the language cookie), by the fields' ids."""
-    page.context.add_cookies([{"name": "django_language", "value": language, "url": base}])
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", username.title())
-    page.fill("#id_password1", "green-felt-2024!")
-    page.fill("#id_password2", "green-felt-2024!")
-    page.locator("main button[type=submit]").click()
-    expect(page.get_by_test_id("nav-user")).to_have_text(username.title())
 
 
 def new_101_table(page: Page, base: str, **options: str) -> str:
@@ -274,7 +263,7 @@ REFUSED = {
 def test_an_opening_below_101_is_refused_with_its_numbers(
     page: Page, daphne_server: str, e2e_env, language: str
 ):
-    sign_up_in(page, daphne_server, f"yuzbir_open_{language}", language)
+    sign_up(page, daphne_server, f"yuzbir_open_{language}", language=language)
     code = new_101_table(page, daphne_server)
     state = make_state(VARIANT, racks=[OPENER, None, None, None], indicator="K12")
     with_state(page, e2e_env, code, state)

@@ -23,7 +23,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.engine.testing import make_state
-from tests.e2e.test_table_e2e import create_table, sign_up
+from tests.e2e.test_table_e2e import create_table
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

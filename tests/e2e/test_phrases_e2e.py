@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.e2e.test_table_e2e import sign_up
 from tests.e2e.test_two_players_e2e import ws_open
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -20,7 +20,7 @@ from games.engine.actions import legal_actions
 from games.engine.bots import choose_action
 from games.engine.view import view_for
 from games.review import records
-from tests.e2e.test_table_e2e import sign_up
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 SHOTS = os.environ.get("REVIEW_SHOTS")

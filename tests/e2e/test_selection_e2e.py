@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table_e2e import create_table, sign_up, wait_my_turn_or_end
+from tests.e2e.test_table_e2e import create_table, wait_my_turn_or_end
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

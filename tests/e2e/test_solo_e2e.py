@@ -13,7 +13,8 @@ from playwright.sync_api import Page, expect
 
 from games.engine.evaluate import best_arrangement
 from games.engine.tiles import kind_of, parse_kind
-from tests.e2e.test_table_e2e import act, draw_if_needed, rack, sign_up
+from tests.e2e.test_table_e2e import act, draw_if_needed, rack
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -25,7 +25,8 @@ from playwright.sync_api import Page, expect
 from games.engine.testing import make_state
 from tests.e2e.test_okey101_e2e import with_state
 from tests.e2e.test_outcome_e2e import tile_id
-from tests.e2e.test_table_e2e import act, sign_up
+from tests.e2e.test_table_e2e import act
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

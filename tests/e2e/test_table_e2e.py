@@ -13,19 +13,10 @@ from playwright.sync_api import Page, expect
 from games.engine.evaluate import best_arrangement
 from games.engine.melds import sum_value
 from games.engine.tiles import kind_of, parse_kind
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 TURN = "Your turn"
-
-
-def sign_up(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Display name").fill(username.title())
-    page.get_by_label("Password", exact=True).fill("green-felt-2024!")
-    page.get_by_label("Password confirmation").fill("green-felt-2024!")
-    page.locator("main").get_by_role("button", name="Sign up").click()
-    expect(page.get_by_test_id("nav-user")).to_have_text(username.title())
 
 
 def create_table(page: Page, base: str, variant: str, **options: str) -> None:

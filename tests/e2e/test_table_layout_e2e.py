@@ -25,7 +25,8 @@ from playwright.sync_api import Page, expect
 
 from games.engine.rules import RULES
 from games.engine.testing import make_state
-from tests.e2e.test_table_e2e import act, create_table, sign_up
+from tests.e2e.test_table_e2e import act, create_table
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

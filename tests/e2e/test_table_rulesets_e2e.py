@@ -33,7 +33,8 @@ from playwright.sync_api import Page, expect
 from games.engine.melds import GROUP, RUN, classify
 from games.engine.rules import rules_for
 from games.engine.tiles import parse_kind
-from tests.e2e.test_table_e2e import create_table, sign_up, version, wait_my_turn_or_end
+from tests.e2e.test_table_e2e import create_table, version, wait_my_turn_or_end
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -11,7 +11,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table_e2e import create_table, sign_up, version, wait_my_turn_or_end
+from tests.e2e.test_table_e2e import create_table, version, wait_my_turn_or_end
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 NOTATION = re.compile(r"\b[RYBK]\d{1,2}\b")

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.test_table_e2e import sign_up
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.test_table_e2e import sign_up
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 SIZES = ({"width": 390, "height": 844}, {"width": 1366, "height": 768})

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.test_table_e2e import sign_up
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -1,0 +1,153 @@
+"""Server processes for tests: free ports, the environment a server runs with, starting
+``manage.py serve`` and waiting until it answers.
+
+``tests/conftest.py`` builds the e2e server (``daphne_server``) from these; tests that start
+servers of their own (several daphne processes, a restart after ``kill -9``) use them too
+and carry ``@pytest.mark.servers`` (docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from tests.support.waits import wait_until
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SERVER_START_TIMEOUT = 60.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env(tmp_dir: Path) -> dict[str, str]:
+    """The environment of a test server serving as ``make run`` does, with its own SQLite
+    database, static files and mail directory in ``tmp_dir``; quick CPUs and predictable
+    deals (tests only)."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "SECRET_KEY", "EMAIL_HOST"}
+    }
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "okeysite.settings",
+            "DATABASE_URL": f"sqlite:///{tmp_dir / 'e2e.sqlite3'}",
+            # As `make run` serves it: DEBUG off, WhiteNoise serving the collected files.
+            "DEBUG": "0",
+            "STATIC_ROOT": str(tmp_dir / "static"),
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            # CPUs move quickly, and deals are predictable (tests only). The sweeper plays
+            # one CPU step per table per sweep: sweeping every 50 ms instead of 200 ms, a
+            # CPU step comes 60-110 ms after the last instead of 60-260 ms (the long
+            # browser tests mostly wait for CPU turns).
+            "OKEY_CPU_DELAY_MS": "60",
+            "OKEY_SWEEP_INTERVAL": "0.05",
+            "OKEY_SEED_PREFIX": "e2e-",
+            # Mail is written to files here (the reset test reads its link from them).
+            "EMAIL_FILE_PATH": str(tmp_dir / "mail"),
+            # Every browser signs up from 127.0.0.1 (the tournament test alone makes nine
+            # accounts): lift the per-IP sign-up limit (tests/accounts/ tests the limit).
+            "SIGNUP_THROTTLE_LIMIT": "1000",
+        }
+    )
+    return env
+
+
+def prepare(env: dict[str, str]) -> None:
+    """Migrate the server's database and collect its static files (``env`` names both),
+    the two commands at once (collectstatic reads no database); fail with their output."""
+    runs = {
+        command: subprocess.Popen(
+            [sys.executable, "manage.py", command, "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for command in ("migrate", "collectstatic")
+    }
+    try:
+        for command, proc in runs.items():
+            stdout, stderr = proc.communicate(timeout=300)
+            assert proc.returncode == 0, f"{command} for a test server failed:\n{stdout}\n{stderr}"
+    finally:
+        for proc in runs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def serve(env: dict[str, str], port: int, log_path: Path) -> subprocess.Popen:
+    """Start ``manage.py serve`` (daphne and the CPU/clock sweeper, as ``make run`` starts
+    it) on ``127.0.0.1:port`` with ``env``, its output written to ``log_path``."""
+    with open(log_path, "ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+
+class ServerExited(AssertionError):
+    """The server process ended while a test waited for it."""
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status < 500
+    except urllib.error.HTTPError as exc:
+        return exc.code < 500
+    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+        return False
+
+
+def wait_for_http(
+    url: str,
+    *,
+    proc: subprocess.Popen | None = None,
+    log_path: Path | None = None,
+    timeout: float = SERVER_START_TIMEOUT,
+) -> None:
+    """Wait until ``url`` answers with a status below 500 (the server is up); fail at once,
+    with the server's log, if ``proc`` exits first, and after ``timeout`` seconds."""
+
+    def log() -> str:
+        return log_path.read_text(errors="replace") if log_path is not None else ""
+
+    def up() -> bool:
+        if proc is not None and proc.poll() is not None:
+            raise ServerExited(f"the server exited with {proc.returncode}:\n{log()}")
+        return _answers(url)
+
+    try:
+        wait_until(up, f"{url} to answer", timeout=timeout, interval=0.1)
+    except ServerExited:
+        raise
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{log()}") from None
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Terminate a server process and wait for it (killed if it takes over 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)

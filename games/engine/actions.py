@@ -439,8 +439,9 @@ def _open(s: HandState, a: dict, ev: list[dict]) -> HandState:
     tiles = [t for sh in shapes for t in sh.tiles]
     _need_in_rack(s, seat, tiles)
     _check_keep(s, seat, len(tiles))
-    if r.taken_in_opening and s.taken is not None and s.taken not in tiles:
-        raise Refusal("must_use_taken_discard", "A discard taken before opening must be in it.")
+    refused = r.opening_refusal(s, seat, tiles)
+    if refused is not None:
+        raise refused
     prov = [m for m in s.melds if m.id in s.provisional]
     new = _place(s, seat, shapes)
     ev.append({"type": "laid", "seat": seat, "melds": [m.to_json() for m in new]})
@@ -461,10 +462,10 @@ def _lay(s: HandState, a: dict, ev: list[dict]) -> HandState:
     mine = s.opened[seat]
     owner = None
     lines: list[dict] = []
-    if mine is not None and r.take_opening_or_table_only and s.taken in tiles:
+    if mine is not None and s.taken in tiles and not r.taken_in_new_meld(mine):
         raise Refusal("taken_not_in_new_meld")
     if mine is None:
-        if not r.provisional:
+        if not r.may_lay_unopened(s, seat):
             raise Refusal("not_opened")
         if "to" in a:
             raise Refusal("bad_receiver")
@@ -476,7 +477,7 @@ def _lay(s: HandState, a: dict, ev: list[dict]) -> HandState:
     else:
         if kind == PAIRS_OPENING:
             to = a.get("to")
-            if not r.rg_opener_gives_pairs:
+            if not r.may_give_pairs(s, seat):
                 raise Refusal("wrong_meld_type")
             if to is None or to == seat or s.opened[to] != PAIRS_OPENING:
                 raise Refusal("bad_receiver")
@@ -497,9 +498,10 @@ def _lay(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _can_add(s: HandState, r: LayDownRules, seat: int) -> None:
-    if s.opened[seat] is None:
+    mine = s.opened[seat]
+    if mine is None:
         raise Refusal("not_opened")
-    if s.opened[seat] == PAIRS_OPENING and not r.pairs_opener_may_add:
+    if not r.opener_may_add(mine):
         raise Refusal("pairs_opener_cannot_add")
 
 
@@ -525,10 +527,10 @@ def _add(s: HandState, a: dict, ev: list[dict]) -> HandState:
     if not options:
         raise Refusal("does_not_fit")
     end, kind = next((o for o in options if o[0] == HIGH), options[0])
-    if r.one_tile_per_end and (meld.id, end) in s.turn_ends:
+    if r.end_used(s, meld.id, end):
         raise Refusal("end_used_this_turn")
     _check_keep(s, seat, 1)
-    if s.taken == tile and r.take_new_meld_only:
+    if s.taken == tile and not r.taken_onto_table(s.opened[seat]):
         raise Refusal("must_use_in_new_meld")
     lines = r.add_lines(s, seat, meld, tile, kind)
     new = added(meld, tile, end, kind)
@@ -553,11 +555,10 @@ def _swap(s: HandState, a: dict, ev: list[dict]) -> HandState:
     if idx is None:
         raise Refusal("no_okey_to_swap")
     okey = meld.tiles[idx]
-    if r.swap_not_same_turn and okey in s.turn_okeys:
-        raise Refusal("swap_forbidden", "An okey placed this turn cannot be swapped out this turn.")
-    if r.swap_group_needs_four and meld.kind == GROUP and len(meld.tiles) < 4:
-        raise Refusal("swap_forbidden", "To take an okey out of a group it must hold four colours.")
-    if s.taken == tile and r.take_new_meld_only:
+    refused = r.swap_refusal(s, meld, okey)
+    if refused is not None:
+        raise refused
+    if s.taken == tile and not r.taken_onto_table(s.opened[seat]):
         raise Refusal("must_use_in_new_meld")
     kind = meld.plays[idx]
     lines = r.swap_lines(s, seat, meld, kind)
@@ -574,13 +575,13 @@ def _swap(s: HandState, a: dict, ev: list[dict]) -> HandState:
 
 
 def _resolve_provisional(s: HandState, r: Rules, seat: int, ev: list[dict]) -> None:
-    """At the discard a provisional opening (``Rules.provisional``, seventeen) is
+    """At the discard a provisional opening (``Rules.may_lay_unopened``, seventeen) is
     confirmed or returned; without one, nothing happens."""
     if not s.provisional:
         return
     prov = [m for m in s.melds if m.id in s.provisional]
     try:
-        # only lay-down rule sets place provisional melds (``Rules.provisional``)
+        # only lay-down rule sets place provisional melds (``Rules.may_lay_unopened``)
         _confirm_opening(s, cast("LayDownRules", r), seat, prov, ev)
         return
     except Refusal:
@@ -608,12 +609,10 @@ def _discard(s: HandState, a: dict, ev: list[dict], force: bool = False) -> Hand
     final = r.finishes_by_discard(s, seat)
     lines = r.discard_lines(s, seat, tile, final)
     _score(s, lines, ev)
-    if lines and r.discard_returns and not force:
-        rest = [t for t in s.racks[seat] if t != tile]
-        if any(not r.discard_lines(s, seat, t, False) for t in rest):
-            # the penalised tile goes back to the rack; the turn goes on
-            ev.append({"type": "discard_returned", "seat": seat, "tile": tile})
-            return s
+    if lines and not force and r.discard_goes_back(s, seat, tile):
+        # the penalised tile goes back to the rack; the turn goes on
+        ev.append({"type": "discard_returned", "seat": seat, "tile": tile})
+        return s
     s.racks = _set(s.racks, seat, _remove(s.racks[seat], [tile]))
     s.discards = _set(s.discards, seat, s.discards[seat] + (tile,))
     ev.append({"type": "discarded", "seat": seat, "tile": tile})

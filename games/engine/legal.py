@@ -295,14 +295,14 @@ def _lay_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[dict]
     rack = state.racks[seat]
     out = []
     mine = state.opened[seat]
-    if r.take_opening_or_table_only and state.taken is not None:
+    if state.taken is not None and not r.taken_in_new_meld(mine):
         rack = tuple(t for t in rack if t != state.taken)  # it goes onto the table, or back
     if mine == MELDS_OPENING:
         arr = best_arrangement(list(rack), state.okey_kind, ace_high=r.ace_high, pairs=False)
         for sh in arr.melds:
             if sh.kind != PAIR and len(sh.tiles) < len(rack):
                 out.append(_shape_action("lay", seat, [sh], state))
-        if r.rg_opener_gives_pairs:
+        if r.may_give_pairs(state, seat):
             receivers = [s for s, o in enumerate(state.opened) if o == PAIRS_OPENING]
             for sh in _pair_shapes(state, rack):
                 if len(rack) > 2:
@@ -317,7 +317,7 @@ def _lay_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[dict]
 
 def _add_swap_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[dict]:
     mine = state.opened[seat]
-    if mine is None or (mine == PAIRS_OPENING and not r.pairs_opener_may_add):
+    if mine is None or not r.opener_may_add(mine):
         return []
     rack = state.racks[seat]
     okey_kind = state.okey_kind
@@ -327,21 +327,19 @@ def _add_swap_suggestions(state: HandState, seat: int, r: LayDownRules) -> list[
     swaps: dict[int, list[int]] = {}  # plays kind -> [meld ids]
     for m in state.melds:
         for end, kind in open_slots(m, r.ace_high):
-            if r.one_tile_per_end and (m.id, end) in state.turn_ends:
+            if r.end_used(state, m.id, end):
                 continue
             slots.setdefault(kind, []).append((m.id, end, kind))
             any_slots.append((m.id, end, kind))
         for t, kind in zip(m.tiles, m.plays, strict=True):
             if kind_of(t) != okey_kind:
                 continue
-            if r.swap_not_same_turn and t in state.turn_okeys:
-                continue
-            if r.swap_group_needs_four and m.kind == GROUP and len(m.tiles) < 4:
+            if r.swap_refusal(state, m, t) is not None:
                 continue
             swaps.setdefault(kind, []).append(m.id)
     out: list[dict] = []
     for tile in dict.fromkeys(rack):
-        if state.taken == tile and r.take_new_meld_only:
+        if state.taken == tile and not r.taken_onto_table(mine):
             continue
         p = plays_as(tile, okey_kind)
         if len(rack) > 1:
@@ -381,15 +379,11 @@ def lay_down_take_useful(state: HandState, seat: int, r: LayDownRules) -> bool:
     assert tile is not None  # asked by take_useful, with a takeable discard
     rack = state.racks[seat]
     mine = state.opened[seat]
-    if (
-        mine is not None
-        and not r.take_new_meld_only
-        and (mine == MELDS_OPENING or r.pairs_opener_may_add)
-    ):
+    if mine is not None and r.taken_onto_table(mine) and r.opener_may_add(mine):
         for m in state.melds:
             if placements(tile, m, state.okey_kind, r.ace_high):
                 return True
-    if mine is not None and r.take_opening_or_table_only:
+    if mine is not None and not r.taken_in_new_meld(mine):
         return False  # once opened, only onto a table meld (above)
     probe = _with_tile(state, seat, tile)
     probe.phase = PLAY

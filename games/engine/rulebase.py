@@ -193,23 +193,8 @@ class Rules:
     unused_take_refusal = "must_use_taken_discard"
     ace_high = True
     values: str | None = None  # evaluate.best_arrangement value mode
-    # lay-down flags
-    provisional = False  # seventeen: melds may be placed before the opening is reached
-    take_new_meld_only = False  # seventeen: a taken discard goes into a new meld
-    # fifty-one (seeds 000/002: "en tu apertura o añadiéndola a una combinación",
-    # "in deiner Eröffnung oder beim Anlegen"): a taken discard goes into the opening
-    # or onto a meld on the table; once opened, never into a new meld
-    take_opening_or_table_only = False
-    # 101 (RULES.md §6, [D30]): a discard taken before opening goes into the opening
-    # itself; an opening without it is refused
-    taken_in_opening = False
-    pairs_opener_may_add = False  # seventeen: pairs openers add single tiles
+    # lay-down data (where tiles may go is asked of the hooks after ``partner``)
     pairs_opening_min_pairs = 0
-    one_tile_per_end = False
-    swap_group_needs_four = False
-    swap_not_same_turn = False
-    discard_returns = False  # seventeen: penalised discards go back to the rack
-    rg_opener_gives_pairs = False  # seventeen [D18]
     okeys_flip = False  # seventeen: an okey can be turned face down (display only)
     okey_discard_penalised = False  # seventeen: an okey discarded before the end costs
     # display
@@ -237,6 +222,58 @@ class Rules:
 
     def partner(self, state: HandState, seat: int) -> int | None:
         return None
+
+    # ------------------------------------------------- where tiles may go (lay-down)
+    # Asked by the state machine (refusing), the move generator and the CPU players
+    # (skipping). The defaults are the plainest lay-down play: melds after opening only,
+    # a taken discard anywhere it fits, a runs-and-groups opener adds and swaps, a pairs
+    # opener lays pairs only [D13]. The hooks the CPU players ask take what the seat
+    # opened with (``opened``: None, ``MELDS_OPENING`` or ``PAIRS_OPENING``), which a
+    # seat's view holds too; the others take the state.
+    def may_lay_unopened(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` lay melds before it has opened (towards its opening, confirmed or
+        returned at its discard: ``state.provisional``)? Else ``not_opened``."""
+        return False
+
+    def opener_may_add(self, opened: str) -> bool:
+        """May a player who opened this way add tiles to table melds and swap okeys out
+        of them? Else ``pairs_opener_cannot_add``."""
+        return opened == MELDS_OPENING
+
+    def may_give_pairs(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` (opened with runs and groups) lay a pair onto a pairs opener
+        (``lay`` with ``to``; ``give_pair_lines``)? Else ``wrong_meld_type``."""
+        return False
+
+    def end_used(self, state: HandState, meld_id: int, end: str) -> bool:
+        """Is this end of this table meld closed to another tile this turn? Else any
+        number of tiles may go on it (``end_used_this_turn``)."""
+        return False
+
+    def swap_refusal(self, state: HandState, meld: TableMeld, okey: int) -> Refusal | None:
+        """Why ``okey`` may not be swapped out of ``meld`` now (``swap_forbidden``), or
+        None."""
+        return None
+
+    def taken_onto_table(self, opened: str | None) -> bool:
+        """May a taken discard be added to a table meld or swapped in for an okey there?
+        Else it goes into a new meld (``must_use_in_new_meld``)."""
+        return True
+
+    def taken_in_new_meld(self, opened: str | None) -> bool:
+        """May a taken discard go into a new meld laid by a player who opened this way
+        (None: into the opening)? Else only onto a table meld (``taken_not_in_new_meld``)."""
+        return True
+
+    def opening_refusal(self, state: HandState, seat: int, tiles: list[int]) -> Refusal | None:
+        """Why an opening made of ``tiles`` is refused whatever its value (the taken
+        discard left out of it, say), or None; its value is ``check_opening``'s."""
+        return None
+
+    def discard_goes_back(self, state: HandState, seat: int, tile: int) -> bool:
+        """A discard that wrote penalty lines (``discard_lines``, already scored): does
+        the tile go back to the rack and the turn go on? Else it is discarded."""
+        return False
 
     def show_allowed(self, state: HandState, seat: int) -> bool:
         """May ``seat`` show the indicator's twin now (RULES.md §2, §3)?"""
@@ -396,8 +433,10 @@ class LayDownRules(Rules):
     def play_action_types(self, state: HandState, seat: int) -> list[str]:
         mine = state.opened[seat]
         if mine is None:
-            return ["discard", "open", "lay"] if self.provisional else ["discard", "open"]
-        if mine == MELDS_OPENING or self.pairs_opener_may_add:
+            if self.may_lay_unopened(state, seat):
+                return ["discard", "open", "lay"]
+            return ["discard", "open"]
+        if self.opener_may_add(mine):
             return ["discard", "lay", "add", "swap"]
         return ["discard", "lay"]
 
@@ -430,7 +469,7 @@ class LayDownRules(Rules):
         hand as it stands. A minimum of 0 (a pairs opening without barrier) is none: then
         the count of pairs matters (``check_opening``)."""
         rack = set(state.racks[seat])
-        out = []
+        out: list[dict[str, Any]] = []
         for m in melds:
             ok_tiles = len(set(m)) == len(m) and all(t in rack for t in m)
             allow = (PAIR,) if len(m) == 2 else (RUN, GROUP)
@@ -446,7 +485,7 @@ class LayDownRules(Rules):
                 }
             )
         placed = [m for m in state.melds if m.id in state.provisional and m.owner == seat]
-        total = sum(x["points"] for x in out)
+        total: int = sum(x["points"] for x in out)
         total += sum(self.meld_value(m.kind, m.plays) for m in placed)
         kinds = {x["kind"] for x in out if x["kind"]} | {m.kind for m in placed}
         kind = PAIRS_OPENING if kinds == {PAIR} else MELDS_OPENING

@@ -491,6 +491,9 @@ def _build(d: dict, nested: bool = False) -> HandState:
         raise ValueError("per-seat lists have the wrong length")
     if sorted(state.all_tiles()) != list(range(N_TILES)):
         raise ValueError("the 106 tiles are not all accounted for exactly once")
+    # a provisional opening is melds on the table (the discard confirms or returns them)
+    if not set(state.provisional) <= {m.id for m in state.melds}:
+        raise ValueError("provisional: not melds on the table")
     return state
 
 

@@ -536,15 +536,11 @@ def take_usable(ctx: Context) -> bool:
         return False
     r = ctx.rules
     mine = ctx.opened[ctx.seat]
-    if (
-        mine is not None
-        and not r.take_new_meld_only
-        and (mine == "melds" or r.pairs_opener_may_add)
-    ):
+    if mine is not None and r.taken_onto_table(mine) and r.opener_may_add(mine):
         for m in ctx.melds:
             if placements(t, m, ctx.okey, ctx.ace_high):
                 return True
-    if mine is not None and r.take_opening_or_table_only:
+    if mine is not None and not r.taken_in_new_meld(mine):
         return False  # fifty-one: once opened, only onto a table meld (above)
     if mine is None:
         need = ctx.view.get("opening_min") or {}
@@ -733,7 +729,7 @@ def _table_slots(ctx: Context) -> dict[int, set[int]]:
     if ctx.whole or not ctx.melds:
         return {}
     mine = ctx.opened[ctx.seat]
-    if mine is None or (mine == "pairs" and not ctx.rules.pairs_opener_may_add):
+    if mine is None or not ctx.rules.opener_may_add(mine):
         return {}
     out: dict[int, set[int]] = {}
     top = 14 if ctx.ace_high else 13

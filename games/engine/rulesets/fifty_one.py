@@ -62,7 +62,6 @@ class FiftyOneRules(LayDownRules):
     }
     values = "sum"
     pairs_opening_min_pairs = 5
-    take_opening_or_table_only = True
     # CPU hooks (rulebase.Rules): lay-offs cost rivals, the rack's numbers cost its owner
     cpu_lays_off_on_rivals_first = True
     cpu_sheds_high_tiles = True
@@ -80,6 +79,12 @@ class FiftyOneRules(LayDownRules):
 
     def meld_value(self, kind: str, plays: tuple[int, ...]) -> int:
         return sum_value(plays)  # [D9]
+
+    def taken_in_new_meld(self, opened: str | None) -> bool:
+        # seeds 000/002 ("en tu apertura o añadiéndola a una combinación", "in deiner
+        # Eröffnung oder beim Anlegen"): a taken discard goes into the opening or onto a
+        # meld on the table; once opened, never into a new meld
+        return opened is None
 
     def opening_min(self, state: HandState, kind: str) -> int:
         if kind == PAIRS_OPENING:

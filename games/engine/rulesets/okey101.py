@@ -14,7 +14,7 @@ free lay-offs and swaps [D31], pairs openers adding single tiles [D31], the pena
 Decisions taken here where the rules document is silent:
 
 * [D30] a discard taken before opening goes into the opening itself
-  (``taken_in_opening``): an opening that leaves it out is refused
+  (``opening_refusal``): an opening that leaves it out is refused
   (``must_use_taken_discard``), so it cannot reach 101 without the tile and then lay the
   tile afterwards. Once opened, it is used in a new meld, added to a table meld or
   swapped in for an okey on the table (a swap puts it on a table meld).
@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import scoring
+from ..refusals import Refusal
 from ..rulebase import (
     COMMON_OPTIONS,
     PAIRS_OPENING,
@@ -116,9 +117,6 @@ class Okey101Rules(FiftyOneRules):
     ace_high = False  # 1-2-3 only: 12-13-1 and 13-1-2 are not runs
     values = "sum"  # each tile its number, an okey the tile it plays
     pairs_opening_min_pairs = 5
-    take_opening_or_table_only = False  # [D30] once opened, a new meld may hold it too
-    taken_in_opening = True  # [D30] before opening, only in the opening
-    pairs_opener_may_add = True  # [D31]
     okey_discard_penalised = True  # [D32] marks an okey as a penalised discard
     # CPU hooks (rulebase.Rules): lay-offs are free [D31] (not fifty-one's charge to the
     # owner); an opened loser pays the numbers left, Σ; an unopened loser pays 202, so a
@@ -127,6 +125,20 @@ class Okey101Rules(FiftyOneRules):
     cpu_sheds_high_tiles = True
     cpu_fears_next_opener = True
     cpu_pairs_low_first = False
+
+    def taken_in_new_meld(self, opened: str | None) -> bool:
+        return True  # [D30] once opened, a new meld may hold it too
+
+    def opening_refusal(self, state: HandState, seat: int, tiles: list[int]) -> Refusal | None:
+        # [D30] a discard taken before opening goes into the opening itself
+        if state.taken is not None and state.taken not in tiles:
+            return Refusal(
+                "must_use_taken_discard", "A discard taken before opening must be in it."
+            )
+        return None
+
+    def opener_may_add(self, opened: str) -> bool:
+        return True  # [D31] pairs openers add single tiles too
 
     def opening_min(self, state: HandState, kind: str) -> int:
         if kind == PAIRS_OPENING:

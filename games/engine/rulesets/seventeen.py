@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import scoring
-from ..melds import seventeen_value
+from ..melds import GROUP, seventeen_value
+from ..refusals import Refusal
 from ..rulebase import (
     COMMON_OPTIONS,
     PAIRS_OPENING,
@@ -62,14 +63,6 @@ class SeventeenRules(LayDownRules):
     }
     ace_high = False
     values = "seventeen"
-    provisional = True
-    take_new_meld_only = True
-    pairs_opener_may_add = True
-    one_tile_per_end = True
-    swap_group_needs_four = True
-    swap_not_same_turn = True
-    discard_returns = True
-    rg_opener_gives_pairs = True
     okeys_flip = True
     okey_discard_penalised = True
     # CPU hooks (rulebase.Rules): an unopened loser pays the base; a pair counts its number
@@ -78,6 +71,39 @@ class SeventeenRules(LayDownRules):
 
     def game_hands(self, options: dict) -> int | None:
         return options["rounds"]
+
+    # where tiles may go (RULES.md §5)
+    def may_lay_unopened(self, state: HandState, seat: int) -> bool:
+        return True  # melds may be placed before the opening is reached (provisional)
+
+    def opener_may_add(self, opened: str) -> bool:
+        return True  # a pairs opener adds single tiles too
+
+    def may_give_pairs(self, state: HandState, seat: int) -> bool:
+        return True  # [D18] a runs-and-groups opener lays pairs onto pairs openers
+
+    def end_used(self, state: HandState, meld_id: int, end: str) -> bool:
+        return (meld_id, end) in state.turn_ends  # one tile per meld end per turn
+
+    def swap_refusal(self, state: HandState, meld: TableMeld, okey: int) -> Refusal | None:
+        if okey in state.turn_okeys:
+            return Refusal(
+                "swap_forbidden", "An okey placed this turn cannot be swapped out this turn."
+            )
+        if meld.kind == GROUP and len(meld.tiles) < 4:
+            return Refusal(
+                "swap_forbidden", "To take an okey out of a group it must hold four colours."
+            )
+        return None
+
+    def taken_onto_table(self, opened: str | None) -> bool:
+        return False  # a taken discard goes into a new meld
+
+    def discard_goes_back(self, state: HandState, seat: int, tile: int) -> bool:
+        """A penalised discard (usable tile, okey) goes back to the rack when a
+        penalty-free discard exists; otherwise it goes through, penalty paid."""
+        rest = [t for t in state.racks[seat] if t != tile]
+        return any(not self.discard_lines(state, seat, t, False) for t in rest)
 
     def meld_value(self, kind: str, plays: tuple[int, ...]) -> int:
         return seventeen_value(kind, plays)

@@ -1,11 +1,11 @@
-"""The registry: where the sub-apps plug into the live table.
+"""The registry: where the sub-apps plug into the core.
 
 The core (``games/*.py``, ``games/live/``) never imports a sub-app
 (``tests/games/test_module_graph.py``). A sub-app plugs in three ways: it listens to the
 core's signals (``games/signals.py``: ``game_finished``), it mounts its URLs
-(``okeysite/urls.py``), and, where the core must ask it something, it sets a hook here
-from its ``AppConfig.ready()``. Every hook has a default that is right without the
-sub-app, so the core runs (and its tests pass) with none of them.
+(``okeysite/urls.py``, ``okeysite/routing.py``), and, where the core must ask it
+something, it sets a hook here from its ``AppConfig.ready()``. Every hook has a default
+that is right without the sub-app, so the core runs with none of them installed.
 """
 
 from __future__ import annotations
@@ -15,10 +15,32 @@ from datetime import datetime
 from typing import Any
 
 
-def _no_wait(table: Any, at: datetime) -> int:
+def _none(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def _zero(*args: Any, **kwargs: Any) -> int:
     return 0
 
 
 # Quick match (games/matchmaking): how many seconds a waiting quick-match table still
-# waits before CPUs may take its free seats (0: they may now).
-fill_wait: Callable[[Any, datetime], int] = _no_wait
+# waits before CPUs may take its free seats (0: they may now); and the waiting card's
+# context for a seat of such a table (None: no card).
+fill_wait: Callable[[Any, datetime], int] = _zero
+waiting_context: Callable[[Any, list[Any], Any], dict[str, Any] | None] = _none
+
+# Watching (games/watch): a table's watchers are counted by their sockets. ``do_watch``
+# (table id, channel) and ``do_unwatch`` (channel) as a watcher's socket opens and
+# closes, ``watcher_count`` (table id) for the table's header, and
+# ``do_reconcile_watchers`` ({channel: table id} of this process's open watcher
+# sockets) from the sweeper. ``live_list`` (at most n rows): the live tables fragment of
+# the home page ("" without it).
+do_watch: Callable[[int, str], None] = _none
+do_unwatch: Callable[[str], None] = _none
+watcher_count: Callable[[int], int] = _zero
+do_reconcile_watchers: Callable[[dict[str, int]], int] = _zero
+live_list: Callable[[int], str] = lambda limit: ""  # noqa: E731
+
+# Tournaments (games/tournaments): the tournament table a game is played for (the table
+# page links back to it), or None.
+tournament_table: Callable[[Any], Any] = _none

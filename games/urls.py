@@ -1,7 +1,6 @@
 from django.urls import path
 
 from games.live import staging
-from games.solo import views as solo_views
 
 from . import views
 
@@ -15,7 +14,6 @@ urlpatterns = [
     path("t/<str:code>/back/", views.come_back, name="back"),
     path("t/<str:code>/sheet/", views.score_sheet, name="sheet"),
     path("t/<str:code>/staging/", staging.staging_total, name="staging"),
-    path("t/<str:code>/sheet.csv", solo_views.sheet_csv, name="sheet_csv"),
     path("rules/", views.rules, name="rules"),
     path("rules/<slug:slug>", views.rules, name="rules_page"),
 ]

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import heavy, pagecache
+from games import heavy, pagecache, plugins
 from games.forms import CreateTableForm
-from games.live import actions, presenter
+from games.live import actions, follow, presenter
 from games.live.messages import reason_label, refusal_text
 from games.models import TURN_ENDS, HandAction, Seat, Table
 from games.rules_pages.render import load_page
-from games.watch import follow as watch_follow
 
 
 def guest_key(request: HttpRequest) -> str:
@@ -35,11 +32,9 @@ def home(request: HttpRequest) -> HttpResponse:
     """The lobby. Its heavy parts are kept rendered (``games.pagecache``): the new-table
     form's fields (the same for every visitor of a language and assisted default; the
     form's CSRF token is rendered per visitor around them) and the live tables
-    (``games.watch.views.live_list``). A visitor without a session has no tables: the
+    (the watch app's, ``plugins.live_list``). A visitor without a session has no tables: the
     page does not start one for them (a session is a database write; joining or opening
     a table starts it)."""
-    from games.watch.views import live_list
-
     profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
     assisted = bool(profile and profile.assisted_default)
     create_fields = pagecache.fragment(
@@ -70,7 +65,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "create_fields": create_fields,
             "my_tables": mine,
             "open_tables": open_tables,
-            "live_list": live_list(6),
+            "live_list": plugins.live_list(6),
         },
     )
 
@@ -111,16 +106,9 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     if seat is None:
         # a watcher's outcome dialog holds the seats to follow, as its socket's frames do
         # (following nobody yet): the socket's first frame then leaves the dialog alone
-        watch_follow.follow_context(ctx, None)
-    ctx["tournament_table"] = _tournament_table(table)
+        follow.follow_context(ctx, None)
+    ctx["tournament_table"] = plugins.tournament_table(table)
     return render(request, "games/table.html", ctx)
-
-
-def _tournament_table(table: Table) -> Any:
-    """The tournament table this game is played for, if any (a link back to it)."""
-    from games.tournaments.models import TournamentTable
-
-    return TournamentTable.objects.filter(game=table).select_related("round__tournament").first()
 
 
 @require_POST

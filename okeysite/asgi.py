@@ -15,7 +15,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-import games.routing  # noqa: E402
+import okeysite.routing  # noqa: E402
 from okeysite.wsguard import OriginGuard, WebsocketGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -25,7 +25,7 @@ application = ProtocolTypeRouter(
         # the page must be the site's own, okeysite/wsguard.py OriginGuard), then the
         # guard's bounds, then the session, the user and the consumers.
         "websocket": OriginGuard(
-            WebsocketGuard(AuthMiddlewareStack(URLRouter(games.routing.websocket_urlpatterns)))
+            WebsocketGuard(AuthMiddlewareStack(URLRouter(okeysite.routing.websocket_urlpatterns)))
         ),
     }
 )

@@ -1,5 +1,6 @@
-"""Websocket routes, mounted by okeysite.asgi under AllowedHostsOriginValidator and
-AuthMiddlewareStack."""
+"""Websocket routes, mounted by okeysite.asgi (behind the origin and websocket guards and
+AuthMiddlewareStack): the live table's, and those the sub-apps bring, as
+``okeysite/urls.py`` mounts their pages."""
 
 from django.urls import path
 

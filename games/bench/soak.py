@@ -10,7 +10,7 @@
   ``WatchConnection`` rows, and seats whose ``connections`` count is not 0), waited on
   until there are none or ``settle_s`` has passed; anything left is a leak (a process
   drops a closed socket's row at once and reconciles its rows every 10 s:
-  ``services.do_reconcile_presence``);
+  ``actions.presence.do_reconcile_presence``);
 - :func:`tracebacks`: the tracebacks the servers logged.
 """
 

@@ -21,7 +21,6 @@ import json
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -34,12 +33,11 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.middleware import language_for_scope
-from games import phrases
+from games import phrases, plugins
 from games.live import actions as table_actions
-from games.live import messages, presenter, realtime
+from games.live import follow, messages, presenter, realtime
 from games.models import Seat, Table
-from games.watch import follow as watch_follow
-from games.watch import services as watch_services
+from okeysite.limits import LRU, TokenBucket
 from okeysite.wsguard import FLOOD_REASON, client_ip, note_flood
 
 log = logging.getLogger(__name__)
@@ -91,43 +89,30 @@ def _clock() -> float:
     return time.monotonic()
 
 
-class Bucket:
-    """Per-connection token bucket (rate limit)."""
+def _now() -> float:
+    # read through the module, so a test's _clock reaches buckets made before it
+    return _clock()
+
+
+class Bucket(TokenBucket):
+    """A socket's (or a session's, an IP's) token bucket of frames, on ``_clock``."""
+
+    __slots__ = ()
 
     def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = burst, _clock()
-
-    def peek(self) -> bool:
-        """Whether a token is there (refilled), without taking it."""
-        t = _clock()
-        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
-        self.stamp = t
-        return self.tokens >= 1
-
-    def allow(self) -> bool:
-        t = _clock()
-        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
-        self.stamp = t
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+        super().__init__(rate, burst, _now)
 
 
-_SHARED: OrderedDict[str, Bucket] = OrderedDict()
+# The buckets all sockets of one session or IP draw from, in this process: the least
+# recently used are forgotten past 10,000 keys.
+_SHARED: LRU[str, Bucket] = LRU(maxsize=10_000)
 
 
 def shared_bucket(key: str, rate: float, burst: float) -> Bucket:
-    """The bucket all sockets of one session or IP draw from (in this process;
-    the least recently used are forgotten past 10,000 keys)."""
+    """The bucket all sockets of one session or IP draw from (in this process)."""
     bucket = _SHARED.get(key)
     if bucket is None:
         bucket = _SHARED[key] = Bucket(rate, burst)
-        while len(_SHARED) > 10_000:
-            _SHARED.popitem(last=False)
-    else:
-        _SHARED.move_to_end(key)
     return bucket
 
 
@@ -150,7 +135,7 @@ def allow_frame(own: Bucket, shared: list[Bucket]) -> bool:
     if not own.peek() or not all(b.peek() for b in shared):
         return False
     for b in (own, *shared):
-        b.tokens -= 1
+        b.spend()
     return True
 
 
@@ -185,7 +170,7 @@ def live_connections() -> dict[str, int]:
 
 
 # Channel name -> table id of every watcher socket (no seat) open in this process
-# (``games.watch.services.do_reconcile_watchers`` vouches for these only).
+# (``do_reconcile_watchers``, games/plugins.py vouches for these only).
 WATCHING: dict[str, int] = {}
 
 
@@ -213,7 +198,7 @@ def scope_language(scope: dict[str, Any]) -> str:
 
 async def read_watchers(table_id: int) -> int:
     """The table's watcher count, read in the database thread."""
-    return await database_sync_to_async(watch_services.watcher_count)(table_id)
+    return await database_sync_to_async(plugins.watcher_count)(table_id)
 
 
 # (event loop, table id) -> whether another watcher change came while this process
@@ -315,7 +300,7 @@ def parse_frame(text: str) -> tuple[str, dict[str, Any], int | None]:
 # no version needed: private to the seat, or (leave) the seat's own forfeit of a rated game
 SEAT_ACTIONS = {"reorder", "sort", "hint", "leave"}
 PHRASE = "phrase"  # a quick phrase (games/phrases.py): no engine action, no version
-FOLLOW = "follow"  # a watcher follows a seat (games/watch/follow.py): no version
+FOLLOW = "follow"  # a watcher follows a seat (games/live/follow.py): no version
 
 
 def check_action(kind: str, version: int | None) -> None:
@@ -410,7 +395,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:  # a visitor without a seat watches (games/watch/table_actions.py)
             self._watching = True
             WATCHING[self.channel_name] = self.table_id
-            await database_sync_to_async(watch_services.do_watch)(self.table_id, self.channel_name)
+            await database_sync_to_async(plugins.do_watch)(self.table_id, self.channel_name)
         await self.send_view()
 
     async def disconnect(self, code: int) -> None:
@@ -439,7 +424,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._watching = False
             WATCHING.pop(self.channel_name, None)
             try:
-                await database_sync_to_async(watch_services.do_unwatch)(self.channel_name)
+                await database_sync_to_async(plugins.do_unwatch)(self.channel_name)
             except Exception:  # the sweeper's reconcile_watchers will drop the row
                 log.exception("recording a watcher's departure failed")
 
@@ -462,7 +447,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Refused before anything is read: one fixed fragment for the first
             # frame of a burst (at most one a second), silence for the rest, and
             # a close for a flood.
-            if not self.flood.allow():
+            if not self.flood.take():
                 note_flood()
                 await self.close(code=CLOSE_FLOOD, reason=FLOOD_REASON)
                 return
@@ -593,7 +578,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def follow_seat(self, seat: int | None) -> None:
         """A watcher sits behind a seat (None: no longer). The choice is this socket's
-        own and shows only once a hand is over (``games.watch.follow``); a seated
+        own and shows only once a hand is over (``games.live.follow``); a seated
         player has their own rack and follows nobody."""
         if self.position is not None:
             await self.send_canned("bad_action")
@@ -701,7 +686,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self._lang):
             ctx = presenter.table_context(table, seat, error=error, hint=hint, seats=seats)
             if seat is None:  # a watcher: the seat they follow, once the hand is over
-                watch_follow.follow_context(ctx, self.follow)
+                follow.follow_context(ctx, self.follow)
             last = self._sent
             if error is not None and last is not None:
                 # a refusal sends the rack again, as it stands: the tiles the player
@@ -711,7 +696,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._seen = None
             html, self._sent = realtime.live_frame(ctx, last, self._lang, seen)
         if last is None:  # the first frame: the watcher count as it is now
-            html += watchers_chip(watch_services.watcher_count(table.pk), self._lang)
+            html += watchers_chip(plugins.watcher_count(table.pk), self._lang)
         return html
 
     def _language(self) -> str:

@@ -78,7 +78,7 @@ REFUSALS = {
     "not_host": gettext_lazy("Only the table's host can do that."),
     "no_place": gettext_lazy("That tile fits no meld on the table."),
     "too_many_free_actions": gettext_lazy("Too many flips in a row: wait for the next move."),
-    # quick match (games/matchmaking/services.py)
+    # quick match (games/matchmaking/actions.py)
     "quick_match_only": gettext_lazy(
         "Seats at a quick-match table go to players close in rating: press “Play now” to be"
         " matched."

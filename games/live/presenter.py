@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
 
+from games import plugins
 from games.engine import replay, view_for
 from games.engine.actions import FREE_ACTIONS, apply
 from games.engine.rules import rules_for
@@ -22,7 +23,6 @@ from games.engine.tiles import notation
 from games.live import messages, outcome
 from games.live.actions import AWAY_AFTER_TIMEOUTS, arrange_slots, stand_in_plays
 from games.live.realtime import hand_record, page_seen, snapshot
-from games.matchmaking.waiting import waiting_context
 from games.models import Hand, HandAction, Seat, Table, variant_choices
 from games.templatetags.okey_tiles import tile_html
 from games.tilewords import tile_label, yellow_is_green
@@ -331,7 +331,7 @@ def table_context(
     ctx["hint_action"] = hint_action(hint, view, table.variant) if hint and view else None
     ctx["announce"] = announce_text(view, players, me, table.variant, ctx.get("result_text"))
     # a waiting quick-match table's card: who waits, their ratings, "Fill with CPUs"
-    ctx["quick_wait"] = waiting_context(table, seats, seat)
+    ctx["quick_wait"] = plugins.waiting_context(table, seats, seat)
     # the page's ``data-seen``: what it shows, so that the socket's first frame leaves
     # it out (computed only when the page's template asks for it)
     ctx["page_seen"] = partial(page_seen, ctx)

@@ -26,7 +26,7 @@ import json
 import logging
 import re
 import secrets
-from collections import OrderedDict, deque
+from collections import deque
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -41,6 +41,7 @@ from games.engine import game as engine_game
 from games.engine import replay
 from games.engine import state as engine_state
 from games.models import Hand, HandAction, Seat, Table
+from okeysite.limits import LRU
 
 log = logging.getLogger(__name__)
 
@@ -198,10 +199,10 @@ def game_for(table: Table) -> engine_game.Game:
 # ------------------------------------------------------------- snapshot cache
 
 # The latest (hand, state, game) of each table, per process: see snapshot(). One
-# entry per table (a version is only ever read again while it is the latest), most
-# recently used last, so memory (and the collector's work) follows the live tables.
-_SNAPSHOTS: OrderedDict[int, tuple[tuple[Any, ...], tuple[Any, Any, Any]]] = OrderedDict()
+# entry per table (a version is only ever read again while it is the latest), the least
+# recently used forgotten first, so memory (and the collector's work) follows the live tables.
 _SNAPSHOT_LIMIT = 2048
+_SNAPSHOTS: LRU[int, tuple[tuple[Any, ...], tuple[Any, Any, Any]]] = LRU(_SNAPSHOT_LIMIT)
 
 Snapshot = tuple[Hand | None, engine_state.HandState | None, engine_game.Game]
 
@@ -213,9 +214,6 @@ def _snapshot_key(table: Table) -> tuple[Any, ...]:
 def remember(table: Table, value: Snapshot) -> None:
     """Keep ``value`` as the snapshot of the table's current version."""
     _SNAPSHOTS[table.pk] = (_snapshot_key(table), value)
-    _SNAPSHOTS.move_to_end(table.pk)
-    while len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
-        _SNAPSHOTS.popitem(last=False)
 
 
 def remember_on_commit(table: Table, value: Snapshot) -> None:
@@ -327,7 +325,7 @@ def read_seats(table_id: int, *, for_update: bool = False) -> list[Seat]:
     return read.read(connection, table_id)
 
 
-_READS: OrderedDict[int, tuple[str, tuple[Table, list[Seat]]]] = OrderedDict()
+_READS: LRU[int, tuple[str, tuple[Table, list[Seat]]]] = LRU(2048)
 
 
 def read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | None:
@@ -345,9 +343,6 @@ def read_table(table_id: int, change: str | None) -> tuple[Table, list[Seat]] | 
     value = (seats[0].table, seats)
     if change:
         _READS[table_id] = (change, value)
-        _READS.move_to_end(table_id)
-        while len(_READS) > 2048:
-            _READS.popitem(last=False)
     return value
 
 
@@ -534,7 +529,7 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
         # a refusal or a hint is news each time it is sent, even when it repeats
         "message": object() if ctx.get("error") or ctx.get("hint_text") else None,
         # a watcher's followed seat and the seats to follow show in the outcome
-        # (games/watch/follow.py; a watcher's page is rendered with the choices too)
+        # (games/live/follow.py; a watcher's page is rendered with the choices too)
         "result": (
             ctx["version"],
             ctx["game_over"],
@@ -585,8 +580,8 @@ SHARED_LEAVES = frozenset(
     {"title", "info", "center", "controls", "scores", "mine", "standings"}
     | {"invite", "announce", "opp-0", "opp-1", "opp-2", "opp-3"}
 )
-_LEAVES: OrderedDict[tuple[Any, ...], tuple[str, str | None]] = OrderedDict()
 _LEAF_LIMIT = 4096
+_LEAVES: LRU[tuple[Any, ...], tuple[str, str | None]] = LRU(_LEAF_LIMIT)
 
 
 # An opponent's panel differs between the seats that see it only by where it sits on
@@ -712,8 +707,6 @@ def live_frame(
         if hit is None:
             html = render_leaf(name, ctx, _PLACE if opponent else None)
             hit = _LEAVES[cache_key] = (html, None if opponent else key_digest(key))
-            if len(_LEAVES) > _LEAF_LIMIT:
-                _LEAVES.popitem(last=False)
         # an opponent's key holds the viewer's place: digested per viewer
         digests[name] = key_digest(key) if opponent else hit[1]
         parts.append(hit[0].replace(_PLACE, key[0]) if opponent else hit[0])

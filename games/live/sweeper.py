@@ -20,8 +20,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from games import plugins
 from games.live import actions
-from games.watch import services as watch_services
 
 log = logging.getLogger(__name__)
 
@@ -29,12 +29,12 @@ log = logging.getLogger(__name__)
 def sweep_once(live: dict[str, int] | None = None, watching: dict[str, int] | None = None) -> int:
     """One sweep; with ``live`` (this process's table sockets), presence is
     reconciled first (``actions.do_reconcile_presence``), and with ``watching`` (its
-    watcher sockets) the watchers (``watch_services.do_reconcile_watchers``)."""
+    watcher sockets) the watchers (``plugins.do_reconcile_watchers``)."""
     close_old_connections()
     if live is not None:
         actions.do_reconcile_presence(live)
     if watching is not None:
-        watch_services.do_reconcile_watchers(watching)
+        plugins.do_reconcile_watchers(watching)
     return actions.sweep()
 
 

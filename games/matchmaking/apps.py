@@ -10,6 +10,7 @@ class MatchmakingConfig(AppConfig):
 
     def ready(self) -> None:
         from games import plugins
-        from games.matchmaking import rules
+        from games.matchmaking import rules, waiting
 
         plugins.fill_wait = rules.fill_wait  # CPUs fill a quick-match table after its wait
+        plugins.waiting_context = waiting.waiting_context  # the waiting card

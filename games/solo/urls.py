@@ -11,4 +11,6 @@ urlpatterns = [
     path("solo/result/<str:code>/", views.result, name="result"),
     path("solo/board/", views.board, name="board"),
     path("verify/", views.verify, name="verify"),
+    # any table's score sheet as CSV (the sheet page, games/views.py, links to it)
+    path("t/<str:code>/sheet.csv", views.sheet_csv, name="sheet_csv"),
 ]

@@ -13,3 +13,15 @@ class TournamentsConfig(AppConfig):
         from games.tournaments import actions
 
         game_finished.connect(actions.do_post_game_result, dispatch_uid="tournaments.post_result")
+
+        from games import plugins
+        from games.tournaments.models import TournamentTable
+
+        def tournament_table(table):  # the table page's link back to its tournament
+            return (
+                TournamentTable.objects.filter(game=table)
+                .select_related("round__tournament")
+                .first()
+            )
+
+        plugins.tournament_table = tournament_table

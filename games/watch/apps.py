@@ -19,3 +19,13 @@ class WatchConfig(AppConfig):
         # lobby's list changes (games/watch/lobby.py).
         post_save.connect(lobby.on_hand_saved, sender=Hand, dispatch_uid="watch.hand_dealt")
         game_finished.connect(lobby.on_game_finished, dispatch_uid="watch.game_finished")
+
+        from games import plugins
+        from games.watch import services, views
+
+        # the table's watchers and the home page's live tables (games/plugins.py)
+        plugins.do_watch = services.do_watch
+        plugins.do_unwatch = services.do_unwatch
+        plugins.watcher_count = services.watcher_count
+        plugins.do_reconcile_watchers = services.do_reconcile_watchers
+        plugins.live_list = views.live_list

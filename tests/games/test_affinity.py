@@ -26,7 +26,7 @@ from django.test import RequestFactory
 
 from accounts.throttle import client_ip
 from games.bench import servers
-from games.routing import websocket_urlpatterns
+from okeysite.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.servers  # nginx processes
 
@@ -151,7 +151,7 @@ def test_pages_static_files_and_the_lobby_socket_go_round_robin(nginx):
 
 
 def sample_path(route: str, value: str) -> str:
-    """A websocket route of games/routing.py with each of its parameters set to ``value``
+    """A websocket route of okeysite/routing.py with each of its parameters set to ``value``
     (digits for an ``int`` one)."""
     return "/" + re.sub(
         r"<(?:(\w+):)?\w+>",
@@ -161,7 +161,7 @@ def sample_path(route: str, value: str) -> str:
 
 
 def test_every_websocket_route_of_the_site_is_routed_on_purpose(nginx):
-    """Each websocket route of games/routing.py: one with a parameter (a table's code, a
+    """Each websocket route of okeysite/routing.py: one with a parameter (a table's code, a
     tournament's id) is hashed by it (each value to one process, the values over both);
     one without (the lobby) is spread like a page. A new route lands in one of the two
     on purpose, not in whatever nginx does by default."""

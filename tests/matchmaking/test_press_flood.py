@@ -1,5 +1,5 @@
 """Pressing "Play now" and leaving in a loop keeps one table, and presses are throttled
-per player (games/matchmaking/services.py "Pressing after leaving")."""
+per player (games/matchmaking/actions.py "Pressing after leaving")."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from games.matchmaking import services as quick
+from games.matchmaking import actions as quick
 from games.models import Seat, Table
 from tests.matchmaking.test_leave_and_urls import flashed
 from tests.matchmaking.test_quick_match import VARIANT, clock, player  # noqa: F401
@@ -43,7 +43,7 @@ def test_the_table_left_is_waiting_again_with_its_wait_counted_from_the_new_pres
     table = Table.objects.get(pk=first.table.pk)
     assert table.status == Table.Status.WAITING
     assert [s.user for s in table.seats.all() if not s.is_open] == [ayse]
-    assert table.created_at == quick.services.now()  # the window and the minute start anew
+    assert table.created_at == quick.table_actions.now()  # the window and the minute start anew
     assert table.version > first.table.version  # the others' pages hear it
 
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def read_csv(client, code):
-    r = client.get(reverse("games:sheet_csv", args=[code]))
+    r = client.get(reverse("solo:sheet_csv", args=[code]))
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     assert f'filename="okey-{code}.csv"' in r["Content-Disposition"]
     return list(csv.reader(io.StringIO(r.content.decode())))
@@ -85,7 +85,7 @@ def test_result_page_links_the_csv(client):
     table = solo_table()
     play_hand(table)
     page = client.get(reverse("solo:result", args=[table.code])).content.decode()
-    assert reverse("games:sheet_csv", args=[table.code]) in page
+    assert reverse("solo:sheet_csv", args=[table.code]) in page
 
 
 FORMULAS = ['=HYPERLINK("http://evil.example/","click")', "+1+1", "-2+3", "@SUM(A1:A2)", "\tx"]

@@ -23,7 +23,10 @@ Tests that replace the clock or the seed source replace ``base.now`` and
 - ``sweep``: what the sweeper plays (due CPU moves, expired clocks, due forfeits).
 """
 
-from games.live.actions.base import ActionRefused, now, seat_of
+from datetime import datetime
+
+from games.live.actions import base
+from games.live.actions.base import ActionRefused, SeatSpec, seat_of
 from games.live.actions.clock import (
     AWAY_AFTER_TIMEOUTS,
     DEFAULT_CLOCK_S,
@@ -49,7 +52,6 @@ from games.live.actions.rack import (
 )
 from games.live.actions.sweep import do_play_due, due_tables, sweep, sweep_forfeits
 from games.live.actions.table import (
-    SeatSpec,
     arrange_seats,
     do_abandon_solo,
     do_come_back,
@@ -71,6 +73,12 @@ from games.live.realtime import (
     rebuild_hand,
     snapshot,
 )
+
+
+def now() -> datetime:
+    """The table actions' clock: ``base.now`` (which tests replace), read at each call."""
+    return base.now()
+
 
 __all__ = [
     "AWAY_AFTER_TIMEOUTS",

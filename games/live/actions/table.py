@@ -125,7 +125,7 @@ def do_create_table(
     """Create a table; start its first hand at once when no seat waits for a person.
     A rated table is refused for a guest or with a CPU seat (games/live/rated.py).
     ``public`` lists it among the lobby's live tables; ``quick_match`` marks a table
-    opened by quick match (games/matchmaking/services.py). A rated table is always
+    opened by quick match (games/matchmaking/actions.py). A rated table is always
     ``competitive`` (no engine help for a seat); a solo challenge run asks for it."""
     if rated:
         why = rated_refusal(user, [s.kind for s in seats])
@@ -202,7 +202,7 @@ def do_join_table(
 ) -> Seat:
     """Take the first free seat of a waiting table (the last one starts the game).
     A quick-match table's seats are given by quick match alone: it checks the rating
-    window, then joins with ``quick_matched`` (games/matchmaking/services.py); any other
+    window, then joins with ``quick_matched`` (games/matchmaking/actions.py); any other
     way in (the table page's "Take a seat" URL) is refused with ``quick_match_only``."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)

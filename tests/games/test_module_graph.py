@@ -134,11 +134,12 @@ def test_the_layers_do_not_import_each_other_inside_functions():
 
 
 def core_modules() -> list[Path]:
-    """The core's files: the games app's own modules and the live table (not the
-    engine, which imports nothing of Django, nor the sub-apps and tools)."""
+    """The core's files: the games app's own modules, the live table and the shared
+    helpers (not the engine, which imports nothing of Django, nor the sub-apps)."""
     paths = [
         *GAMES.glob("*.py"),
         *(GAMES / "live").rglob("*.py"),
+        *(GAMES / "common").glob("*.py"),
         *(GAMES / "templatetags").glob("*.py"),
     ]
     return [p for p in paths if "migrations" not in p.parts]

@@ -43,7 +43,7 @@ own requests.
 
 The heavy pages (a hand's replay and its commentary, a tournament's page and its
 who-met-whom matrix, the lobby, the live tables; their inner parts are kept rendered,
-``games.pagecache``) go through :func:`page`.
+``games.common.pagecache``) go through :func:`page`.
 """
 
 from __future__ import annotations

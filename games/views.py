@@ -8,7 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import heavy, pagecache, plugins
+from games import plugins
+from games.common import heavy, pagecache
 from games.forms import CreateTableForm
 from games.live import actions, follow, presenter
 from games.live.messages import reason_label, refusal_text
@@ -29,7 +30,7 @@ def my_seat(request: HttpRequest, table: Table) -> Seat | None:
 
 @heavy.page
 def home(request: HttpRequest) -> HttpResponse:
-    """The lobby. Its heavy parts are kept rendered (``games.pagecache``): the new-table
+    """The lobby. Its heavy parts are kept rendered (``games.common.pagecache``): the new-table
     form's fields (the same for every visitor of a language and assisted default; the
     form's CSRF token is rendered per visitor around them) and the live tables
     (the watch app's, ``plugins.live_list``). A visitor without a session has no tables: the

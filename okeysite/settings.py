@@ -218,7 +218,7 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Rendered fragments of the heavy pages (games/pagecache.py): always local to the process,
+# Rendered fragments of the heavy pages (games/common/pagecache.py): always local to the process,
 # with Redis too: each key carries the version it was rendered from, read from the
 # database, so every process's copy of a key is the same HTML. At most 500 fragments (the
 # least recently read go first): about 50 MB if all were 100 kB replays.
@@ -228,7 +228,7 @@ CACHES["pages"] = {
     "OPTIONS": {"MAX_ENTRIES": 500},
 }
 OKEY_PAGE_CACHE = os.environ.get("OKEY_PAGE_CACHE", "1") != "0"
-# The heavy pages' share of a process's time while it serves live tables (games/heavy.py).
+# The heavy pages' share of a process's time while it serves live tables (games/common/heavy.py).
 OKEY_PAGE_SHARE = float(os.environ.get("OKEY_PAGE_SHARE", "0.25"))
 
 # Auth ----------------------------------------------------------------------

@@ -133,7 +133,7 @@ def _e2e_allow_async_unsafe(request, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _fresh_page_cache(settings):
-    """Each test starts with no rendered page fragments (games/pagecache.py): a test's
+    """Each test starts with no rendered page fragments (games/common/pagecache.py): a test's
     database may reuse the ids of an earlier test's rows, and a key names rows by id.
     The heavy pages are not paced in the test process (a socket an earlier test left
     open would count as a live table); tests/review/test_pagecache_share.py sets

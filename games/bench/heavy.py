@@ -15,7 +15,7 @@ pages are requested over and over (``manage.py heavybench``).
    file) and a tournament import (POST of the tournament file). The ordinary pages
    (``home``, ``rules``) are asked for by another visitor (a session of its own), with
    ``--reference-clients`` loops each: what one client's flood costs everybody else
-   (games/heavy.py shares the heavy pages per client).
+   (games/common/heavy.py shares the heavy pages per client).
 
 ``--server-root`` serves the site from another checkout of the project (e.g.
 ``git archive <commit>`` unpacked in a temp dir), with the same driver and data, to
@@ -212,7 +212,7 @@ def make_site(cfg: HeavyConfig) -> Site:
         _auth_user_hash=user.get_session_auth_hash(),
     )
     t_doc = tournament_document(exchange.MAX_PLAYERS, 30, cfg.variant, cfg.seed)
-    t = exchange.import_tournament(user, t_doc)
+    t = exchange.do_import_tournament(user, t_doc)
     t.published = True
     t.save(update_fields=["published"])
     r_doc = review_document(cfg.review_hands, cfg.seed, cfg.variant)

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import heavy, pagecache
+from games.common import heavy, pagecache
 from games.engine.tiles import N_TILES, kind_notation, kind_of, notation
 from games.live import actions
 from games.live.presenter import relative_positions, tile_ctx
@@ -241,7 +241,7 @@ def _replay_page(
 ) -> HttpResponse:
     """The replay page: its body (``review/_replay_body.html``, everything but the site's
     header around it) rendered once per ``parts`` and language and kept
-    (``games.pagecache``); a finished hand never changes, so ``parts`` names the hand,
+    (``games.common.pagecache``); a finished hand never changes, so ``parts`` names the hand,
     the viewer's seat and what else the body shows (players' names, the links to the
     previous and next hands). ``head``: the page title's parts."""
     body = pagecache.fragment(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.csvsafe import write_rows
+from games.common.csvsafe import write_rows
 from games.live import actions
 from games.live.messages import reason_label
 from games.models import Table
@@ -54,7 +54,7 @@ def sheet_csv(table: Table, *, total_label: str = "total") -> str:
     on which that player asked "Show me" over the finished hands. Every row carries the
     run's ``mode`` and ``verified`` (``run_mode``).
 
-    Written through ``games.csvsafe``: a display name that starts like a formula is text."""
+    Written through ``games.common.csvsafe``: a display name that starts like a formula is text."""
     players, lines, totals = sheet_lines(table)
     mode, verified = run_mode(table)
     hints = [0] * len(players)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -19,13 +20,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from accounts.names import clean_public_name
 from games import jsonsafe
-from games.csvsafe import write_rows
-from games.jsonsafe import JSONRefused, loads_bounded
+from games.common.csvsafe import write_rows
+from games.jsonsafe import JSONRefused, refusal
 
-from . import services
+from . import actions
 from . import standings as standing_rules
 from .models import Entry, KeepApart, Round, TableResult, Tournament, TournamentTable
 
@@ -35,7 +38,7 @@ FORMAT = "okey-tournament/1"
 # than a tournament of this site can have.
 #
 # Players: the seating search is designed and benchmarked for 200 players (docs/benchmarks.md,
-# "Seating"); 256 is 64 full four-seat tables. Rounds: services.MAX_ROUNDS (30). A round has
+# "Seating"); 256 is 64 full four-seat tables. Rounds: actions.MAX_ROUNDS (30). A round has
 # at most one table per player (every table seats at least one player and nobody sits
 # twice); a table 2 to 4 seats (RULES.md §1-§5: rummy seats 2-4, the other rule sets 4) and
 # one score per seat; a player's no-shows are rounds of the tournament.
@@ -52,7 +55,7 @@ MAX_VALUES = 150_000
 MAX_BYTES = 2 * 1024 * 1024
 
 
-class ImportRefused(services.TournamentError):
+class ImportRefused(actions.TournamentError):
     pass
 
 
@@ -60,7 +63,7 @@ class ImportRefused(services.TournamentError):
 
 
 def _csv(rows: list[list[Any]]) -> str:
-    """Through ``games.csvsafe``: a player's name that starts like a formula is text."""
+    """Through ``games.common.csvsafe``: a player's name that starts like a formula is text."""
     return write_rows(rows, lineterminator="\n")
 
 
@@ -69,7 +72,7 @@ def standings_csv(t: Tournament) -> str:
     rows: list[list[Any]] = [
         ["rank", "player", "points", "game_total", "played", "decided_by", "draw_key"]
     ]
-    for r in services.standings(t):
+    for r in actions.standings(t):
         rows.append(
             [
                 r.rank,
@@ -138,7 +141,7 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
                 }
             )
         rounds.append({"number": rnd.number, "tables": tables})
-    snap = services.settings_snapshot(t)
+    snap = actions.settings_snapshot(t)
     out = {
         "format": FORMAT,
         "tournament": {k: v for k, v in snap.items() if k != "published"},
@@ -156,7 +159,7 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
         ],
         "rounds": rounds,
     }
-    pairs = sorted(sorted((index[a], index[b])) for a, b in services.keep_apart_pairs(t))
+    pairs = sorted(sorted((index[a], index[b])) for a, b in actions.keep_apart_pairs(t))
     if pairs:  # optional: a file without must-not-meet pairs stays as it was
         out["keep_apart"] = [list(p) for p in pairs]
     return out
@@ -170,29 +173,41 @@ def _bad(detail: str) -> ImportRefused:
     return ImportRefused("bad_file", f"damaged tournament file: {detail}", detail=detail)
 
 
-def _int(value: Any, what: str, low: int = 1, high: int = 10_000) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise _bad(
-            _("%(what)s must be a whole number from %(low)s to %(high)s")
-            % {"what": what, "low": low, "high": high}
-        )
+def _refused(code: str, message: str) -> ImportRefused:
+    """The refusal of the shared parse step (``games.jsonsafe``): the model's own refusals are
+    ``bad_file`` with the detail, the bounds' refusals keep their code and message."""
+    return _bad(message) if code == "bad_file" else ImportRefused(code, message)
+
+
+def _damaged(detail: str) -> PydanticCustomError:
+    return refusal("bad_file", detail)
+
+
+def _range(what: str, low: int, high: int) -> str:
+    return _("%(what)s must be a whole number from %(low)s to %(high)s") % {
+        "what": what,
+        "low": low,
+        "high": high,
+    }
+
+
+def _int(value: int, what: str, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise _damaged(_range(what, low, high))
     return value
 
 
 def load(raw: bytes | str) -> dict[str, Any]:
     """The file's JSON object within the limits above (size, nesting, values, text length;
     ``games.jsonsafe``), or ``ImportRefused`` with the reason."""
-    try:
-        data = loads_bounded(
-            raw,
-            max_bytes=MAX_BYTES,
-            max_depth=MAX_DEPTH,
-            max_values=MAX_VALUES,
-            max_string=MAX_STRING,
-        )
-    except JSONRefused as exc:
-        code = "bad_json" if exc.code == "not_utf8" else exc.code
-        raise ImportRefused(code, jsonsafe.refusal_message(exc)) from None
+    data = jsonsafe.load_object(
+        raw,
+        max_bytes=MAX_BYTES,
+        max_depth=MAX_DEPTH,
+        max_values=MAX_VALUES,
+        max_string=MAX_STRING,
+        refused=ImportRefused,
+    )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRefused("bad_format", "not an okey-tournament/1 file")
     return data
@@ -204,162 +219,310 @@ def too_large(size: int) -> ImportRefused:
     return ImportRefused("too_large", jsonsafe.refusal_message(exc))
 
 
-def _text(value: Any, what: str, most: int) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _bad(_("%(what)s has no name") % {"what": what})
+def _text(value: str, what: str, most: int) -> str:
+    if not value.strip():
+        raise _damaged(_("%(what)s has no name") % {"what": what})
     if len(value.strip()) > most:
-        raise _bad(
+        raise _damaged(
             _("%(what)s: the name is longer than %(max)s characters") % {"what": what, "max": most}
         )
     return value.strip()
 
 
-def _players(players: Any, n_rounds: int) -> list[dict[str, Any]]:
-    """The players, checked: [{"name", "account", "joins_round", "dropped", "no_shows"}]."""
-    if not isinstance(players, list):
-        raise _bad(_("tournament and players are required"))
-    if len(players) > MAX_PLAYERS:
-        raise _bad(
-            _("%(n)s players; a tournament has at most %(max)s")
-            % {"n": len(players), "max": MAX_PLAYERS}
-        )
-    out = []
-    for i, p in enumerate(players):
-        what = _("player %(n)s") % {"n": i}
-        if not isinstance(p, dict) or p.get("index", i) != i:
-            raise _bad(_("%(what)s is not in order") % {"what": what})
-        name = _text(p.get("name"), what, 60)
-        try:  # the same rules as a name typed at the desk (accounts.names)
-            name = clean_public_name(name, 60)
-        except ValidationError as exc:
-            raise _bad(f"{what}: {' '.join(exc.messages)}") from None
-        account = p.get("account")
-        no_shows = p.get("no_shows") or []
-        if not isinstance(no_shows, list) or len(no_shows) > n_rounds:
-            raise _bad(
-                _("%(what)s: no_shows must be a list of at most %(max)s rounds")
-                % {"what": what, "max": n_rounds}
+# ------------------------------------------------------------- the file's model
+#
+# ``okey-tournament/1`` as pydantic models (strict), read by ``games.jsonsafe.validate``. The
+# fields are declared in the order the file is checked (settings, players, pairs, rounds), so
+# the first error is the one the organiser is told about. Validators refuse with the detail
+# (``_damaged``); ``_explain`` names a type or shape error from where it is. What depends on
+# an earlier part (the number of rounds, of players) is checked by the document's validators,
+# which run only when that part passed. Results are checked against the rule set after the
+# model (``_rounds``), with the tournament's cleaned settings.
+
+
+class SettingsIn(BaseModel):
+    # the other settings (variant, mode, scoring, ...) are the desk's: actions.clean_settings
+    model_config = ConfigDict(extra="allow")
+
+    options: dict[str, Any] = Field(default_factory=dict)
+    date: dt.date
+    name: str
+    seed: str = Field(min_length=1, max_length=64)
+    arrival_s: int = 120
+    rounds: int
+
+    @field_validator("date", mode="plain")
+    @classmethod
+    def _iso_date(cls, value: Any) -> dt.date:
+        if not isinstance(value, str):
+            raise ValueError("a date is an ISO text")
+        return dt.date.fromisoformat(value)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return _text(value, _("the tournament"), 120)
+
+    @field_validator("arrival_s")
+    @classmethod
+    def _arrival(cls, value: int) -> int:
+        return _int(value, "arrival_s", 0, 3600)
+
+    @field_validator("rounds")
+    @classmethod
+    def _rounds(cls, value: int) -> int:
+        return _int(value, "rounds", 1, actions.MAX_ROUNDS)
+
+
+class PlayerIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    index: int | None = None  # the player's place in the list, if given
+    name: str
+    account: Any = None  # a username to link, or anything else for none
+    joins_round: int = 1
+    dropped_from_round: int | None = None
+    no_shows: list[int] | None = None
+
+
+class TableIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    number: int
+    seats: list[int | None]  # player indexes, None for a CPU
+    scores: list[Any] | None = None  # judged by the rule set (actions.result_problems)
+    source: Any = None  # where the result came from, kept when it is known
+
+
+class RoundIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    number: int
+    tables: list[TableIn]
+
+
+class TournamentFile(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    tournament: SettingsIn
+    players: list[PlayerIn]
+    keep_apart: list[list[int]] | None = None
+    rounds: list[RoundIn]
+
+    @field_validator("players")
+    @classmethod
+    def _players(cls, players: list[PlayerIn], info: ValidationInfo) -> list[PlayerIn]:
+        if len(players) > MAX_PLAYERS:
+            raise _damaged(
+                _("%(n)s players; a tournament has at most %(max)s")
+                % {"n": len(players), "max": MAX_PLAYERS}
             )
-        dropped = p.get("dropped_from_round")
-        out.append(
-            {
-                "name": name,
-                "account": account if isinstance(account, str) else None,
-                "joins_round": _int(p.get("joins_round", 1), "joins_round", 1, n_rounds),
-                "dropped": None
-                if dropped is None
-                else _int(dropped, "dropped_from_round", 1, n_rounds),
-                "no_shows": sorted({_int(r, "no_shows", 1, n_rounds) for r in no_shows}),
+        if "tournament" not in info.data:
+            return players  # refused already
+        n_rounds = info.data["tournament"].rounds
+        out = []
+        for i, p in enumerate(players):
+            what = _("player %(n)s") % {"n": i}
+            if "index" in p.model_fields_set and p.index != i:
+                raise _damaged(_("%(what)s is not in order") % {"what": what})
+            name = _text(p.name, what, 60)
+            try:  # the same rules as a name typed at the desk (accounts.names)
+                name = clean_public_name(name, 60)
+            except ValidationError as exc:
+                raise _damaged(f"{what}: {' '.join(exc.messages)}") from None
+            no_shows = p.no_shows or []
+            if len(no_shows) > n_rounds:
+                raise _damaged(
+                    _("%(what)s: no_shows must be a list of at most %(max)s rounds")
+                    % {"what": what, "max": n_rounds}
+                )
+            _int(p.joins_round, "joins_round", 1, n_rounds)
+            if p.dropped_from_round is not None:
+                _int(p.dropped_from_round, "dropped_from_round", 1, n_rounds)
+            for r in no_shows:
+                _int(r, "no_shows", 1, n_rounds)
+            out.append(p.model_copy(update={"name": name, "no_shows": sorted(set(no_shows))}))
+        return out
+
+    @field_validator("keep_apart")
+    @classmethod
+    def _pairs(cls, pairs: list[list[int]] | None, info: ValidationInfo) -> Any:
+        """The must-not-meet pairs: (player index, player index), two different players."""
+        if pairs is None or "players" not in info.data:
+            return pairs
+        n_players = len(info.data["players"])
+        if len(pairs) > n_players * n_players:
+            raise _damaged(_keep_apart_refused())
+        for pair in pairs:
+            if len(pair) != 2:
+                raise _damaged(_keep_apart_refused())
+            for x in pair:
+                _int(x, "keep_apart", 0, max(0, n_players - 1))
+            if pair[0] == pair[1]:
+                raise _damaged(_keep_apart_refused())
+        return pairs
+
+    @field_validator("rounds")
+    @classmethod
+    def _seated(cls, rounds: list[RoundIn], info: ValidationInfo) -> list[RoundIn]:
+        """Rounds and tables numbered in order, each table 2 to 4 seats of known players, no
+        player twice in a round, nobody at a table of CPUs only."""
+        if "tournament" not in info.data or "players" not in info.data:
+            return rounds
+        n_players = len(info.data["players"])
+        if len(rounds) > info.data["tournament"].rounds:
+            raise _damaged(_("more rounds than the tournament has"))
+        for expect, rnd in enumerate(rounds, start=1):
+            if rnd.number != expect:
+                raise _damaged(_("round %(r)s is missing or out of order") % {"r": expect})
+            if not rnd.tables:
+                raise _damaged(_("round %(r)s has no tables") % {"r": expect})
+            if len(rnd.tables) > n_players:
+                raise _damaged(
+                    _("round %(r)s has more tables than players (%(n)s)")
+                    % {"r": expect, "n": n_players}
+                )
+            seen: set[int] = set()
+            for tno, table in enumerate(rnd.tables, start=1):
+                where = {"r": expect, "t": tno}
+                if table.number != tno:
+                    raise _damaged(_("round %(r)s: table %(t)s is missing or out of order") % where)
+                if len(table.seats) not in (2, 3, 4):
+                    raise _damaged(_("round %(r)s table %(t)s: a table has 2 to 4 seats") % where)
+                for seat in table.seats:
+                    if seat is None:
+                        continue
+                    if not 0 <= seat < n_players or seat in seen:
+                        raise _damaged(
+                            _("round %(r)s table %(t)s: unknown or repeated player") % where
+                        )
+                    seen.add(seat)
+                if all(seat is None for seat in table.seats):
+                    raise _damaged(_("round %(r)s table %(t)s: nobody sits at it") % where)
+        return rounds
+
+
+def _keep_apart_refused() -> str:
+    return _("keep_apart must be a list of pairs of two different players")
+
+
+def _explain(data: Any, error: ErrorDetails) -> tuple[str, str]:
+    """A type or shape error of ``TournamentFile`` in the words of the checks it replaces.
+    Every part before the first error passed, so ``data`` can be read up to it."""
+    loc = error["loc"]
+    where = loc[0] if loc else None
+    if where == "tournament" and len(loc) > 1:
+        what = loc[1]
+        if what == "options":
+            return "bad_file", _("the table options must be an object")
+        if what == "date":
+            return "bad_file", _("the date is not a date")
+        if what == "name":
+            return "bad_file", _("%(what)s has no name") % {"what": _("the tournament")}
+        if what == "seed":
+            return "bad_file", _("the seed must be a text of 1 to 64 characters")
+        if what == "arrival_s":
+            return "bad_file", _range("arrival_s", 0, 3600)
+        return "bad_file", _range("rounds", 1, actions.MAX_ROUNDS)
+    if where == "players" and len(loc) > 1 and isinstance(loc[1], int):
+        what = _("player %(n)s") % {"n": loc[1]}
+        field_name = loc[2] if len(loc) > 2 else None
+        n_rounds = data["tournament"]["rounds"]
+        if field_name == "name":
+            return "bad_file", _("%(what)s has no name") % {"what": what}
+        if field_name in ("joins_round", "dropped_from_round"):
+            return "bad_file", _range(str(field_name), 1, n_rounds)
+        if field_name == "no_shows" and len(loc) > 3:
+            return "bad_file", _range("no_shows", 1, n_rounds)
+        if field_name == "no_shows":
+            return "bad_file", _("%(what)s: no_shows must be a list of at most %(max)s rounds") % {
+                "what": what,
+                "max": n_rounds,
             }
-        )
-    return out
+        return "bad_file", _("%(what)s is not in order") % {"what": what}
+    if where == "keep_apart" and len(loc) > 2:
+        return "bad_file", _range("keep_apart", 0, max(0, len(data["players"]) - 1))
+    if where == "keep_apart":
+        return "bad_file", _keep_apart_refused()
+    if where == "rounds" and len(loc) > 1:
+        r = int(loc[1]) + 1
+        if len(loc) < 3 or loc[2] == "number":
+            return "bad_file", _("round %(r)s is missing or out of order") % {"r": r}
+        if len(loc) < 5 or loc[4] == "number":
+            if len(loc) < 4:
+                return "bad_file", _("round %(r)s has no tables") % {"r": r}
+            return "bad_file", _("round %(r)s: table %(t)s is missing or out of order") % {
+                "r": r,
+                "t": int(loc[3]) + 1,
+            }
+        where_t = {"r": r, "t": int(loc[3]) + 1}
+        if loc[4] == "seats" and len(loc) > 5:
+            return "bad_file", _("round %(r)s table %(t)s: unknown or repeated player") % where_t
+        if loc[4] == "seats":
+            return "bad_file", _("round %(r)s table %(t)s: a table has 2 to 4 seats") % where_t
+        return "bad_file", _("round %(r)s table %(t)s: the scores must be a list") % where_t
+    if where == "rounds":
+        return "bad_file", _("rounds must be a list")
+    return "bad_file", _("tournament and players are required")
 
 
-def _keep_apart(pairs: Any, n_players: int) -> list[tuple[int, int]]:
-    """The must-not-meet pairs, checked: (player index, player index), each pair once."""
-    if pairs is None:
-        return []
-    bad = _bad(_("keep_apart must be a list of pairs of two different players"))
-    if not isinstance(pairs, list) or len(pairs) > n_players * n_players:
-        raise bad
-    out: set[tuple[int, int]] = set()
-    for pair in pairs:
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise bad
-        a, b = (_int(x, "keep_apart", 0, max(0, n_players - 1)) for x in pair)
-        if a == b:
-            raise bad
-        out.add((min(a, b), max(a, b)))
-    return sorted(out)
-
-
-def _rounds(rounds: Any, n_rounds: int, n_players: int, check: Tournament) -> list[list[dict]]:
-    """The rounds, checked against the players and the rule set's results:
-    per round, [{"seats": [player index or None], "scores": [...] or None, "source"}]."""
-    if not isinstance(rounds, list):
-        raise _bad(_("rounds must be a list"))
-    if len(rounds) > n_rounds:
-        raise _bad(_("more rounds than the tournament has"))
+def _rounds(doc: TournamentFile, check: Tournament) -> list[list[dict]]:
+    """The rounds, their results checked against the rule set: per round,
+    [{"seats": [player index or None], "scores": [...] or None, "source"}]."""
     out = []
-    for expect, rnd in enumerate(rounds, start=1):
-        if not isinstance(rnd, dict) or rnd.get("number") != expect:
-            raise _bad(_("round %(r)s is missing or out of order") % {"r": expect})
-        tables = rnd.get("tables")
-        if not isinstance(tables, list) or not tables:
-            raise _bad(_("round %(r)s has no tables") % {"r": expect})
-        if len(tables) > n_players:
-            raise _bad(
-                _("round %(r)s has more tables than players (%(n)s)")
-                % {"r": expect, "n": n_players}
-            )
-        seen: set[int] = set()
+    for expect, rnd in enumerate(doc.rounds, start=1):
         checked = []
-        for tno, table in enumerate(tables, start=1):
-            where = {"r": expect, "t": tno}
-            if not isinstance(table, dict) or table.get("number") != tno:
-                raise _bad(_("round %(r)s: table %(t)s is missing or out of order") % where)
-            seats = table.get("seats")
-            if not isinstance(seats, list) or len(seats) not in (2, 3, 4):
-                raise _bad(_("round %(r)s table %(t)s: a table has 2 to 4 seats") % where)
-            for seat in seats:
-                if seat is None:
-                    continue
-                if type(seat) is not int or not 0 <= seat < n_players or seat in seen:
-                    raise _bad(_("round %(r)s table %(t)s: unknown or repeated player") % where)
-                seen.add(seat)
-            if all(seat is None for seat in seats):
-                raise _bad(_("round %(r)s table %(t)s: nobody sits at it") % where)
-            scores = table.get("scores")
-            if scores is not None and not isinstance(scores, list):
-                raise _bad(_("round %(r)s table %(t)s: the scores must be a list") % where)
+        for tno, table in enumerate(rnd.tables, start=1):
+            scores = table.scores
             if scores is not None:
-                problems = services.result_problems(check, len(seats), scores)
+                problems = actions.result_problems(check, len(table.seats), scores)
                 if problems:
                     raise _bad(
                         _("round %(r)s table %(t)s: %(problems)s")
-                        % {**where, "problems": "; ".join(p.message for p in problems)}
+                        % {
+                            "r": expect,
+                            "t": tno,
+                            "problems": "; ".join(p.message for p in problems),
+                        }
                     )
-                scores = list(scores)
             # keep where the result came from (entered, posted by a game), if known
-            source = table.get("source")
+            source = table.source
             if source not in TableResult.Source.values:
                 source = TableResult.Source.IMPORTED
-            checked.append({"seats": list(seats), "scores": scores, "source": source})
+            checked.append({"seats": list(table.seats), "scores": scores, "source": source})
         out.append(checked)
     return out
 
 
-def import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
+def do_import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
     """Create a tournament from an ``okey-tournament/1`` document (raises
     ImportRefused / TournamentError with what is wrong; creates nothing then).
 
     Everything is checked first; then one transaction writes it with a few bulk inserts
     (the database's write lock, which live tables need too, is held for milliseconds)."""
-    settings = data.get("tournament")
-    if not isinstance(settings, dict):
-        raise _bad(_("tournament and players are required"))
-    if not isinstance(settings.get("options", {}), dict):
-        raise _bad(_("the table options must be an object"))
-    values = {k: settings.get(k) for k in services.SETTINGS_FIELDS if k in settings}
-    values["published"] = False
-    try:
-        values["date"] = dt.date.fromisoformat(str(settings.get("date")))
-    except ValueError:
-        raise _bad(_("the date is not a date")) from None
-    values["name"] = _text(values.get("name"), _("the tournament"), 120)
-    seed = values.get("seed")
-    if not isinstance(seed, str) or not 1 <= len(seed) <= 64:
-        raise _bad(_("the seed must be a text of 1 to 64 characters"))
-    values["arrival_s"] = _int(values.get("arrival_s", 120), "arrival_s", 0, 3600)
-    n_rounds = _int(values.get("rounds"), "rounds", 1, services.MAX_ROUNDS)
-    players = _players(data.get("players"), n_rounds)
-    apart = _keep_apart(data.get("keep_apart"), len(players))
-    cleaned = services.clean_settings(values)
+    doc = jsonsafe.validate(TournamentFile, data, explain=partial(_explain, data), refused=_refused)
+    settings = doc.tournament
+    values = {k: data["tournament"][k] for k in actions.SETTINGS_FIELDS if k in data["tournament"]}
+    values.update(
+        published=False, date=settings.date, name=settings.name, arrival_s=settings.arrival_s
+    )
+    players = [
+        {
+            "name": p.name,
+            "account": p.account if isinstance(p.account, str) else None,
+            "joins_round": p.joins_round,
+            "dropped": p.dropped_from_round,
+            "no_shows": p.no_shows,
+        }
+        for p in doc.players
+    ]
+    apart = sorted({(min(a, b), max(a, b)) for a, b in doc.keep_apart or []})
+    cleaned = actions.clean_settings(values)
     check = Tournament(variant=cleaned.get("variant"), options=cleaned["options"])
-    rounds = _rounds(data.get("rounds"), n_rounds, len(players), check)
+    rounds = _rounds(doc, check)
     users = _accounts([p["account"] for p in players])
     with transaction.atomic():
-        t = services.create_tournament(owner, **values)
+        t = actions.do_create_tournament(owner, **values)
         linked: set[int] = set()
         entries = []
         for p in players:
@@ -406,13 +569,13 @@ def import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
         if rounds:
             t.status = Tournament.Status.RUNNING
             t.save(update_fields=["status"])
-        services.audit(t, owner, "imported", t.name, None, {"players": len(entries)})
-        # services.finish_if_complete, from what was just checked (not by reading back
+        actions.do_audit(t, owner, "imported", t.name, None, {"players": len(entries)})
+        # actions.do_finish_if_complete, from what was just checked (not by reading back
         # every table inside the transaction): every round seated, every table a result
         if len(rounds) == t.rounds and all(tb["scores"] is not None for tb in flat):
             t.status = Tournament.Status.FINISHED
             t.save(update_fields=["status", "updated_at"])
-            services.audit(t, owner, "finished", t.name)
+            actions.do_audit(t, owner, "finished", t.name)
         return t
 
 

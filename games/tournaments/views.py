@@ -3,7 +3,7 @@
 Permissions: a tournament nobody may see is 404 (unpublished, and the visitor
 is neither an organiser nor one of its players); changing anything needs an
 organiser (403 otherwise); ids of another tournament's players or tables are
-404 (``TournamentError("no_such_...")`` from the services).
+404 (``TournamentError("no_such_...")`` from the actions).
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import heavy, pagecache
+from games.common import heavy, pagecache
 from games.engine.options import validate_options
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
 from games.models import Hand, Table
 
-from . import exchange, presenter, services
+from . import actions, exchange, presenter
 from .forms import EntryForm, ImportForm, KeepApartForm, OrganiserForm, TournamentForm
 from .messages import error_text, problem_text
 from .models import AuditEntry, Entry, KeepApart, Round, Tournament, TournamentTable
@@ -63,7 +63,7 @@ def _organiser(request: HttpRequest, pk: int) -> Tournament:
     return t
 
 
-def _refused(request: HttpRequest, e: services.TournamentError) -> None:
+def _refused(request: HttpRequest, e: actions.TournamentError) -> None:
     if e.code == "not_organiser":
         raise PermissionDenied(error_text(e.code, e.message))
     if e.code in NOT_FOUND_CODES:
@@ -112,8 +112,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            t = services.create_tournament(request.user, **form.values())
-        except services.TournamentError as e:
+            t = actions.do_create_tournament(request.user, **form.values())
+        except actions.TournamentError as e:
             flash.error(request, error_text(e.code, e.message, **e.params))
         else:
             flash.success(
@@ -139,8 +139,8 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
                     raise exchange.too_large(upload.size)
                 with heavy.one_at_a_time(client=heavy.client_of(request)):
                     data = exchange.load(upload.read(exchange.MAX_BYTES + 1))
-                    t = exchange.import_tournament(request.user, data)
-            except services.TournamentError as e:
+                    t = exchange.do_import_tournament(request.user, data)
+            except actions.TournamentError as e:
                 error = error_text(e.code, e.message, **e.params)
             except heavy.Busy:
                 error = _(
@@ -189,7 +189,7 @@ def page_version(t: Tournament) -> tuple[Any, ...]:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The page's header for each visitor; its body (their table, the standings, the
     rounds) kept per :func:`page_version`, the visitor's view (``full``) and entry (their
-    own row and table) and the language (``games.pagecache``)."""
+    own row and table) and the language (``games.common.pagecache``)."""
     t = _visible(request, pk)
     full = presenter.sees_all(t, request.user)
     mine = presenter.entry_of(t, request.user)
@@ -277,7 +277,7 @@ def meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _meeting_matrix(request: HttpRequest, pk: int) -> HttpResponse:
     """The page around the matrix for each visitor; the matrix of the block asked for
-    kept per :func:`page_version` and language (``games.pagecache``)."""
+    kept per :func:`page_version` and language (``games.common.pagecache``)."""
     t = _public(request, pk)
     pages = max(1, -(-t.entries.count() // MATRIX_BLOCK))
     block = _block(request, "rows", pages), _block(request, "cols", pages)
@@ -394,7 +394,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
     next_round = t.seated_rounds + 1
     last = t.round_set.order_by("-number").first()
     until = t.late_entry_until
-    # the last round a registration can start in (services.register_entry refuses later)
+    # the last round a registration can start in (actions.do_register_entry refuses later)
     last_entry_round = t.rounds if until is None else min(t.rounds, max(1, until))
     ctx.update(
         {
@@ -431,8 +431,8 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 )
         return _desk(t)
     try:
-        services.update_tournament(t.pk, request.user, **form.values())
-    except services.TournamentError as e:
+        actions.do_update_tournament(t.pk, request.user, **form.values())
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         flash.success(request, _("Saved."))
@@ -445,8 +445,8 @@ def organiser_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = OrganiserForm(request.POST)
     if form.is_valid():
         try:
-            user = services.add_organiser(t.pk, request.user, form.cleaned_data["username"])
-        except services.TournamentError as e:
+            user = actions.do_add_organiser(t.pk, request.user, form.cleaned_data["username"])
+        except actions.TournamentError as e:
             _refused(request, e)
         else:
             flash.success(
@@ -463,8 +463,8 @@ def organiser_add(request: HttpRequest, pk: int) -> HttpResponse:
 def organiser_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        services.remove_organiser(t.pk, request.user, user_id)
-    except services.TournamentError as e:
+        actions.do_remove_organiser(t.pk, request.user, user_id)
+    except actions.TournamentError as e:
         if e.code == "not_owner":
             raise PermissionDenied(error_text(e.code, e.message)) from e
         _refused(request, e)
@@ -480,14 +480,14 @@ def entry_add(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         d = form.cleaned_data
         try:
-            entry = services.register_entry(
+            entry = actions.do_register_entry(
                 t.pk,
                 request.user,
                 username=d.get("username") or "",
                 name=d.get("name") or "",
                 joins_round=d.get("joins_round"),
             )
-        except services.TournamentError as e:
+        except actions.TournamentError as e:
             _refused(request, e)
         else:
             if entry.joins_round > max(t.seated_rounds + 1, 1):
@@ -513,8 +513,8 @@ def keep_apart_add(request: HttpRequest, pk: int) -> HttpResponse:
         return _desk(t)
     d = form.cleaned_data
     try:
-        pair = services.add_keep_apart(t.pk, request.user, d["first"], d["second"])
-    except services.TournamentError as e:
+        pair = actions.do_add_keep_apart(t.pk, request.user, d["first"], d["second"])
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         flash.success(
@@ -529,8 +529,8 @@ def keep_apart_add(request: HttpRequest, pk: int) -> HttpResponse:
 def keep_apart_remove(request: HttpRequest, pk: int, pair_id: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        services.remove_keep_apart(t.pk, request.user, pair_id)
-    except services.TournamentError as e:
+        actions.do_remove_keep_apart(t.pk, request.user, pair_id)
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         flash.success(request, _("The pair may sit together again."))
@@ -541,10 +541,10 @@ def keep_apart_remove(request: HttpRequest, pk: int, pair_id: int) -> HttpRespon
 def entry_drop(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        entry = services.drop_entry(
+        entry = actions.do_drop_entry(
             t.pk, request.user, entry_id, _int_or_none(request.POST.get("round"))
         )
-    except services.TournamentError as e:
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         flash.success(
@@ -559,8 +559,8 @@ def entry_drop(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
 def entry_reinstate(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        entry = services.reinstate_entry(t.pk, request.user, entry_id)
-    except services.TournamentError as e:
+        entry = actions.do_reinstate_entry(t.pk, request.user, entry_id)
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         flash.success(request, _("%(name)s plays again.") % {"name": entry.name})
@@ -573,8 +573,8 @@ def entry_no_show(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     round_no = _int_or_none(request.POST.get("round")) or t.seated_rounds + 1
     absent = request.POST.get("absent", "1") == "1"
     try:
-        entry = services.set_no_show(t.pk, request.user, entry_id, round_no, absent)
-    except services.TournamentError as e:
+        entry = actions.do_set_no_show(t.pk, request.user, entry_id, round_no, absent)
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         if absent:
@@ -589,8 +589,8 @@ def entry_no_show(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
 def entry_remove(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        services.remove_entry(t.pk, request.user, entry_id)
-    except services.TournamentError as e:
+        actions.do_remove_entry(t.pk, request.user, entry_id)
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         flash.success(request, _("The registration was removed."))
@@ -601,8 +601,8 @@ def entry_remove(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
 def seat_round(request: HttpRequest, pk: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        rnd = services.seat_next_round(t.pk, request.user)
-    except services.TournamentError as e:
+        rnd = actions.do_seat_next_round(t.pk, request.user)
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         flash.success(request, _("Round %(n)s is seated.") % {"n": rnd.number})
@@ -613,8 +613,8 @@ def seat_round(request: HttpRequest, pk: int) -> HttpResponse:
 def next_hand(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     t = _organiser(request, pk)
     try:
-        services.deal_next_hand(t.pk, request.user, table_id)
-    except services.TournamentError as e:
+        actions.do_deal_next_hand(t.pk, request.user, table_id)
+    except actions.TournamentError as e:
         _refused(request, e)
     else:
         flash.success(request, _("The next hand is dealt."))
@@ -641,8 +641,8 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
             except ValueError:
                 scores.append(v)
         try:
-            services.enter_result(t.pk, request.user, tt.pk, scores)
-        except services.ResultRefused as e:
+            actions.do_enter_result(t.pk, request.user, tt.pk, scores)
+        except actions.ResultRefused as e:
             problems = [
                 {
                     "code": p.code,
@@ -652,7 +652,7 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
                 for p in e.problems
             ]
             status = 400
-        except services.TournamentError as e:
+        except actions.TournamentError as e:
             _refused(request, e)
             status = 400
         else:
@@ -696,7 +696,7 @@ def _score_hint(t: Tournament, seats: int) -> str:
     """What to type in each field, in the rule set's own terms (its rules object's
     ``score_hint``)."""
     try:
-        opts = validate_options(t.variant, services.table_options(t, seats))
+        opts = validate_options(t.variant, actions.table_options(t, seats))
     except Refusal:
         return ""
     msgid, values = rules_for(t.variant).score_hint(opts)
@@ -734,14 +734,10 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             }
         )
     try:
-        opts = validate_options(t.variant, services.table_options(t, 4))
-        hands = rules_for(t.variant).hands_shown(opts)
+        opts = validate_options(t.variant, actions.table_options(t, 4))
+        hands = rules_for(t.variant).score_card_rows(opts)
     except Refusal:
-        opts, hands = dict(t.options), None
-    if not hands:
-        # A game without a fixed number of hands (a countdown, a race to a target): room
-        # for a long one.
-        hands = max(12, int(opts.get("start_points") or 0) // 2 + 2)
+        hands = 12
     return render(
         request,
         "tournaments/cards.html",

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString
 
-from games import heavy, pagecache
+from games.common import heavy, pagecache
 from games.watch import lobby
 
 
@@ -15,7 +15,7 @@ def live_list(limit: int = lobby.LISTED_MAX) -> SafeString:
     """The list fragment (``templates/games/_live_tables.html``) of the page and the home
     page: its rows are read afresh (``lobby.live_tables``: which tables, their hands,
     watchers, players and ratings) and rendered once per content and language
-    (``games.pagecache``, keyed by the rows themselves: a table that opens, moves on or
+    (``games.common.pagecache``, keyed by the rows themselves: a table that opens, moves on or
     leaves changes them)."""
     rows = lobby.live_tables(limit)
     return pagecache.fragment(

@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import heavy
+from games.common import heavy
 from games.tournaments.models import Entry, Tournament
 from tests.tournaments.conftest import make_user
 from tests.tournaments.test_import_limits import big_file
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _no_pause_between_imports(monkeypatch):
-    """games.heavy spaces imports out; these tests import one after another."""
+    """games.common.heavy spaces imports out; these tests import one after another."""
     monkeypatch.setattr(heavy, "SHARE", 1.0)
     monkeypatch.setattr(heavy, "_next_start", 0.0)
 

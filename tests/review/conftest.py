@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from games import heavy
+from games.common import heavy
 from games.live import actions
 from games.live.actions import base as actions_base
 from games.models import Table
@@ -18,7 +18,7 @@ def _fast_cpus(settings):
 
 @pytest.fixture(autouse=True)
 def _no_pause_between_imports(monkeypatch):
-    """games.heavy spaces imports out (a quarter of the time); tests import one after
+    """games.common.heavy spaces imports out (a quarter of the time); tests import one after
     another and test the spacing itself in test_heavy.py."""
     monkeypatch.setattr(heavy, "SHARE", 1.0)
     monkeypatch.setattr(heavy, "_next_start", 0.0)

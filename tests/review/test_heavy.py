@@ -1,5 +1,5 @@
 """What runs where, and the gates that keep heavy pages from crowding out live tables
-(games/heavy.py; docs/heavy-pages.md)."""
+(games/common/heavy.py; docs/heavy-pages.md)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import heavy, views
-from games.tournaments import services
+from games import views
+from games.common import heavy
+from games.tournaments import actions
 from tests.tournaments.conftest import in_person, make_user, register_names
 
 
@@ -71,7 +72,7 @@ def test_pages_wait_for_a_turn_then_say_busy(client, monkeypatch):
     organiser = make_user("orga")
     t = in_person(organiser, published=True)
     register_names(t, organiser, ["Ayşe", "Baran", "Cem", "Deniz"])
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     monkeypatch.setattr(heavy, "WAIT_S", 0)
     url = reverse("tournaments:matrix", args=[t.pk])
     held = [heavy.SLOTS.acquire(timeout=1) for _ in range(heavy.AT_ONCE)]

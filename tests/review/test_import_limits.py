@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from games import heavy
+from games.common import heavy
 from games.engine import Refusal, new_hand
 from games.engine.options import validate_options
 from games.engine.rules import RULES

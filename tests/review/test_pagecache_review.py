@@ -1,4 +1,4 @@
-"""A finished hand's replay and commentary are rendered once and kept (games/pagecache.py):
+"""A finished hand's replay and commentary are rendered once and kept (games/common/pagecache.py):
 the kept page is the page a fresh render gives, and nothing of one viewer (their seat,
 their name, their CSRF token) reaches another's."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 
-from games import pagecache
+from games.common import pagecache
 from games.live import actions, cpu
 from games.models import Table
 from games.review import views

@@ -1,5 +1,5 @@
 """While a process serves live tables, the heavy pages use at most their share of its
-time (games/heavy.py ``paced_page``; docs/heavy-pages.md), so a client asking for
+time (games/common/heavy.py ``paced_page``; docs/heavy-pages.md), so a client asking for
 them without pause cannot crowd out the tables' frames; without live tables they run
 back to back."""
 
@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import heavy
+from games.common import heavy
 from tests.review.test_heavy import FakeTime
 from tests.tournaments.conftest import in_person, make_user, register_names
 from tests.watch.conftest import cpu_table, table_socket

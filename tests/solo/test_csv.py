@@ -114,7 +114,7 @@ def test_negative_points_stay_numbers_in_the_csv(client):
 
 
 def test_the_one_csv_helper_neutralises_every_formula_start():
-    from games.csvsafe import cell, write_rows
+    from games.common.csvsafe import cell, write_rows
 
     for start in ("=", "+", "-", "@", "\t", "\r"):
         assert cell(start + "1") == "'" + start + "1"

@@ -11,8 +11,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import heavy
-from games.tournaments import exchange, services
+from games.common import heavy
+from games.tournaments import actions, exchange
 from games.tournaments.models import TableResult, Tournament
 from tests.tournaments.conftest import (
     CLASSIC_OK,
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _no_pause_between_imports(monkeypatch):
-    """games.heavy spaces imports out; these tests import one after another."""
+    """games.common.heavy spaces imports out; these tests import one after another."""
     monkeypatch.setattr(heavy, "SHARE", 1.0)
     monkeypatch.setattr(heavy, "_next_start", 0.0)
 
@@ -41,15 +41,15 @@ def played(organiser):
     t = in_person(organiser, published=True)
     entries = register_names(t, organiser, NAMES[:6])
     make_user("gul")
-    services.register_entry(t.pk, organiser, username="gul", joins_round=2)
-    services.seat_next_round(t.pk, organiser)
+    actions.do_register_entry(t.pk, organiser, username="gul", joins_round=2)
+    actions.do_seat_next_round(t.pk, organiser)
     enter_all(t, organiser, 1)
-    services.drop_entry(t.pk, organiser, entries[0].pk, 3)
-    services.set_no_show(t.pk, organiser, entries[1].pk, 2)
-    services.seat_next_round(t.pk, organiser)
+    actions.do_drop_entry(t.pk, organiser, entries[0].pk, 3)
+    actions.do_set_no_show(t.pk, organiser, entries[1].pk, 2)
+    actions.do_seat_next_round(t.pk, organiser)
     enter_all(t, organiser, 2, [CLASSIC_OK[3], CLASSIC_OK[2]])
     first = TableResult.objects.filter(table__round__number=2).first()
-    services.enter_result(t.pk, organiser, first.table_id, CLASSIC_OK[1])
+    actions.do_enter_result(t.pk, organiser, first.table_id, CLASSIC_OK[1])
     return t
 
 
@@ -62,7 +62,7 @@ def test_standings_csv_matches_the_standings(client, played):
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
     got = rows(response.content.decode())
-    expected = services.standings(played)
+    expected = actions.standings(played)
     names = {e.pid: e.name for e in played.entries.all()}
     assert [r["player"] for r in got] == [names[r.player] for r in expected]
     assert [int(r["rank"]) for r in got] == list(range(1, 8))
@@ -109,15 +109,15 @@ def test_json_export_imports_into_the_same_tournament(client, played, organiser)
     assert copy.owner == organiser and not copy.published
     assert exchange.export_tournament(copy) == data  # the round trip keeps everything
     assert copy.entries.get(name="gul").user.username == "gul"
-    assert [(r.player, r.points) for r in services.standings(copy)] != []
+    assert [(r.player, r.points) for r in actions.standings(copy)] != []
     names = {e.pid: e.name for e in played.entries.all()}
     copy_names = {e.pid: e.name for e in copy.entries.all()}
-    assert [(names[r.player], r.points, r.decided_by) for r in services.standings(played)] == [
-        (copy_names[r.player], r.points, r.decided_by) for r in services.standings(copy)
+    assert [(names[r.player], r.points, r.decided_by) for r in actions.standings(played)] == [
+        (copy_names[r.player], r.points, r.decided_by) for r in actions.standings(copy)
     ]
     assert copy.audit.filter(action="imported").exists()
     # the copy goes on like the original: round 3 can be seated from it
-    services.seat_next_round(copy.pk, organiser)
+    actions.do_seat_next_round(copy.pk, organiser)
     assert copy.round_set.count() == 3
 
 
@@ -153,8 +153,8 @@ def test_printable_standings(client, played):
 def test_names_never_become_spreadsheet_formulas(organiser):
     t = in_person(organiser, rounds=1)
     register_names(t, organiser, ["=HYPERLINK(1)", "+Cem", "Deniz", "@Elif"])
-    tt = services.seat_next_round(t.pk, organiser).tables.get()
-    services.enter_result(t.pk, organiser, tt.pk, [10, 4, 0, 2])
+    tt = actions.do_seat_next_round(t.pk, organiser).tables.get()
+    actions.do_enter_result(t.pk, organiser, tt.pk, [10, 4, 0, 2])
     for text in (exchange.standings_csv(t), exchange.results_csv(t)):
         players = {r["player"] for r in rows(text)}
         assert "'=HYPERLINK(1)" in players and "'+Cem" in players and "'@Elif" in players

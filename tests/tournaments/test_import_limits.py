@@ -13,8 +13,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import heavy
-from games.tournaments import exchange, services
+from games.common import heavy
+from games.tournaments import actions, exchange
 from games.tournaments.models import Entry, Tournament, TournamentTable
 from games.tournaments.views import MATRIX_BLOCK
 from tests.tournaments.conftest import CLASSIC_OK, in_person, make_user
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _no_pause_between_imports(monkeypatch):
-    """games.heavy spaces imports out; these tests import one after another."""
+    """games.common.heavy spaces imports out; these tests import one after another."""
     monkeypatch.setattr(heavy, "SHARE", 1.0)
     monkeypatch.setattr(heavy, "_next_start", 0.0)
 
@@ -151,7 +151,7 @@ def test_an_import_is_a_few_queries_whatever_the_number_of_players(
 ):
     doc = big_file(organiser, 200, rounds=3)
     with django_assert_max_num_queries(40):
-        t = exchange.import_tournament(organiser, exchange.load(json.dumps(doc)))
+        t = exchange.do_import_tournament(organiser, exchange.load(json.dumps(doc)))
     assert t.entries.count() == 200
     assert TournamentTable.objects.filter(round__tournament=t).count() == 150
     assert exchange.export_tournament(t)["rounds"] == doc["rounds"]
@@ -163,7 +163,7 @@ def test_accounts_are_linked_by_username_once(client, organiser):
     doc = big_file(organiser, 4)
     doc["players"][1]["account"] = "gul"
     doc["players"][2]["account"] = "GUL"  # the same account twice: the second is a name only
-    t = exchange.import_tournament(organiser, exchange.load(json.dumps(doc)))
+    t = exchange.do_import_tournament(organiser, exchange.load(json.dumps(doc)))
     linked = [e.user.username if e.user else None for e in t.entries.order_by("id")]
     assert linked == [None, "Gul", None, None]
 
@@ -185,7 +185,9 @@ def test_an_import_waits_for_another_heavy_request_then_says_busy(client, organi
 def test_the_matrix_shows_a_bounded_block_of_a_big_tournament(
     client, organiser, django_assert_max_num_queries
 ):
-    t = exchange.import_tournament(organiser, exchange.load(json.dumps(big_file(organiser, 200))))
+    t = exchange.do_import_tournament(
+        organiser, exchange.load(json.dumps(big_file(organiser, 200)))
+    )
     t.published = True
     t.save(update_fields=["published"])
     with django_assert_max_num_queries(12):
@@ -210,12 +212,12 @@ def test_the_matrix_shows_a_bounded_block_of_a_big_tournament(
 
 
 def test_a_small_tournament_has_the_whole_matrix_without_navigation(client, organiser):
-    t = exchange.import_tournament(organiser, exchange.load(json.dumps(big_file(organiser, 8))))
+    t = exchange.do_import_tournament(organiser, exchange.load(json.dumps(big_file(organiser, 8))))
     client.force_login(organiser)
     response = client.get(reverse("tournaments:matrix", args=[t.pk]))
     assert len(response.context["rows"]) == 8
     assert 'data-testid="matrix-nav"' not in response.content.decode()
-    assert services.past_rounds(t)
+    assert actions.past_rounds(t)
 
 
 def test_settings_and_scores_of_the_wrong_type_are_refused(client, organiser):
@@ -256,5 +258,5 @@ def test_any_damaged_file_is_refused_with_a_reason_or_imported(organiser):
                 parent[path[-1]] = copy.deepcopy(rng.choice(values))
             else:
                 del parent[path[-1]]
-        with contextlib.suppress(services.TournamentError):
-            exchange.import_tournament(organiser, exchange.load(json.dumps(doc)))
+        with contextlib.suppress(actions.TournamentError):
+            exchange.do_import_tournament(organiser, exchange.load(json.dumps(doc)))

@@ -1,5 +1,5 @@
 """A tournament's page body and its matrix are rendered once per version and kept
-(games/pagecache.py, views.page_version): the kept page is the fresh one, a new result
+(games/common/pagecache.py, views.page_version): the kept page is the fresh one, a new result
 or a new round shows at once, and a player's own row is theirs alone."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.tournaments import presenter, services
+from games.tournaments import actions, presenter
 from games.tournaments.models import TournamentTable
 from tests.review.test_pagecache_review import kept_fragments, without_tokens
 
@@ -23,7 +23,7 @@ def club(organiser):
     t = in_person(organiser, published=True)
     register_accounts(t, organiser, ["ayse"])
     register_names(t, organiser, ["Baran", "Cem", "Deniz", "Emre", "Fatma", "Gül", "Hakan"])
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     return t
 
 
@@ -58,7 +58,7 @@ def test_a_new_result_shows_at_once(client, club, organiser):
     assert 'data-done="1"' not in before
     assert meetings(client.get(matrix).content.decode()) == 24
     tt = TournamentTable.objects.filter(round__tournament=club).order_by("number").first()
-    services.enter_result(club.pk, organiser, tt.pk, CLASSIC_OK[0])
+    actions.do_enter_result(club.pk, organiser, tt.pk, CLASSIC_OK[0])
     after = client.get(url).content.decode()
     assert 'data-done="1"' in after
     seated = [entry for entry in tt.seats]
@@ -66,8 +66,8 @@ def test_a_new_result_shows_at_once(client, club, organiser):
     assert points(before, first) != points(after, first)
     # a new round: the page and the matrix show it at once
     for other in TournamentTable.objects.filter(round__tournament=club).exclude(pk=tt.pk):
-        services.enter_result(club.pk, organiser, other.pk, CLASSIC_OK[1])
-    services.seat_next_round(club.pk, organiser)
+        actions.do_enter_result(club.pk, organiser, other.pk, CLASSIC_OK[1])
+    actions.do_seat_next_round(club.pk, organiser)
     page = client.get(url).content.decode()
     assert 'data-round="2"' in page
     # each of the 8 players met 3 others a round: 24 meetings counted, then 48

@@ -1,4 +1,4 @@
-"""The lobby's kept parts (games/pagecache.py: the new-table form's fields, the live
+"""The lobby's kept parts (games/common/pagecache.py: the new-table form's fields, the live
 list): the kept page is the fresh one, a table that opens, starts or moves on shows at
 once, and each visitor's own parts (their tables, their name, their CSRF token) stay
 theirs."""

@@ -16,14 +16,26 @@ and a file can hold millions of tiny values. :func:`loads_bounded` refuses, in t
 
 Each refusal is a :class:`JSONRefused` with a stable code and the numbers it is about; the
 importers turn it into their own translated message.
+
+Then the document is read into the importer's pydantic model of its format (strict: a value of
+the wrong type is refused, never converted). :func:`load_object` and :func:`validate` are the
+one parse step both importers share: the bounds first, then the model, and any refusal comes
+out as the importer's own exception with a code and the message the person sees. A model
+refuses in two ways: a validator raises :func:`refusal` with the format's code and message, or
+pydantic reports a type or shape error and the importer's ``explain`` names it from where it
+is (the first error in the order the model validates, which is the order of its fields).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 # A JSON string (with its escapes) or one bracket. Strings are matched whole so that the
 # brackets inside them are skipped. The quantifier is possessive and an unterminated string
@@ -138,3 +150,62 @@ def refusal_message(exc: JSONRefused) -> str:
     if exc.code == "string_too_long":
         return _("A text in the file is too long (at most %(max)s characters).") % p
     return _("This is not valid JSON: %(error)s") % p
+
+
+# ------------------------------------------------------------------ the shared parse step
+
+M = TypeVar("M", bound=BaseModel)
+# The importer's exception from a refusal code and the message for the person.
+Refused = Callable[[str, str], Exception]
+# A pydantic error (the first one) as the importer's refusal: (code, message).
+Explain = Callable[[ErrorDetails], tuple[str, str]]
+
+
+def load_object(
+    raw: bytes | str,
+    *,
+    max_bytes: int,
+    max_depth: int,
+    max_values: int,
+    max_string: int,
+    refused: Refused,
+) -> Any:
+    """:func:`loads_bounded`, its refusal raised as the importer's exception. A file that is
+    not UTF-8 is refused as ``bad_json`` (for the person it is not a JSON file either)."""
+    try:
+        return loads_bounded(
+            raw,
+            max_bytes=max_bytes,
+            max_depth=max_depth,
+            max_values=max_values,
+            max_string=max_string,
+        )
+    except JSONRefused as exc:
+        code = "bad_json" if exc.code == "not_utf8" else exc.code
+        raise refused(code, refusal_message(exc)) from None
+
+
+def refusal(code: str, message: str) -> PydanticCustomError:
+    """Raise this from a model's validator to refuse the file with ``code`` and ``message``
+    (already in the person's language)."""
+    return PydanticCustomError(code, "{refusal}", {"refusal": message})
+
+
+def validate(
+    model: type[M],
+    data: Any,
+    *,
+    explain: Explain,
+    refused: Refused,
+    context: dict[str, Any] | None = None,
+) -> M:
+    """``data`` read into ``model`` (strict), or the importer's exception for its first error:
+    a :func:`refusal` as it was raised, any other error as ``explain`` names it."""
+    try:
+        return model.model_validate(data, strict=True, context=context)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        ctx = first.get("ctx") or {}
+        if "refusal" in ctx:
+            raise refused(first["type"], str(ctx["refusal"])) from None
+        raise refused(*explain(first)) from None

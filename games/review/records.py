@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import ErrorDetails
 
 from games import jsonsafe
 from games.engine import Refusal, apply, new_hand, replay
@@ -31,7 +33,7 @@ from games.engine.options import validate_options
 from games.engine.refusals import REFUSALS
 from games.engine.rules import RULES, rules_for
 from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notation, parse_kind
-from games.jsonsafe import JSONRefused, loads_bounded
+from games.jsonsafe import refusal
 from games.live.messages import refusal_text
 
 FORMAT = "okey-review/1"
@@ -297,91 +299,156 @@ def _engine_reason(exc: Refusal) -> str:
     return text
 
 
-def _players(data: Any, n: int) -> list[dict]:
-    if data is None:
-        return [{"seat": s, "name": _("Seat %(n)s") % {"n": s + 1}, "cpu": None} for s in range(n)]
-    if not isinstance(data, list) or len(data) != n:
-        raise ImportRefused("bad_record", _("The file must list one player per seat."))
-    out = []
-    for s, p in enumerate(data):
-        if not isinstance(p, dict):
-            raise ImportRefused("bad_record", _("Each player is an object with a name."))
-        name, cpu = p.get("name"), p.get("cpu")
-        if name is not None and not isinstance(name, str):
-            raise ImportRefused("bad_record", _("Each player is an object with a name."))
-        if name is not None and len(name) > MAX_NAME:
-            raise ImportRefused(
+# The file as a pydantic model (strict). Its fields are declared in the order the file is
+# checked, so the first error is the one the person is told about; a validator refuses with
+# the format's own code and message (``refusal``), and ``_explain`` names a type or shape
+# error from where it is. Unknown keys are ignored (the signature covers them all the same).
+
+
+class HandIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    actions: list[Any]  # events: each is judged by the engine at its move (event_to_action)
+    seed: int | str
+    starter: int
+    context: dict[str, Any] | None = None
+    number: Any = None  # the hand's number when it is a whole number, else its place
+    result: Any = None  # compared with the replay's result_summary
+
+    @field_validator("seed")
+    @classmethod
+    def _seed_digits(cls, seed: int | str) -> int | str:
+        if isinstance(seed, int) and len(str(seed)) > MAX_STRING:
+            raise ValueError("a seed is at most MAX_STRING digits")
+        return seed
+
+
+class PlayerIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    name: str | None = Field(default=None, max_length=MAX_NAME)
+    cpu: Any = None  # a CPU level name, or anything else for "not a CPU"
+
+
+class ReviewFile(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    format: Literal[FORMAT]  # type: ignore[valid-type]
+    variant: str
+    options: Any = Field(default=None, validate_default=True)  # the engine judges them
+    hands: list[HandIn]
+    players: list[PlayerIn] | None = None
+
+    @field_validator("variant")
+    @classmethod
+    def _known_variant(cls, variant: str) -> str:
+        if variant not in RULES:
+            raise refusal("bad_variant", _("Unknown variant %(v)r.") % {"v": variant})
+        return variant
+
+    @field_validator("options")
+    @classmethod
+    def _engine_options(cls, options: Any, info: ValidationInfo) -> Any:
+        if "variant" not in info.data:
+            return options  # the variant is refused already
+        try:
+            return validate_options(info.data["variant"], options or {})
+        except Refusal as exc:
+            raise refusal(exc.code, _engine_reason(exc)) from None
+
+    @field_validator("hands")
+    @classmethod
+    def _hands_of_one_game(cls, hands: list[HandIn], info: ValidationInfo) -> list[HandIn]:
+        """As many hands as one game can have, each with as many moves as its tiles allow."""
+        if not hands:
+            raise refusal("bad_record", _("The file holds no hands."))
+        if "variant" not in info.data or "options" not in info.data:
+            return hands  # refused already
+        variant, options = info.data["variant"], info.data["options"]
+        most = max_hands(variant, options)
+        if len(hands) > most:
+            raise refusal(
                 "too_large",
-                _("A player's name is longer than %(max)s characters.") % {"max": MAX_NAME},
+                _("Too many hands: one game of this rule set has at most %(max)s.") % {"max": most},
             )
-        out.append(
-            {
-                "seat": s,
-                "name": name or _("Seat %(n)s") % {"n": s + 1},
-                "cpu": cpu if isinstance(cpu, str) else None,
+        rack_size = rules_for(variant).rack_size
+        for h_index, hand in enumerate(hands):
+            _check_moves(hand.actions, options["players"], rack_size, _hand_label(h_index))
+        return hands
+
+    @field_validator("players")
+    @classmethod
+    def _one_per_seat(cls, players: list[PlayerIn] | None, info: ValidationInfo) -> Any:
+        if players is None:
+            return None
+        options = info.data.get("options") if "variant" in info.data else None
+        seats = options["players"] if isinstance(options, dict) else None
+        if len(players) > MAX_PLAYERS or (seats is not None and len(players) != seats):
+            raise refusal("bad_record", _("The file must list one player per seat."))
+        return players
+
+
+def _hand_label(h_index: int) -> str:
+    return _("Hand %(n)s") % {"n": h_index + 1}
+
+
+def _explain(error: ErrorDetails) -> tuple[str, str]:
+    """A type or shape error of ``ReviewFile`` in the words of the checks it replaces."""
+    loc = error["loc"]
+    found = None if error["type"] == "missing" else error["input"]
+    if not loc:
+        return "bad_json", _("The file must hold one JSON object.")
+    if loc[0] == "format":
+        return "bad_format", _("Unsupported format %(found)r: this site reads %(expected)s.") % {
+            "found": found,
+            "expected": FORMAT,
+        }
+    if loc[0] == "variant":
+        return "bad_variant", _("Unknown variant %(v)r.") % {"v": found}
+    if loc[0] == "hands" and len(loc) > 1 and isinstance(loc[1], int):
+        label = _hand_label(loc[1])
+        if len(loc) > 2 and loc[2] in ("seed", "starter", "context"):
+            return "bad_record", _("%(hand)s: the seed, the starter or the context is damaged.") % {
+                "hand": label
             }
-        )
-    return out
+        return "bad_record", _("%(hand)s: no list of actions.") % {"hand": label}
+    if loc[0] == "hands":
+        return "bad_record", _("The file holds no hands.")
+    if loc[0] == "players" and len(loc) > 2 and error["type"] == "string_too_long":
+        return "too_large", _("A player's name is longer than %(max)s characters.") % {
+            "max": MAX_NAME
+        }
+    if loc[0] == "players" and len(loc) > 1:
+        return "bad_record", _("Each player is an object with a name.")
+    return "bad_record", _("The file must list one player per seat.")
 
 
-def _parse(raw: bytes | str) -> dict:
-    """The file's JSON object within the limits above, or ``ImportRefused``."""
-    try:
-        data = loads_bounded(
-            raw,
-            max_bytes=MAX_BYTES,
-            max_depth=MAX_DEPTH,
-            max_values=MAX_VALUES,
-            max_string=MAX_STRING,
-        )
-    except JSONRefused as exc:
-        code = "bad_json" if exc.code == "not_utf8" else exc.code
-        raise ImportRefused(code, jsonsafe.refusal_message(exc)) from None
-    if not isinstance(data, dict):
-        raise ImportRefused("bad_json", _("The file must hold one JSON object."))
-    return data
+def _players(players: list[PlayerIn] | None, n: int) -> list[dict]:
+    """One player per seat: the file's names (a seat's number where it has none)."""
+    if players is None:
+        return [{"seat": s, "name": _("Seat %(n)s") % {"n": s + 1}, "cpu": None} for s in range(n)]
+    return [
+        {
+            "seat": s,
+            "name": p.name or _("Seat %(n)s") % {"n": s + 1},
+            "cpu": p.cpu if isinstance(p.cpu, str) else None,
+        }
+        for s, p in enumerate(players)
+    ]
 
 
-def _check_shape(data: dict) -> tuple[str, dict, list]:
-    """Format, variant, options and the size of every list, before anything is replayed."""
-    if data.get("format") != FORMAT:
-        raise ImportRefused(
-            "bad_format",
-            _("Unsupported format %(found)r: this site reads %(expected)s.")
-            % {"found": data.get("format"), "expected": FORMAT},
-        )
-    variant = data.get("variant")
-    if not isinstance(variant, str) or variant not in RULES:
-        raise ImportRefused("bad_variant", _("Unknown variant %(v)r.") % {"v": variant})
-    try:
-        options = validate_options(variant, data.get("options") or {})
-    except Refusal as exc:
-        raise ImportRefused(exc.code, _engine_reason(exc)) from None
-    hands = data.get("hands")
-    if not isinstance(hands, list) or not hands:
-        raise ImportRefused("bad_record", _("The file holds no hands."))
-    most = max_hands(variant, options)
-    if len(hands) > most:
-        raise ImportRefused(
-            "too_large",
-            _("Too many hands: one game of this rule set has at most %(max)s.") % {"max": most},
-        )
-    players = data.get("players")
-    if players is not None and (not isinstance(players, list) or len(players) > MAX_PLAYERS):
-        raise ImportRefused("bad_record", _("The file must list one player per seat."))
-    n = options["players"]
-    for h_index, h in enumerate(hands):
-        label = _("Hand %(n)s") % {"n": h_index + 1}
-        if not isinstance(h, dict) or not isinstance(h.get("actions"), list):
-            raise ImportRefused("bad_record", _("%(hand)s: no list of actions.") % {"hand": label})
-        _check_moves(h["actions"], n, rules_for(variant).rack_size, label)
-        seed = h.get("seed")
-        if type(seed) is int and len(str(seed)) > MAX_STRING:
-            raise ImportRefused(
-                "bad_record",
-                _("%(hand)s: the seed, the starter or the context is damaged.") % {"hand": label},
-            )
-    return variant, options, hands
+def _parse(raw: bytes | str) -> tuple[dict, ReviewFile]:
+    """The file's JSON object within the limits above and read into ``ReviewFile``: nothing is
+    replayed before both pass. Raises ``ImportRefused``."""
+    data = jsonsafe.load_object(
+        raw,
+        max_bytes=MAX_BYTES,
+        max_depth=MAX_DEPTH,
+        max_values=MAX_VALUES,
+        max_string=MAX_STRING,
+        refused=ImportRefused,
+    )
+    return data, jsonsafe.validate(ReviewFile, data, explain=_explain, refused=ImportRefused)
 
 
 def _check_moves(events: list, n: int, rack_size: int, label: str) -> None:
@@ -397,7 +464,7 @@ def _check_moves(events: list, n: int, rack_size: int, label: str) -> None:
         if free and type(seat) is int and 0 <= seat < MAX_PLAYERS:
             runs[seat] += 1
             if runs[seat] > FREE_ACTION_LIMIT:
-                raise ImportRefused(
+                raise refusal(
                     "too_large",
                     _(
                         "%(hand)s: more than %(max)s flips or arrangements by one player "
@@ -409,7 +476,7 @@ def _check_moves(events: list, n: int, rack_size: int, label: str) -> None:
         moves += 1
         runs = [0] * MAX_PLAYERS
         if moves > most:
-            raise ImportRefused(
+            raise refusal(
                 "too_large",
                 _("%(hand)s: too many actions (a hand has at most %(max)s).")
                 % {"hand": label, "max": most},
@@ -422,24 +489,14 @@ def load_document(raw: bytes | str) -> dict:
 
     Limits first (size, nesting, the length of every list and text: see above), then every
     hand is replayed with the engine; nothing is stored here."""
-    data = _parse(raw)
-    variant, options, hands = _check_shape(data)
+    data, doc = _parse(raw)
+    variant, options = doc.variant, doc.options
     out_hands: list[ImportedHand] = []
-    n_players = options["players"]
-    players = _players(data.get("players"), n_players)
+    players = _players(doc.players, options["players"])
     final_options = options
-    for h_index, h in enumerate(hands):
-        label = _("Hand %(n)s") % {"n": h_index + 1}
-        seed, starter, context = h.get("seed"), h.get("starter"), h.get("context") or {}
-        if (
-            type(seed) not in (int, str)
-            or type(starter) is not int
-            or not isinstance(context, dict)
-        ):
-            raise ImportRefused(
-                "bad_record",
-                _("%(hand)s: the seed, the starter or the context is damaged.") % {"hand": label},
-            )
+    for h_index, h in enumerate(doc.hands):
+        label = _hand_label(h_index)
+        seed, starter, context = h.seed, h.starter, h.context or {}
         try:
             state = new_hand(variant, options, seed, starter, context=context)
         except Refusal as exc:
@@ -452,7 +509,7 @@ def load_document(raw: bytes | str) -> dict:
             ) from None
         final_options = state.options
         actions: list[dict] = []
-        for i, event in enumerate(h["actions"]):
+        for i, event in enumerate(h.actions):
             try:
                 action = event_to_action(event, state)
                 state, _events = apply(state, action)
@@ -476,7 +533,7 @@ def load_document(raw: bytes | str) -> dict:
                 {"hand": h_index},
             )
         summary = result_summary(state)
-        claimed = h.get("result")
+        claimed = h.result
         if claimed is not None and claimed != summary:
             raise ImportRefused(
                 "result_mismatch",
@@ -484,7 +541,7 @@ def load_document(raw: bytes | str) -> dict:
                 % {"hand": label},
                 {"hand": h_index},
             )
-        number = h.get("number") if type(h.get("number")) is int else h_index + 1
+        number = h.number if type(h.number) is int else h_index + 1
         hd = ImportedHand(
             number, seed, starter, dict(context), actions, dict(state.result), summary
         )

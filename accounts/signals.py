@@ -6,7 +6,7 @@ from .models import Profile
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def create_profile(sender, instance, created, raw=False, **kwargs):
+def do_create_profile(sender, instance, created, raw=False, **kwargs):
     """Every user has a profile (also users made by createsuperuser or the admin)."""
     if created and not raw:
         Profile.objects.get_or_create(user=instance)

@@ -9,7 +9,7 @@
   is computed once beforehand, as the first viewer of a real site would have it cached
   (``HandCommentary``);
 - a published tournament of ``exchange.MAX_PLAYERS`` players and 30 rounds with every
-  result in (``heavy.tournament_document``, imported by ``exchange.import_tournament``):
+  result in (``heavy.tournament_document``, imported by ``exchange.do_import_tournament``):
   its standings (every tie-break of 256 players) and its who-met-whom matrix;
 - the run's tables public (made before the site), so that the live tables page lists
   them as a busy site's would (its 50 rows, the lobby's 6).

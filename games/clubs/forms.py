@@ -1,4 +1,4 @@
-"""Organiser forms of the clubs. They parse; the services check and refuse (services.py)."""
+"""Organiser forms of the clubs. They parse; the actions check and refuse (actions.py)."""
 
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ class Club(models.Model):
 class Membership(models.Model):
     """An account in a club. Organisers manage members and seasons; members are ranked
     under their account. An account joins by accepting an organiser's invitation
-    (``Invitation``) and may leave (services.py)."""
+    (``Invitation``) and may leave (actions.py)."""
 
     class Role(models.TextChoices):
         ORGANISER = "organiser", _("Organiser")

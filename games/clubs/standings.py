@@ -1,6 +1,6 @@
 """The club's results read from the tournaments app.
 
-Each finished tournament's final order comes from ``games.tournaments.services.standings``
+Each finished tournament's final order comes from ``games.tournaments.actions.standings``
 (its own standings with every tie-break); nothing here ranks a tournament again.
 
 Who is who across tournaments (a ``PlayerKey``):
@@ -25,7 +25,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.tournaments import services as tournament_services
+from games.tournaments import actions as tournament_actions
 from games.tournaments.models import Tournament
 
 from . import ranking
@@ -79,7 +79,7 @@ class Counted:
 def _tournament_order(t: Tournament, links: dict[str, int]) -> list[tuple[PlayerKey, bool, str]]:
     """Players of a finished tournament, best first (only those who played a table)."""
     entries = {str(e.pk): e for e in t.entries.all()}
-    rows = [r for r in tournament_services.standings(t) if r.played > 0 and r.player in entries]
+    rows = [r for r in tournament_actions.standings(t) if r.played > 0 and r.player in entries]
     out: list[tuple[PlayerKey, bool, str]] = []
     seen: set[PlayerKey] = set()
     for i, row in enumerate(rows):

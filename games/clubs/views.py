@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 from accounts import throttle
 from games.tournaments.models import Tournament
 
-from . import presenter, services
+from . import actions, presenter
 from . import standings as club_standings
 from .forms import AttachForm, ClubForm, MemberForm, NameLinkForm, SeasonForm, WeightForm
 from .models import Club, Invitation, Membership, Season, SeasonTournament
@@ -38,7 +38,7 @@ NOT_FOUND_CODES = {
 }
 
 
-def _refused(request: HttpRequest, e: services.ClubError) -> None:
+def _refused(request: HttpRequest, e: actions.ClubError) -> None:
     if e.code == "not_organiser":
         raise PermissionDenied(e.text())
     if e.code in NOT_FOUND_CODES:
@@ -84,8 +84,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            club = services.create_club(request.user, form.cleaned_data["name"])
-        except services.ClubError as e:
+            club = actions.do_create_club(request.user, form.cleaned_data["name"])
+        except actions.ClubError as e:
             form.add_error("name", e.text())
         else:
             return redirect("clubs:detail", slug=club.slug)
@@ -120,7 +120,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "is_organiser": is_organiser,
         "name_links": club.name_links.select_related("user") if is_organiser else [],
         "is_member": mine is not None,
-        # the last organiser hands the club over first (services.leave)
+        # the last organiser hands the club over first (actions.do_leave)
         "can_leave": mine is not None and not (is_organiser and len(organisers) == 1),
         "invitation": (
             Invitation.objects.filter(club=club, user=request.user).first()
@@ -204,7 +204,7 @@ def player_history(request: HttpRequest, slug: str, player: str) -> HttpResponse
 @login_required
 def invite(request: HttpRequest, slug: str) -> HttpResponse:
     """An organiser invites an account by its username. The answer is the same whether
-    or not the name is an account's (services.invite); invitations are counted per
+    or not the name is an account's (actions.do_invite); invitations are counted per
     organiser (``accounts.throttle.CLUB_INVITE``), and past the limit nothing is done."""
     club = _club(slug)
     _organiser(request, club)
@@ -217,10 +217,10 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
         throttle.record_account(throttle.CLUB_INVITE, request.user)
         username = form.cleaned_data["username"].strip()
         try:
-            services.invite(
+            actions.do_invite(
                 club.pk, request.user, username, organiser=form.cleaned_data["organiser"]
             )
-        except services.ClubError as e:
+        except actions.ClubError as e:
             _refused(request, e)
         else:
             flash.success(
@@ -249,8 +249,8 @@ def invitations_for(user: Any) -> list[Invitation]:
 @login_required
 def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
     try:
-        membership = services.accept_invitation(invitation_id, request.user)
-    except services.ClubError as e:
+        membership = actions.do_accept_invitation(invitation_id, request.user)
+    except actions.ClubError as e:
         _refused(request, e)
         return redirect("clubs:invitations")
     club = membership.club
@@ -262,8 +262,8 @@ def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
 @login_required
 def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
     try:
-        services.decline_invitation(invitation_id, request.user)
-    except services.ClubError as e:
+        actions.do_decline_invitation(invitation_id, request.user)
+    except actions.ClubError as e:
         _refused(request, e)
     else:
         flash.success(request, _("The invitation was declined."))
@@ -275,8 +275,8 @@ def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse
 def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
     try:
-        services.leave(club.pk, request.user)
-    except services.ClubError as e:
+        actions.do_leave(club.pk, request.user)
+    except actions.ClubError as e:
         flash.error(request, e.text())
     else:
         flash.success(request, _("You have left %(club)s.") % {"club": club.name})
@@ -288,8 +288,8 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
 def member_remove(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
     club = _club(slug)
     try:
-        services.remove_member(club.pk, request.user, user_id)
-    except services.ClubError as e:
+        actions.do_remove_member(club.pk, request.user, user_id)
+    except actions.ClubError as e:
         _refused(request, e)
     return redirect("clubs:detail", slug=club.slug)
 
@@ -299,10 +299,10 @@ def member_remove(request: HttpRequest, slug: str, user_id: int) -> HttpResponse
 def name_link(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
     try:
-        services.link_name(
+        actions.do_link_name(
             club.pk, request.user, request.POST.get("name", ""), _int(request.POST.get("member"))
         )
-    except services.ClubError as e:
+    except actions.ClubError as e:
         _refused(request, e)
     return redirect("clubs:detail", slug=club.slug)
 
@@ -312,8 +312,8 @@ def name_link(request: HttpRequest, slug: str) -> HttpResponse:
 def name_unlink(request: HttpRequest, slug: str, link_id: int) -> HttpResponse:
     club = _club(slug)
     try:
-        services.unlink_name(club.pk, request.user, link_id)
-    except services.ClubError as e:
+        actions.do_unlink_name(club.pk, request.user, link_id)
+    except actions.ClubError as e:
         _refused(request, e)
     return redirect("clubs:detail", slug=club.slug)
 
@@ -326,10 +326,10 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            season = services.create_season(
+            season = actions.do_create_season(
                 club.pk, request.user, data["name"], data["start"], data["end"]
             )
-        except services.ClubError as e:
+        except actions.ClubError as e:
             if e.code == "not_organiser":
                 raise
             form.add_error(None, e.text())
@@ -343,14 +343,14 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
 def season_attach(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = _club(slug)
     try:
-        services.attach_tournament(
+        actions.do_attach_tournament(
             club.pk,
             request.user,
             season_id,
             _int(request.POST.get("tournament")),
             request.POST.get("weight", "1"),
         )
-    except services.ClubError as e:
+    except actions.ClubError as e:
         _refused(request, e)
     return redirect("clubs:season", slug=club.slug, season_id=season_id)
 
@@ -360,10 +360,10 @@ def season_attach(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
 def season_weight(request: HttpRequest, slug: str, season_id: int, link_id: int) -> HttpResponse:
     club = _club(slug)
     try:
-        services.set_weight(
+        actions.do_set_weight(
             club.pk, request.user, season_id, link_id, request.POST.get(f"w{link_id}-weight", "")
         )
-    except services.ClubError as e:
+    except actions.ClubError as e:
         _refused(request, e)
     return redirect("clubs:season", slug=club.slug, season_id=season_id)
 
@@ -373,7 +373,7 @@ def season_weight(request: HttpRequest, slug: str, season_id: int, link_id: int)
 def season_detach(request: HttpRequest, slug: str, season_id: int, link_id: int) -> HttpResponse:
     club = _club(slug)
     try:
-        services.detach_tournament(club.pk, request.user, season_id, link_id)
-    except services.ClubError as e:
+        actions.do_detach_tournament(club.pk, request.user, season_id, link_id)
+    except actions.ClubError as e:
         _refused(request, e)
     return redirect("clubs:season", slug=club.slug, season_id=season_id)

@@ -2,7 +2,7 @@
 
 A mark (``accounts.Profile.fair_play_marked``, with its time) takes the account's ratings
 and solo records off the public boards (the boards' querysets read the flag) and rates
-every rated game again without it (``games.ratings.api.rebuild``: the others keep their
+every rated game again without it (``games.ratings.api.do_rebuild``: the others keep their
 placings, so their order). Nothing is marked automatically: the page only lists figures.
 Each mark and unmark is logged with who did it, when and why.
 """
@@ -42,7 +42,7 @@ def do_set_mark(
         profile.fair_play_marked = marked
         profile.fair_play_marked_at = at if marked else None
         profile.save(update_fields=["fair_play_marked", "fair_play_marked_at"])
-        games = ratings.rebuild()
+        games = ratings.do_rebuild()
         return LogEntry.objects.create(
             at=at,
             actor=by,

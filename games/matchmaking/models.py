@@ -1,5 +1,5 @@
 """The quick-match queue: one row per rule set, the lock every "Play now" of that rule
-set takes before it chooses a table (``services.do_quick_match``)."""
+set takes before it chooses a table (``actions.do_quick_match``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Live standings: one websocket per tournament page.
 
 The consumer only listens: when a result lands (or a round is seated, or a
-registration changes) the services broadcast ``standings.changed`` to the
+registration changes) the actions broadcast ``standings.changed`` to the
 tournament's group after commit, and every open page gets its fragments
 (standings, rounds, the viewer's own table) re-rendered for its viewer and
 swapped out-of-band by the htmx ws extension (the rounds with the tables of the

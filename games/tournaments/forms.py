@@ -70,7 +70,7 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
     seating = forms.ChoiceField(
         label=_("Seating from round 2"), choices=Tournament.Seating.choices, initial="avoid_repeats"
     )
-    # Offered only for a rule set played by three (``RuleSetSelect``; ``services`` refuses
+    # Offered only for a rule set played by three (``RuleSetSelect``; ``actions`` refuses
     # it for the others).
     three_player_tables = forms.BooleanField(
         label=_("Three-player tables instead of CPU seats"), required=False

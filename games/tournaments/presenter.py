@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
 
-from . import services
+from . import actions
 from . import standings as standing_rules
 from .models import Entry, TableResult, Tournament, TournamentTable
 
@@ -70,12 +70,12 @@ def _standings_key(t: Tournament) -> str:
 
 
 def cached_standings(t: Tournament) -> list[Any]:
-    """``services.standings`` kept per tournament change (three aggregate queries
+    """``actions.standings`` kept per tournament change (three aggregate queries
     instead of reading every result and ranking 256 players, 0.15 s, on each view)."""
     key = _standings_key(t)
     rows = cache.get(key)
     if rows is None:
-        rows = services.standings(t)
+        rows = actions.standings(t)
         cache.set(key, rows, STANDINGS_TTL_S)
     return rows
 

@@ -1,6 +1,6 @@
 """Clubs fixtures: finished tournaments built as rows (one table, one round), so a test
 says the final order it wants; the order itself is read back through the tournaments
-app's own standings (games/tournaments/services.standings)."""
+app's own standings (games/tournaments/actions.standings)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.clubs import services
+from games.clubs import actions
 from games.clubs.models import Invitation
 from games.tournaments.models import Entry, Round, TableResult, Tournament, TournamentTable
 
@@ -84,9 +84,9 @@ def finished_tournament(
 
 def join(club, organiser, user, *, as_organiser: bool = False):
     """``organiser`` invites ``user``, who accepts: a member (or an organiser) of ``club``."""
-    services.invite(club.pk, organiser, user.get_username(), organiser=as_organiser)
+    actions.do_invite(club.pk, organiser, user.get_username(), organiser=as_organiser)
     invitation = Invitation.objects.get(club=club, user=user)
-    return services.accept_invitation(invitation.pk, user)
+    return actions.do_accept_invitation(invitation.pk, user)
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def organiser(db):
 
 @pytest.fixture
 def club(organiser):
-    return services.create_club(organiser, "Moda Okey Kulübü")
+    return actions.do_create_club(organiser, "Moda Okey Kulübü")
 
 
 @pytest.fixture
@@ -107,10 +107,10 @@ def worked_example(organiser, club):
     )
     for u in (ayla, bora, cem, deniz):
         join(club, organiser, u)
-    s2025 = services.create_season(
+    s2025 = actions.do_create_season(
         club.pk, organiser, "2024–25", dt.date(2024, 9, 1), dt.date(2025, 8, 31)
     )
-    s2026 = services.create_season(
+    s2026 = actions.do_create_season(
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     t1 = finished_tournament(
@@ -120,9 +120,9 @@ def worked_example(organiser, club):
     t3 = finished_tournament(
         organiser, "November night", dt.date(2026, 11, 1), [cem, ayla, "Emre", bora]
     )
-    services.attach_tournament(club.pk, organiser, s2026.pk, t1.pk, "2")
-    services.attach_tournament(club.pk, organiser, s2025.pk, t2.pk, "1")
-    services.attach_tournament(club.pk, organiser, s2026.pk, t3.pk, "1")
+    actions.do_attach_tournament(club.pk, organiser, s2026.pk, t1.pk, "2")
+    actions.do_attach_tournament(club.pk, organiser, s2025.pk, t2.pk, "1")
+    actions.do_attach_tournament(club.pk, organiser, s2026.pk, t3.pk, "1")
     return {
         "club": club,
         "users": {"ayla": ayla, "bora": bora, "cem": cem, "deniz": deniz},

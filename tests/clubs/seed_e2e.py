@@ -33,11 +33,11 @@ def seed(owner_username: str, today: str) -> None:
 
 def accept_invitations(club_slug: str) -> None:
     """Every player invited to the club accepts (as each of them would on their page)."""
-    from games.clubs import services
+    from games.clubs import actions
     from games.clubs.models import Invitation
 
     for invitation in Invitation.objects.filter(club__slug=club_slug).select_related("user"):
-        services.accept_invitation(invitation.pk, invitation.user)
+        actions.do_accept_invitation(invitation.pk, invitation.user)
 
 
 def player(username: str, display_name: str) -> None:

@@ -1,11 +1,11 @@
 """Joining a club is an invitation the player accepts or declines; members may leave;
-inviting is no way to learn which usernames exist (games/clubs/services.py)."""
+inviting is no way to learn which usernames exist (games/clubs/actions.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.clubs import services
+from games.clubs import actions
 from games.clubs.models import Invitation, Membership
 from tests.clubs.conftest import join, make_user
 
@@ -49,7 +49,7 @@ def test_an_invited_player_is_not_in_the_club_until_they_accept(client, organise
 
 def test_a_declined_invitation_goes_and_nothing_else_changes(client, organiser, club):
     ayla = make_user("ayla")
-    services.invite(club.pk, organiser, "ayla")
+    actions.do_invite(club.pk, organiser, "ayla")
     client.force_login(ayla)
     invitation = Invitation.objects.get(user=ayla)
     response = client.post(f"/clubs/invitations/{invitation.pk}/decline/", follow=True)
@@ -86,7 +86,7 @@ def test_invitations_are_throttled_per_organiser_whatever_the_names(
     assert "many invitations" in " ".join(flashed(refused))
     assert state() == before  # ayla was not invited
     other = make_user("other")
-    elsewhere = services.create_club(other, "Other club")
+    elsewhere = actions.do_create_club(other, "Other club")
     client.force_login(other)
     invite(client, elsewhere, "ayla")  # another organiser's count
     assert Invitation.objects.filter(club=elsewhere, user__username="ayla").exists()
@@ -94,7 +94,7 @@ def test_invitations_are_throttled_per_organiser_whatever_the_names(
 
 def test_an_invitation_is_its_players_alone(client, organiser, club):
     ayla, bora = make_user("ayla"), make_user("bora")
-    services.invite(club.pk, organiser, "ayla")
+    actions.do_invite(club.pk, organiser, "ayla")
     invitation = Invitation.objects.get(user=ayla)
     client.force_login(bora)
     before = state()
@@ -151,4 +151,4 @@ def test_the_last_organiser_hands_the_club_over_before_leaving(client, organiser
 
 
 def test_no_club_can_take_the_invitations_address(organiser):
-    assert services.create_club(organiser, "Invitations").slug != "invitations"
+    assert actions.do_create_club(organiser, "Invitations").slug != "invitations"

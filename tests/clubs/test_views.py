@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 import time_machine
 
-from games.clubs import services
+from games.clubs import actions
 from games.clubs.models import (
     Club,
     Invitation,
@@ -90,7 +90,7 @@ def test_the_last_organiser_cannot_be_removed(client, organiser, club):
 
 
 def test_only_finished_published_tournaments_in_the_season_can_count(client, organiser, club):
-    season = services.create_season(
+    season = actions.do_create_season(
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     a, b = make_user("a"), make_user("b")
@@ -119,12 +119,12 @@ def test_only_finished_published_tournaments_in_the_season_can_count(client, org
 
 
 def test_a_tournament_that_stops_being_finished_stops_counting(client, organiser, club):
-    season = services.create_season(
+    season = actions.do_create_season(
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     a, b = make_user("a", "Ayla"), make_user("b", "Bora")
     t = finished_tournament(organiser, "Cup", dt.date(2026, 3, 1), [a, b])
-    services.attach_tournament(club.pk, organiser, season.pk, t.pk)
+    actions.do_attach_tournament(club.pk, organiser, season.pk, t.pk)
     assert "Ayla" in client.get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
     page = client.get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
@@ -136,20 +136,20 @@ def setup(organiser, club):
     """A club with a member, a season and a counted tournament, and another club."""
     member = make_user("member")
     join(club, organiser, member)
-    season = services.create_season(
+    season = actions.do_create_season(
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     t = finished_tournament(organiser, "Cup", dt.date(2026, 3, 1), [member, "Emre"])
     spare = finished_tournament(organiser, "Spare", dt.date(2026, 4, 1), [member, "Emre"])
-    link = services.attach_tournament(club.pk, organiser, season.pk, t.pk)
-    services.link_name(club.pk, organiser, "Someone", member.pk)
+    link = actions.do_attach_tournament(club.pk, organiser, season.pk, t.pk)
+    actions.do_link_name(club.pk, organiser, "Someone", member.pk)
     other_orga = make_user("other")
-    other = services.create_club(other_orga, "Other club")
-    other_season = services.create_season(
+    other = actions.do_create_club(other_orga, "Other club")
+    other_season = actions.do_create_season(
         other.pk, other_orga, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     other_t = finished_tournament(other_orga, "Elsewhere", dt.date(2026, 5, 1), [other_orga, "X"])
-    other_link = services.attach_tournament(other.pk, other_orga, other_season.pk, other_t.pk)
+    other_link = actions.do_attach_tournament(other.pk, other_orga, other_season.pk, other_t.pk)
     return {
         "club": club,
         "member": member,
@@ -225,14 +225,14 @@ def test_a_name_entry_has_its_own_history_until_an_organiser_links_it(client, or
     """'Emre' played by name only: ranked and with a history under that name; a member
     called emre is not matched by itself; once an organiser links the name, the results
     are the member's."""
-    season = services.create_season(
+    season = actions.do_create_season(
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     emre = make_user("emre", "Emre Y.")
     join(club, organiser, emre)
     a = make_user("a", "Ayla")
     t = finished_tournament(organiser, "Cup", dt.date(2026, 3, 1), ["EMRE", a])
-    services.attach_tournament(club.pk, organiser, season.pk, t.pk)
+    actions.do_attach_tournament(club.pk, organiser, season.pk, t.pk)
     page = client.get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
     assert "EMRE" in page and "(name only)" in page
     history = client.get(f"/clubs/{club.slug}/players/n:emre/").content.decode()
@@ -253,14 +253,14 @@ def test_players_separated_only_by_the_draw_share_their_places(client, organiser
     """Equal scores at the one table: equal points, equal game totals, equal between them;
     only the tournament's published draw separates them, so both have rank 1.5 of 4
     (833.3 points) and share the club rank."""
-    season = services.create_season(
+    season = actions.do_create_season(
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     a, b, c, d = (make_user(u, u.upper()) for u in "abcd")
     t = finished_tournament(
         organiser, "Cup", dt.date(2026, 3, 1), [a, b, c, d], scores=[9, 9, 5, 0]
     )
-    services.attach_tournament(club.pk, organiser, season.pk, t.pk)
+    actions.do_attach_tournament(club.pk, organiser, season.pk, t.pk)
     assert history_cells(client, club, a) == ["1.5", "4", "833.3"]
     assert history_cells(client, club, b) == ["1.5", "4", "833.3"]
     season_page = client.get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
@@ -306,7 +306,7 @@ def test_a_tie_broken_by_the_tournaments_own_tie_break_stands(client, organiser,
     """Equal placing points, but more game score: the tournament's game-total tie-break
     separates them, so the club keeps its order (1000 and 666.7 points, not a shared
     833.3)."""
-    season = services.create_season(
+    season = actions.do_create_season(
         club.pk, organiser, "2026", dt.date(2026, 1, 1), dt.date(2026, 12, 31)
     )
     a, b, c, d = (make_user(u, u.upper()) for u in "abcd")
@@ -317,7 +317,7 @@ def test_a_tie_broken_by_the_tournaments_own_tie_break_stands(client, organiser,
         round=second, number=1, seats=[entries[u.pk] for u in (b, a, d, c)]
     )
     TableResult.objects.create(table=table, scores=[40, 20, 10, 0])
-    services.attach_tournament(club.pk, organiser, season.pk, t.pk)
+    actions.do_attach_tournament(club.pk, organiser, season.pk, t.pk)
     assert history_cells(client, club, b) == ["1", "4", "1000.0"]
     assert history_cells(client, club, a) == ["2", "4", "666.7"]
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 from games.models import Table
 from games.review.forms import FilterForm
-from games.tournaments import services as tournament_services
+from games.tournaments import actions as tournament_actions
 from games.tournaments.models import Tournament
 from okeysite.asgi import application
 from tests.accounts.test_i18n import compiled_messages  # noqa: F401 (a fixture)
@@ -141,7 +141,7 @@ def test_tournament_pages_show_one_date_format(client, compiled_messages, lang):
     """The list, the public page and the desk show the same date the same way (the list
     used to say 12/01/2031 and the desk Dec. 1, 2031)."""
     organiser = make_user("orga", lang)
-    t = tournament_services.create_tournament(
+    t = tournament_actions.do_create_tournament(
         organiser,
         name="Club night",
         date=DAY,
@@ -223,7 +223,7 @@ def test_new_tournament_form_shows_an_iso_date_in_turkish(client):
 @pytest.mark.parametrize("lang", ("tr", "de", "es"))
 def test_desk_settings_show_the_date_and_submit_in_each_language(client, lang):
     organiser = make_user("orga", lang)
-    t = tournament_services.create_tournament(
+    t = tournament_actions.do_create_tournament(
         organiser,
         name="Club night",
         date=DAY,

@@ -1,6 +1,6 @@
 """Presses of "Play now" at the same moment end at one table, never at two half-empty
 ones: every press of a rule set takes that rule set's queue lock before it chooses
-(games/matchmaking/services.py).
+(games/matchmaking/actions.py).
 
 The presses are real threads, each with its own database connection, released together
 by a barrier, on a database as the site runs it: a migrated SQLite file (WAL, BEGIN
@@ -31,7 +31,7 @@ RACE = """
 import json, threading
 from django.contrib.auth import get_user_model
 from django.db import connection
-from games.matchmaking import services as quick
+from games.matchmaking import actions as quick
 from games.models import Table
 
 choose = quick.choose_table

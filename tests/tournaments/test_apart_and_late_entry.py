@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.tournaments import seating, services
+from games.tournaments import actions, seating
 from games.tournaments.messages import error_text
 from games.tournaments.models import AuditEntry, Entry, KeepApart, Round, TournamentTable
 from games.tournaments.presenter import standing_rows
@@ -53,43 +53,43 @@ def sat_together(t, a: str, b: str) -> int:
 def test_pairs_are_added_checked_audited_and_removed(organiser):
     t = in_person(organiser)
     e = {x.name: x for x in register_names(t, organiser, NAMES)}
-    pair = services.add_keep_apart(t.pk, organiser, e["Cem"].pk, e["Ayşe"].pk)
+    pair = actions.do_add_keep_apart(t.pk, organiser, e["Cem"].pk, e["Ayşe"].pk)
     assert pair.pids == (e["Ayşe"].pid, e["Cem"].pid)  # stored in id order
-    with pytest.raises(services.TournamentError) as err:
-        services.add_keep_apart(t.pk, organiser, e["Ayşe"].pk, e["Cem"].pk)
+    with pytest.raises(actions.TournamentError) as err:
+        actions.do_add_keep_apart(t.pk, organiser, e["Ayşe"].pk, e["Cem"].pk)
     assert err.value.code == "already_apart"
     assert error_text(err.value.code, **err.value.params) == (
         "Ayşe and Cem are already kept apart."
     )
-    with pytest.raises(services.TournamentError) as err:
-        services.add_keep_apart(t.pk, organiser, e["Cem"].pk, e["Cem"].pk)
+    with pytest.raises(actions.TournamentError) as err:
+        actions.do_add_keep_apart(t.pk, organiser, e["Cem"].pk, e["Cem"].pk)
     assert err.value.code == "same_entry"
     other = in_person(organiser, name="Other night")
     (stranger_entry,) = register_names(other, organiser, ["Zeki"])
-    with pytest.raises(services.TournamentError) as err:
-        services.add_keep_apart(t.pk, organiser, e["Cem"].pk, stranger_entry.pk)
+    with pytest.raises(actions.TournamentError) as err:
+        actions.do_add_keep_apart(t.pk, organiser, e["Cem"].pk, stranger_entry.pk)
     assert err.value.code == "no_such_entry"
-    with pytest.raises(services.TournamentError) as err:
-        services.remove_keep_apart(other.pk, organiser, pair.pk)
+    with pytest.raises(actions.TournamentError) as err:
+        actions.do_remove_keep_apart(other.pk, organiser, pair.pk)
     assert err.value.code == "no_such_pair"
-    services.remove_keep_apart(t.pk, organiser, pair.pk)
+    actions.do_remove_keep_apart(t.pk, organiser, pair.pk)
     assert not KeepApart.objects.exists()
-    actions = list(AuditEntry.objects.filter(tournament=t).values_list("action", "what"))
-    assert ("apart_added", "Ayşe / Cem") in actions
-    assert ("apart_removed", "Ayşe / Cem") in actions
+    logged = list(AuditEntry.objects.filter(tournament=t).values_list("action", "what"))
+    assert ("apart_added", "Ayşe / Cem") in logged
+    assert ("apart_removed", "Ayşe / Cem") in logged
 
 
 def test_only_organisers_add_pairs(organiser, stranger):
     t = in_person(organiser)
     e = register_names(t, organiser, NAMES[:2])
-    with pytest.raises(services.TournamentError) as err:
-        services.add_keep_apart(t.pk, stranger, e[0].pk, e[1].pk)
+    with pytest.raises(actions.TournamentError) as err:
+        actions.do_add_keep_apart(t.pk, stranger, e[0].pk, e[1].pk)
     assert err.value.code == "not_organiser"
 
 
 def seat_and_play(t, actor, rounds: int) -> None:
     for r in range(t.seated_rounds + 1, t.seated_rounds + rounds + 1):
-        services.seat_next_round(t.pk, actor)
+        actions.do_seat_next_round(t.pk, actor)
         enter_all(t, actor, r)
 
 
@@ -98,14 +98,14 @@ def test_a_family_never_sits_together_and_the_seed_reproduces_the_seating(organi
     e = {x.name: x for x in register_names(t, organiser, NAMES + ["Irmak", "Jale"])}
     family = [("Ayşe", "Baran"), ("Ayşe", "Cem"), ("Baran", "Cem"), ("Elif", "Fatma")]
     for a, b in family:
-        services.add_keep_apart(t.pk, organiser, e[a].pk, e[b].pk)
+        actions.do_add_keep_apart(t.pk, organiser, e[a].pk, e[b].pk)
     seat_and_play(t, organiser, 4)
     for a, b in family:
         assert sat_together(t, a, b) == 0
     # anyone with the published seed, the rounds, the entries and the pairs gets the same
     # seating again, round by round
-    rounds = services.past_rounds(t)
-    pairs = services.keep_apart_pairs(t)
+    rounds = actions.past_rounds(t)
+    pairs = actions.keep_apart_pairs(t)
     for number in range(1, 5):
         players = [x.pid for x in t.entries.all() if x.plays_round(number)]
         again = seating.seat_round(
@@ -125,10 +125,10 @@ def test_a_round_that_cannot_part_the_pairs_is_not_seated(organiser):
     e = {x.name: x for x in register_names(t, organiser, NAMES)}
     # eight players sit at two tables: three who must all sit apart cannot
     for a, b in [("Ayşe", "Baran"), ("Baran", "Cem"), ("Ayşe", "Cem")]:
-        services.add_keep_apart(t.pk, organiser, e[a].pk, e[b].pk)
+        actions.do_add_keep_apart(t.pk, organiser, e[a].pk, e[b].pk)
     audit_before = AuditEntry.objects.filter(tournament=t).count()
-    with pytest.raises(services.TournamentError) as err:
-        services.seat_next_round(t.pk, organiser)
+    with pytest.raises(actions.TournamentError) as err:
+        actions.do_seat_next_round(t.pk, organiser)
     assert err.value.code == "pairs_cannot_be_kept_apart"
     assert not Round.objects.filter(tournament=t).exists()
     assert AuditEntry.objects.filter(tournament=t).count() == audit_before
@@ -136,8 +136,8 @@ def test_a_round_that_cannot_part_the_pairs_is_not_seated(organiser):
     assert text.startswith("Round not seated: the 2 tables of this round cannot keep")
     assert "Ayşe & Baran" in text and "Ayşe & Cem" in text and "Baran & Cem" in text
     # one of them absent this round: the other two sit apart
-    services.set_no_show(t.pk, organiser, e["Cem"].pk, 1)
-    services.seat_next_round(t.pk, organiser)
+    actions.do_set_no_show(t.pk, organiser, e["Cem"].pk, 1)
+    actions.do_seat_next_round(t.pk, organiser)
     assert sat_together(t, "Ayşe", "Baran") == 0
 
 
@@ -174,15 +174,15 @@ def test_the_cpu_table_goes_round(organiser):
     t = in_person(organiser, rounds=4)
     register_names(t, organiser, NAMES[:7])
     for r in range(1, 5):
-        before = seating.cpu_table_counts(services.past_rounds(t))
-        services.seat_next_round(t.pk, organiser)
+        before = seating.cpu_table_counts(actions.past_rounds(t))
+        actions.do_seat_next_round(t.pk, organiser)
         cpu_table = next(tt for tt in tables_of(t, r) if None in tt)
         at_cpu = {x.pid for x in t.entries.all() if x.name in cpu_table}
         others = [before.get(x.pid, 0) for x in t.entries.all() if x.pid not in at_cpu]
         assert max(before.get(p, 0) for p in at_cpu) <= min(others)
         enter_all(t, organiser, r)
     # twelve CPU-table places over four rounds: five players had two, two had one
-    assert sorted(seating.cpu_table_counts(services.past_rounds(t)).values()) == [1, 1] + [2] * 5
+    assert sorted(seating.cpu_table_counts(actions.past_rounds(t)).values()) == [1, 1] + [2] * 5
 
 
 # ------------------------------------------------------------------ late entry
@@ -191,40 +191,40 @@ def test_the_cpu_table_goes_round(organiser):
 def test_late_entry_is_accepted_up_to_its_round_and_refused_after(organiser):
     t = in_person(organiser, rounds=4, late_entry_until=2)
     register_names(t, organiser, NAMES[:4])
-    with pytest.raises(services.TournamentError) as err:  # before the start: round 3 > 2
-        services.register_entry(t.pk, organiser, name="Irmak", joins_round=3)
+    with pytest.raises(actions.TournamentError) as err:  # before the start: round 3 > 2
+        actions.do_register_entry(t.pk, organiser, name="Irmak", joins_round=3)
     assert err.value.code == "late_entry_closed"
     seat_and_play(t, organiser, 1)
-    late = services.register_entry(t.pk, organiser, name="Irmak")  # round 2: the last one
+    late = actions.do_register_entry(t.pk, organiser, name="Irmak")  # round 2: the last one
     assert late.joins_round == 2
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     assert any("Irmak" in table for table in tables_of(t, 2))
     enter_all(t, organiser, 2)
-    with pytest.raises(services.TournamentError) as err:  # round 3 is after round 2
-        services.register_entry(t.pk, organiser, name="Jale")
+    with pytest.raises(actions.TournamentError) as err:  # round 3 is after round 2
+        actions.do_register_entry(t.pk, organiser, name="Jale")
     assert err.value.code == "late_entry_closed"
     assert error_text(err.value.code, **err.value.params) == (
         "Registration is closed: late entry was open until round 2."
     )
     # the organiser may open it again
-    services.update_tournament(t.pk, organiser, late_entry_until=3)
-    assert services.register_entry(t.pk, organiser, name="Jale").joins_round == 3
+    actions.do_update_tournament(t.pk, organiser, late_entry_until=3)
+    assert actions.do_register_entry(t.pk, organiser, name="Jale").joins_round == 3
 
 
 def test_no_limit_keeps_late_entry_open_to_the_last_round(organiser):
     t = in_person(organiser, rounds=3)
     register_names(t, organiser, NAMES[:4])
     seat_and_play(t, organiser, 2)
-    assert services.register_entry(t.pk, organiser, name="Irmak").joins_round == 3
+    assert actions.do_register_entry(t.pk, organiser, name="Irmak").joins_round == 3
 
 
 def test_late_entry_round_must_be_a_round_of_the_tournament(organiser):
-    with pytest.raises(services.TournamentError) as err:
+    with pytest.raises(actions.TournamentError) as err:
         in_person(organiser, rounds=3, late_entry_until=4)
     assert err.value.code == "bad_late_entry"
     t = in_person(organiser, rounds=3, late_entry_until=3)
-    with pytest.raises(services.TournamentError) as err:
-        services.update_tournament(t.pk, organiser, rounds=2)  # round 3 would not exist
+    with pytest.raises(actions.TournamentError) as err:
+        actions.do_update_tournament(t.pk, organiser, rounds=2)  # round 3 would not exist
     assert err.value.code == "bad_late_entry"
 
 
@@ -267,8 +267,8 @@ def test_missed_rounds_count_as_last_place(client, organiser):
     t = in_person(organiser, rounds=2, placing_points=[3, 1, 0, -2])
     register_names(t, organiser, NAMES[:4])
     seat_and_play(t, organiser, 1)
-    late = services.register_entry(t.pk, organiser, name="Irmak")
-    rows = {r.player: r for r in services.standings(t)}
+    late = actions.do_register_entry(t.pk, organiser, name="Irmak")
+    rows = {r.player: r for r in actions.standings(t)}
     # round 1's worst game score (classic: the highest wins) of its one table is 0
     assert rows[late.pid].points == -2 and rows[late.pid].game_total == 0
     assert rows[late.pid].played == 0 and rows[late.pid].missed == 1
@@ -316,20 +316,20 @@ def test_the_file_keeps_pairs_and_the_late_entry_round(organiser):
 
     t = in_person(organiser, rounds=3, late_entry_until=2)
     e = {x.name: x for x in register_names(t, organiser, NAMES)}
-    services.add_keep_apart(t.pk, organiser, e["Cem"].pk, e["Ayşe"].pk)
+    actions.do_add_keep_apart(t.pk, organiser, e["Cem"].pk, e["Ayşe"].pk)
     seat_and_play(t, organiser, 1)
     t.refresh_from_db()
     data = exchange.export_tournament(t)
     assert data["keep_apart"] == [[0, 2]]  # player indexes, smaller first
     assert data["tournament"]["late_entry_until"] == 2
-    copy = exchange.import_tournament(organiser, data)
+    copy = exchange.do_import_tournament(organiser, data)
     assert exchange.export_tournament(copy) == data
     assert copy.late_entry_until == 2
-    services.seat_next_round(copy.pk, organiser)
+    actions.do_seat_next_round(copy.pk, organiser)
     assert sat_together(copy, "Ayşe", "Cem") == 0
     for bad in ([[0, 0]], [[0, 99]], [[0]], "0-2"):
         with pytest.raises(exchange.ImportRefused):
-            exchange.import_tournament(organiser, {**data, "keep_apart": bad})
+            exchange.do_import_tournament(organiser, {**data, "keep_apart": bad})
 
 
 def test_a_file_without_pairs_is_unchanged(organiser):

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.tournaments import services
+from games.tournaments import actions
 from games.tournaments.models import TournamentTable
 from okeysite.asgi import application
 
@@ -30,7 +30,7 @@ async def connect(pk: int, client: Client | None = None, origin: bytes = b"http:
 
 def setup(published: bool = True):
     owner = User.objects.create_user("orga", password="pw-Orga-123")
-    t = services.create_tournament(
+    t = actions.do_create_tournament(
         owner,
         name="Live cup",
         date=dt.date(2026, 11, 29),
@@ -42,8 +42,8 @@ def setup(published: bool = True):
         seed="live",
     )
     for name in ["Ayşe", "Baran", "Cem", "Deniz"]:
-        services.register_entry(t.pk, owner, name=name)
-    services.seat_next_round(t.pk, owner)
+        actions.do_register_entry(t.pk, owner, name=name)
+    actions.do_seat_next_round(t.pk, owner)
     table = TournamentTable.objects.get(round__tournament=t)
     return t, owner, table
 
@@ -61,7 +61,7 @@ async def test_a_result_pushes_fresh_standings_to_open_pages():
     assert points(first) == ["0", "0", "0", "0"]
 
     scores = [10, 4, 0, 2]
-    await sync_to_async(services.enter_result)(t.pk, owner, table.pk, scores)
+    await sync_to_async(actions.do_enter_result)(t.pk, owner, table.pk, scores)
     pushed = await viewer.receive_from(timeout=5)
     assert sorted(points(pushed), key=int, reverse=True) == ["4", "2", "1", "0"]
     assert 'id="tn-rounds"' in pushed and 'data-done="1"' in pushed

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from games.engine.options import validate_options
 from games.engine.rules import RULES, rules_for
-from games.tournaments import services
+from games.tournaments import actions
 from games.tournaments.models import Entry, TableResult, TournamentTable
 from tests.tournaments.conftest import CLASSIC_OK, enter_all, in_person, register_names
 
@@ -66,7 +66,7 @@ def test_desk_says_why_a_name_is_refused(client, organiser):
 def test_desk_offers_only_the_actions_that_apply(client, organiser):
     t = in_person(organiser)
     register_names(t, organiser, NAMES[:4])
-    services.register_entry(t.pk, organiser, name="Late", joins_round=2)
+    actions.do_register_entry(t.pk, organiser, name="Late", joins_round=2)
     client.force_login(organiser)
     html = client.get(url("desk", t.pk)).content.decode()
     # before round 1: no drop-out (removing does it), no "absent" for a round not played
@@ -75,10 +75,10 @@ def test_desk_offers_only_the_actions_that_apply(client, organiser):
     assert 'data-testid="entry-no-show"' in _row(html, "Cem")
     assert "late entry: from round 2" in _row(html, "Late")
     cem = Entry.objects.get(tournament=t, name="Cem")
-    services.set_no_show(t.pk, organiser, cem.pk, 1)
+    actions.do_set_no_show(t.pk, organiser, cem.pk, 1)
     html = client.get(url("desk", t.pk)).content.decode()
     assert 'data-testid="entry-present"' in _row(html, "Cem")
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     html = client.get(url("desk", t.pk)).content.decode()
     assert 'data-testid="entry-drop"' in _row(html, "Late")
     assert 'data-testid="entry-no-show"' in _row(html, "Late")  # round 2 is theirs
@@ -87,7 +87,7 @@ def test_desk_offers_only_the_actions_that_apply(client, organiser):
 def test_finished_tournament_desk_has_no_registration_form(client, organiser):
     t = in_person(organiser, rounds=1)
     register_names(t, organiser, NAMES[:4])
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     enter_all(t, organiser, 1)
     client.force_login(organiser)
     html = client.get(url("desk", t.pk)).content.decode()
@@ -99,7 +99,7 @@ def test_finished_tournament_desk_has_no_registration_form(client, organiser):
 def test_result_form_save_then_next_table(client, organiser):
     t = in_person(organiser)
     register_names(t, organiser, NAMES)
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     first, second = TournamentTable.objects.filter(round__tournament=t).order_by("number")
     client.force_login(organiser)
     form = client.get(url("result", t.pk, first.pk)).content.decode()
@@ -121,7 +121,7 @@ def test_result_form_save_then_next_table(client, organiser):
 def test_result_form_says_what_to_type_in_the_rule_sets_own_terms(client, organiser, name):
     t = in_person(organiser, variant=name, options={})
     register_names(t, organiser, NAMES[:4])
-    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    tt = actions.do_seat_next_round(t.pk, organiser).tables.get()
     client.force_login(organiser)
     html = client.get(url("result", t.pk, tt.pk)).content.decode()
     msgid, values = RULES[name].score_hint(validate_options(name, {"players": 4}))
@@ -134,7 +134,7 @@ def test_result_form_hint_counts_the_tables_seats(client, organiser):
     # Okey Rummy's target depends on the table's size [D7]: 10 at three seats, 8 at four.
     t = in_person(organiser, variant="rummy", options={}, three_player_tables=True)
     register_names(t, organiser, NAMES[:3])
-    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    tt = actions.do_seat_next_round(t.pk, organiser).tables.get()
     assert len(tt.seats) == 3
     client.force_login(organiser)
     html = client.get(url("result", t.pk, tt.pk)).content.decode()
@@ -144,7 +144,7 @@ def test_result_form_hint_counts_the_tables_seats(client, organiser):
 def test_classic_impossible_total_is_explained_for_classic(client, organiser):
     t = in_person(organiser)
     register_names(t, organiser, NAMES[:4])
-    tt = services.seat_next_round(t.pk, organiser).tables.get()
+    tt = actions.do_seat_next_round(t.pk, organiser).tables.get()
     client.force_login(organiser)
     response = client.post(
         url("result", t.pk, tt.pk), {"seat_0": "10", "seat_1": "4", "seat_2": "1", "seat_3": "0"}
@@ -161,7 +161,7 @@ def test_matrix_empty_state_then_legend(client, organiser):
     client.force_login(organiser)
     html = client.get(url("matrix", t.pk)).content.decode()
     assert 'data-testid="matrix-empty"' in html and 'data-testid="matrix"' not in html
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     html = client.get(url("matrix", t.pk)).content.decode()
     assert 'data-testid="matrix"' in html and "met more than once" in html
     entry = t.entries.first()
@@ -175,8 +175,8 @@ def test_standings_show_no_ranks_before_the_first_result(client, organiser):
     assert 'data-testid="no-results-yet"' in html
     decided = html.split('data-testid="decided-by">')[1:]
     assert decided and all(d.startswith("</td>") for d in decided)
-    tt = services.seat_next_round(t.pk, organiser).tables.get()
-    services.enter_result(t.pk, organiser, tt.pk, CLASSIC_OK[0])
+    tt = actions.do_seat_next_round(t.pk, organiser).tables.get()
+    actions.do_enter_result(t.pk, organiser, tt.pk, CLASSIC_OK[0])
     html = client.get(url("detail", t.pk)).content.decode()
     assert 'data-testid="no-results-yet"' not in html
 
@@ -186,8 +186,8 @@ def test_player_history_links_back_and_to_opponents_only_when_published(
 ):
     t = in_person(organiser, published=True)
     register_names(t, organiser, NAMES[:3])
-    me = services.register_entry(t.pk, organiser, username="stranger")
-    services.seat_next_round(t.pk, organiser)
+    me = actions.do_register_entry(t.pk, organiser, username="stranger")
+    actions.do_seat_next_round(t.pk, organiser)
     others = [e for e in t.entries.all() if e.pk != me.pk]
     client.force_login(stranger)
     html = client.get(url("player", t.pk, me.pk)).content.decode()
@@ -203,7 +203,7 @@ def test_player_history_links_back_and_to_opponents_only_when_published(
 def test_audit_log_shows_what_changed(client, organiser):
     t = in_person(organiser)
     (entry,) = register_names(t, organiser, ["Cem"])
-    services.set_no_show(t.pk, organiser, entry.pk, 2)
+    actions.do_set_no_show(t.pk, organiser, entry.pk, 2)
     client.force_login(organiser)
     html = client.get(url("audit", t.pk)).content.decode()
     assert "no_shows: <del>[]</del> → <ins>[2]</ins>" in html

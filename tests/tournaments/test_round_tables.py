@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
 from games.bench import heavy
-from games.tournaments import exchange, presenter, services
+from games.tournaments import actions, exchange, presenter
 from games.tournaments.consumers import StandingsConsumer
 from games.tournaments.models import Tournament
 from tests.tournaments.conftest import enter_all, in_person, register_accounts, register_names
@@ -46,13 +46,13 @@ def _tables(fragment: str) -> str:
 def test_an_older_round_is_collapsed_and_loads_the_same_tables_on_demand(client, organiser):
     t = in_person(organiser, published=True)
     register_names(t, organiser, NAMES)
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     enter_all(t, organiser, 1)
     page = client.get(url("detail", t.pk)).content.decode()
     before = _tables(_round(page, 1))  # round 1 is the latest: its tables come with the page
     assert before.count('data-testid="round-table"') == 2 and 'data-done="1"' in before
 
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     page = client.get(url("detail", t.pk)).content.decode()
     old, latest = _round(page, 1), _round(page, 2)
     assert 'data-loaded="1"' in latest and latest.count('data-testid="round-table"') == 2
@@ -71,9 +71,9 @@ def test_round_tables_answer_whom_the_page_answers(client, organiser, stranger):
     t = in_person(organiser)  # not published
     (mine,) = register_accounts(t, organiser, ["player1"])
     register_names(t, organiser, NAMES[:7])
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     enter_all(t, organiser, 1)
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
 
     assert client.get(url("round_tables", t.pk, 1)).status_code == 404
     client.force_login(stranger)
@@ -92,7 +92,7 @@ def test_round_tables_answer_whom_the_page_answers(client, organiser, stranger):
 def test_a_big_tournament_page_and_its_live_push_stay_small(client, organiser):
     """256 players, 30 rounds of 64 tables: the page was 2.2 MB with every round's tables."""
     doc = heavy.tournament_document(exchange.MAX_PLAYERS, 30, "classic", 1)
-    t = exchange.import_tournament(organiser, doc)
+    t = exchange.do_import_tournament(organiser, doc)
     t.published = True
     t.save(update_fields=["published"])
 
@@ -122,7 +122,7 @@ def _computed(t) -> dict[str, str]:
     """The ranking computed afresh (no kept copy)."""
     t = Tournament.objects.get(pk=t.pk)
     names = {e.pid: e.name for e in t.entries.all()}
-    return {names[r.player]: presenter.fmt_points(r.points) for r in services.standings(t)}
+    return {names[r.player]: presenter.fmt_points(r.points) for r in actions.standings(t)}
 
 
 def test_kept_standings_follow_every_change(client, organiser):
@@ -130,28 +130,28 @@ def test_kept_standings_follow_every_change(client, organiser):
     a late registration and a change of scoring each show on the next view."""
     t = in_person(organiser, published=True, rounds=2)
     register_names(t, organiser, NAMES)
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     enter_all(t, organiser, 1)
     first = _points(client.get(url("detail", t.pk)).content.decode())
     assert first == _computed(t) and len(first) == len(NAMES)
 
     table = t.round_set.get(number=1).tables.order_by("number").first()
-    services.enter_result(t.pk, organiser, table.pk, [0, 10, 4, 2])  # another winner
+    actions.do_enter_result(t.pk, organiser, table.pk, [0, 10, 4, 2])  # another winner
     second = _points(client.get(url("detail", t.pk)).content.decode())
     assert second != first and second == _computed(t)
 
-    services.register_entry(t.pk, organiser, name="Işık", joins_round=2)
+    actions.do_register_entry(t.pk, organiser, name="Işık", joins_round=2)
     third = _points(client.get(url("detail", t.pk)).content.decode())
     assert "Işık" in third and third == _computed(t)
 
-    services.update_tournament(t.pk, organiser, scoring="sum")
+    actions.do_update_tournament(t.pk, organiser, scoring="sum")
     fourth = _points(client.get(url("detail", t.pk)).content.decode())
     assert fourth != third and fourth == _computed(t)
 
 
 def test_an_older_round_with_a_result_missing_comes_with_its_tables(client, organiser):
     doc = heavy.tournament_document(8, 3, "classic", 1)
-    t = exchange.import_tournament(organiser, doc)
+    t = exchange.do_import_tournament(organiser, doc)
     t.published = True
     t.save(update_fields=["published"])
     t.round_set.get(number=1).tables.get(number=2).result.delete()  # still to be entered

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.tournaments import services
+from games.tournaments import actions
 from games.tournaments.messages import RESULT_PROBLEMS
 from games.tournaments.models import Entry, TableResult, Tournament, TournamentTable
 from tests.tournaments.conftest import (
@@ -33,7 +33,7 @@ def running(organiser):
     """An in-person tournament with round 1 seated (6 names + 2 CPU seats)."""
     t = in_person(organiser)
     register_names(t, organiser, NAMES)
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     return t
 
 
@@ -91,7 +91,7 @@ def test_unpublished_tournament_is_404_for_the_public(client, running, stranger)
 def test_published_tournament_is_public_but_only_organisers_change_it(
     client, running, organiser, stranger
 ):
-    services.update_tournament(running.pk, organiser, published=True)
+    actions.do_update_tournament(running.pk, organiser, published=True)
     page = client.get(url("detail", running.pk))
     assert page.status_code == 200
     assert page.context["standings"] and "Ayşe" in page.content.decode()
@@ -138,7 +138,7 @@ def test_forged_ids_from_another_tournament_are_404(client, running, organiser):
 def test_players_of_an_unpublished_tournament_see_only_their_own_seat(client, organiser):
     t = online(organiser, arrival_s=600)
     entries = register_accounts(t, organiser, ["ayse", "baran", "cem", "deniz", "elif"])
-    services.seat_next_round(t.pk, organiser)
+    actions.do_seat_next_round(t.pk, organiser)
     me = entries[0]
     client.force_login(me.user)
     page = client.get(url("detail", t.pk))
@@ -240,8 +240,8 @@ def _css() -> str:
 def test_player_history_and_final_ranking_with_tie_breaks(client, organiser):
     t = in_person(organiser, rounds=1, published=True)
     register_names(t, organiser, NAMES[:4])
-    tt = services.seat_next_round(t.pk, organiser).tables.get()
-    services.enter_result(t.pk, organiser, tt.pk, [5, 4, 4, 0])  # two tied at 4
+    tt = actions.do_seat_next_round(t.pk, organiser).tables.get()
+    actions.do_enter_result(t.pk, organiser, tt.pk, [5, 4, 4, 0])  # two tied at 4
     page = client.get(url("detail", t.pk))
     html = page.content.decode()
     assert "Final ranking" in html

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from games.matchmaking.services import waiting_seat
+from games.matchmaking.actions import waiting_seat
 from games.models import Seat
 
 register = template.Library()

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.fairplay.scan import scan
+from games.fairplay.scan import do_scan
 
 
 class Command(BaseCommand):
@@ -20,5 +20,5 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, default=None, help="default FAIRPLAY_SCAN_BATCH")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        report = scan(opts["limit"])
+        report = do_scan(opts["limit"])
         self.stdout.write(" ".join(f"{k}={v}" for k, v in asdict(report).items()))

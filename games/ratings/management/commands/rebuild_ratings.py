@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.ratings.api import rebuild
+from games.ratings.api import do_rebuild
 
 
 class Command(BaseCommand):
@@ -16,6 +16,6 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        n = rebuild()
+        n = do_rebuild()
         if options["verbosity"]:
             self.stdout.write(f"rated {n} games")

@@ -123,7 +123,7 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
-def create_club(actor: Any, name: str) -> Club:
+def do_create_club(actor: Any, name: str) -> Club:
     name = clean_name(name)
     with transaction.atomic():
         club = Club.objects.create(name=name, slug=_unique_slug(name), created_by=actor)
@@ -133,7 +133,7 @@ def create_club(actor: Any, name: str) -> Club:
         return club
 
 
-def invite(club_id: int, actor: Any, username: str, *, organiser: bool = False) -> None:
+def do_invite(club_id: int, actor: Any, username: str, *, organiser: bool = False) -> None:
     """Invite the account called ``username`` (any case) to the club. Returns nothing,
     whatever the name: an unknown name, a member (as a member again) or an account
     already invited changes nothing and is answered alike (the module's docstring). An
@@ -166,7 +166,7 @@ def _invitation(invitation_id: int, user: Any) -> Invitation:
     return found
 
 
-def accept_invitation(invitation_id: int, user: Any) -> Membership:
+def do_accept_invitation(invitation_id: int, user: Any) -> Membership:
     """``user`` accepts their invitation: they are in the club with its role (a member
     invited as an organiser becomes one)."""
     club_id = _invitation(invitation_id, user).club_id
@@ -185,7 +185,7 @@ def accept_invitation(invitation_id: int, user: Any) -> Membership:
         return membership
 
 
-def decline_invitation(invitation_id: int, user: Any) -> None:
+def do_decline_invitation(invitation_id: int, user: Any) -> None:
     """``user`` declines their invitation: it goes, and nothing else changes (they may
     be invited again)."""
     club_id = _invitation(invitation_id, user).club_id
@@ -194,7 +194,7 @@ def decline_invitation(invitation_id: int, user: Any) -> None:
         _invitation(invitation_id, user).delete()
 
 
-def leave(club_id: int, user: Any) -> None:
+def do_leave(club_id: int, user: Any) -> None:
     """``user`` leaves the club. The last organiser cannot (``last_organiser_leaves``):
     a club keeps an organiser, who hands it over first (the module's docstring)."""
     with transaction.atomic():
@@ -208,7 +208,7 @@ def leave(club_id: int, user: Any) -> None:
         membership.delete()
 
 
-def remove_member(club_id: int, actor: Any, user_id: int) -> None:
+def do_remove_member(club_id: int, actor: Any, user_id: int) -> None:
     with transaction.atomic():
         club = _lock(club_id)
         _require_organiser(club, actor)
@@ -221,7 +221,7 @@ def remove_member(club_id: int, actor: Any, user_id: int) -> None:
         membership.delete()
 
 
-def create_season(club_id: int, actor: Any, name: str, start: dt.date, end: dt.date) -> Season:
+def do_create_season(club_id: int, actor: Any, name: str, start: dt.date, end: dt.date) -> Season:
     name = clean_name(name)
     with transaction.atomic():
         club = _lock(club_id)
@@ -250,7 +250,7 @@ def clean_weight(value: Any) -> Decimal:
     return weight
 
 
-def attach_tournament(
+def do_attach_tournament(
     club_id: int, actor: Any, season_id: int, tournament_id: int, weight: Any = 1
 ) -> SeasonTournament:
     weight = clean_weight(weight)
@@ -283,7 +283,7 @@ def _link(club: Club, season_id: int, link_id: int) -> SeasonTournament:
     return link
 
 
-def set_weight(
+def do_set_weight(
     club_id: int, actor: Any, season_id: int, link_id: int, weight: Any
 ) -> SeasonTournament:
     weight = clean_weight(weight)
@@ -296,14 +296,14 @@ def set_weight(
         return link
 
 
-def detach_tournament(club_id: int, actor: Any, season_id: int, link_id: int) -> None:
+def do_detach_tournament(club_id: int, actor: Any, season_id: int, link_id: int) -> None:
     with transaction.atomic():
         club = _lock(club_id)
         _require_organiser(club, actor)
         _link(club, season_id, link_id).delete()
 
 
-def link_name(club_id: int, actor: Any, name: str, user_id: int) -> NameLink:
+def do_link_name(club_id: int, actor: Any, name: str, user_id: int) -> NameLink:
     """Results of name-only entries called ``name`` (any case) count for this member."""
     try:
         name = clean_public_name(name.strip(), 60)
@@ -323,7 +323,7 @@ def link_name(club_id: int, actor: Any, name: str, user_id: int) -> NameLink:
         )
 
 
-def unlink_name(club_id: int, actor: Any, link_id: int) -> None:
+def do_unlink_name(club_id: int, actor: Any, link_id: int) -> None:
     with transaction.atomic():
         club = _lock(club_id)
         _require_organiser(club, actor)

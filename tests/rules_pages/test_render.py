@@ -349,7 +349,7 @@ KEY_NUMBERS: dict[str, list[str]] = {
         "| runs and groups | 3 |",
         "| seven pairs | 6 |",
         "| okey close | 6 |",
-        "45-second",
+        "30 seconds unless the\ntable chose 15, 45 or 60",
         "76 tiles with\ntwo players, 62 with three and 48 with four",
     ],
     "fifty-one": [

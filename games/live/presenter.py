@@ -324,7 +324,7 @@ def table_context(
         and table.status == Table.Status.PLAYING
     )
     ctx["notice"] = timeout_notice(table, seat)
-    ctx["status_text"] = status_text(table, view, me)
+    ctx["status_text"] = status_text(table, view, me, players)
     ctx["hint_text"] = (
         messages.hint_text(hint["reason"], hint["detail"], table.variant) if hint else ""
     )
@@ -439,7 +439,12 @@ def announce_text(
     return " ".join(p for p in parts if p)
 
 
-def status_text(table: Table, view: dict | None, me: int | None) -> str:
+def status_text(
+    table: Table, view: dict | None, me: int | None, players: list[dict] | None = None
+) -> str:
+    """The line under the table's title: the table's state before and after play, and
+    during a hand whose turn it is, from ``view`` (the viewer's engine view) and the
+    public panels of ``players`` (name, ``is_cpu``, ``stand_in``)."""
     if table.status == Table.Status.WAITING:
         return _("Waiting for players to join.")
     if table.status == Table.Status.ABORTED:
@@ -456,7 +461,14 @@ def status_text(table: Table, view: dict | None, me: int | None) -> str:
         if view["phase"] == "draw":
             return _("Your turn: draw from the pile or take the discard.")
         return _("Your turn: discard a tile to end it.")
-    return _("Waiting for the other players.")
+    turn = next((p for p in players or [] if p["position"] == view["turn"]), None)
+    if turn is None:
+        return _("Waiting for the other players.")
+    if turn.get("is_cpu"):
+        return _("%(name)s is thinking.") % {"name": turn["name"]}
+    if turn.get("stand_in"):  # away or gone: the CPU plays the seat (docs/clock-and-presence.md)
+        return _("The CPU plays for %(name)s.") % {"name": turn["name"]}
+    return _("%(name)s's turn.") % {"name": turn["name"]}
 
 
 # ------------------------------------------------------- the clock's stand-in

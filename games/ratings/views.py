@@ -119,9 +119,15 @@ def player_ratings(user: Any, *, own: bool) -> dict[str, Any]:
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    """An opted-in player's public page; any other player is not found."""
+    """An opted-in player's public page; any other player is not found, and neither is an
+    account staff marked for fair play (games/fairplay/marks.py: the mark takes its
+    ratings off every public page, as off the boards)."""
     user = get_object_or_404(
-        get_user_model(), username=username, profile__public_records=True, is_active=True
+        get_user_model(),
+        username=username,
+        profile__public_records=True,
+        profile__fair_play_marked=False,
+        is_active=True,
     )
     ctx = player_ratings(user, own=False)
     ctx["player"] = user

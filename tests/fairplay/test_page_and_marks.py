@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from openskill.models import PlackettLuce
 
 from games.fairplay.models import GameCheck, HandCheck, LogEntry, PlayerStats
@@ -150,6 +151,10 @@ def test_a_marked_account_leaves_the_boards_and_is_rated_out(client, rated):
     places = {c.user_id: c.place for c in RatingChange.objects.filter(table=table)}
     assert "una" in board_names(client)
     assert [r.user for r in solo_views.board_queryset()] == [una]
+    una.profile.public_records = True
+    una.profile.save(update_fields=["public_records"])
+    public_page = reverse("ratings:player", args=["una"])
+    assert client.get(public_page).status_code == 200
 
     client.force_login(staff())
     refused = client.post(URL + "mark/", {"username": "una", "action": "mark"}, follow=True)
@@ -162,6 +167,7 @@ def test_a_marked_account_leaves_the_boards_and_is_rated_out(client, rated):
     assert una.profile.fair_play_marked and una.profile.fair_play_marked_at is not None
     assert board_names(client) == {"vic", "wes", "xia"}
     assert list(solo_views.board_queryset()) == []
+    assert client.get(public_page).status_code == 404  # no public page shows her ratings
     # the game is rated as if una had not played it: the other three in their order
     assert not Rating.objects.filter(user=una).exists()
     others = [vic, wes, xia]
@@ -183,6 +189,7 @@ def test_a_marked_account_leaves_the_boards_and_is_rated_out(client, rated):
     for uid, (mu, sigma) in before.items():
         assert after[uid] == (pytest.approx(mu), pytest.approx(sigma))
     assert [r.user for r in solo_views.board_queryset()] == [una]
+    assert client.get(public_page).status_code == 200
     assert LogEntry.objects.filter(action=LogEntry.Action.UNMARK, target=una).exists()
 
 

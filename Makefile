@@ -29,6 +29,7 @@ help:
 # --- environment -----------------------------------------------------------------------
 
 $(BIN)/python:
+	@echo "Creating the virtual environment ($(VENV))"
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
 	  echo "python3-venv is missing: installing it"; \
 	  $(APT) update -qq && $(APT) install -y -qq python3-venv >/dev/null && \
@@ -36,12 +37,12 @@ $(BIN)/python:
 
 # Stamp files keep pip quiet and skip it when the requirements did not change.
 $(VENV)/.deps: requirements.txt | $(BIN)/python
-	@echo "Installing requirements.txt"
+	@echo "Installing requirements.txt (about a minute the first time)"
 	@$(PIP) -r requirements.txt
 	@touch $@
 
 $(VENV)/.dev-deps: requirements.txt requirements-dev.txt | $(BIN)/python
-	@echo "Installing requirements-dev.txt"
+	@echo "Installing requirements-dev.txt (a minute or two the first time)"
 	@$(PIP) -r requirements-dev.txt
 	@touch $(VENV)/.deps $@
 
@@ -78,6 +79,7 @@ nginx:
 # --- Django ------------------------------------------------------------------------------
 
 compilemessages: gettext
+	@echo "Compiling translations"
 	@$(MANAGE) compilemessages --ignore=.venv --ignore=staticfiles -v 0
 
 messages: gettext
@@ -92,7 +94,9 @@ collectstatic:
 # --- the two commands --------------------------------------------------------------------
 
 run: deps compilemessages
+	@echo "Migrating the database"
 	@$(MANAGE) migrate --noinput -v 0
+	@echo "Collecting static files"
 	@$(MANAGE) collectstatic --noinput -v 0
 	@echo "Okey online on http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
 	@# daphne with the CPU/turn-clock sweeper on its own event loop (games/management/commands/serve.py)

@@ -26,6 +26,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from okeysite.limits import LRU
+
 # id -> label. The order is the picker's. Emotes are the same in every language.
 PHRASES: dict[str, Any] = {
     "good_luck": gettext_lazy("Good luck"),
@@ -74,7 +76,8 @@ class PhraseLimit:
         self, gap: float = GAP_S, per_window: int = PER_MINUTE, window: float = WINDOW_S
     ) -> None:
         self.gap, self.per_window, self.window = gap, per_window, window
-        self.sent: dict[int, deque[float]] = {}
+        # each seat's recent phrases; the least recently heard seats forgotten past 10,000
+        self.sent: LRU[int, deque[float]] = LRU(maxsize=10_000)
 
     def allow(self, seat_id: int, now: float) -> bool:
         """Count a phrase of ``seat_id`` at ``now`` if the limit lets it through."""
@@ -86,8 +89,6 @@ class PhraseLimit:
         if len(times) >= self.per_window:
             return False
         times.append(now)
-        if len(self.sent) > 10_000:  # forget the oldest seats (dicts keep insertion order)
-            self.sent.pop(next(iter(self.sent)))
         return True
 
 

@@ -39,7 +39,7 @@ import contextlib
 import functools
 import ipaddress
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
 from types import SimpleNamespace
@@ -51,6 +51,8 @@ from django.http.request import split_domain_port, validate_host
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext
+
+from okeysite.limits import LRU, TokenBucket
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -83,23 +85,6 @@ def floods_seen() -> int:
     """How many sockets this process has closed for flooding (``manage.py serve``
     releases memory soon after one)."""
     return _FLOODS[0]
-
-
-class _Rate:
-    """Token bucket for socket openings (injected clock for tests)."""
-
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens, self.stamp = burst, clock()
-
-    def take(self) -> bool:
-        t = self.clock()
-        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
-        self.stamp = t
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 def _cookies(scope: Scope) -> SimpleCookie:
@@ -190,30 +175,25 @@ class WebsocketGuard:
         self.clock = clock
         self.open: Counter[str] = Counter()  # open sockets per key
         self.pending: Counter[str] = Counter()  # unread bytes per key
-        self.rates: OrderedDict[str, _Rate] = OrderedDict()
+        # each key's bucket of socket openings; the least recently used forgotten past 10,000
+        self.rates: LRU[str, TokenBucket] = LRU(maxsize=10_000)
         self.closed_for_flood = 0
         self.refused_too_many = 0
         self.refused_rate = 0
 
-    def _rate(self, key: str) -> _Rate:
+    def _rate(self, key: str) -> TokenBucket:
         rate = self.rates.get(key)
         if rate is None:
             if key.startswith("s:"):
-                rate = _Rate(CONNECT_SESSION_RATE, CONNECT_SESSION_BURST, self.clock)
+                rate = TokenBucket(CONNECT_SESSION_RATE, CONNECT_SESSION_BURST, self.clock)
             else:
-                rate = _Rate(CONNECT_IP_RATE, CONNECT_IP_BURST, self.clock)
+                rate = TokenBucket(CONNECT_IP_RATE, CONNECT_IP_BURST, self.clock)
             self.rates[key] = rate
-            while len(self.rates) > 10_000:
-                self.rates.popitem(last=False)
-        else:
-            self.rates.move_to_end(key)
         return rate
 
     def _penalise(self, keys: list[str]) -> None:
         for k in keys:
-            rate = self._rate(k)
-            rate.take()  # brings the bucket up to date
-            rate.tokens = min(rate.tokens, -FLOOD_PENALTY)
+            self._rate(k).owe(FLOOD_PENALTY)
 
     def _limit(self, key: str) -> int:
         return self.per_session if key.startswith("s:") else self.per_ip

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.rules import RULES
+from okeysite.limits import TokenBucket
 
 from .servers import HOST, SEATS, TableSpec
 
@@ -237,24 +238,18 @@ class TableRun:
 
 
 class _Pace:
-    """The server's token bucket (``games.live.consumers.Bucket``) mirrored on the client, a
-    little slower, so the benchmark's players are never rate limited."""
+    """The server's token bucket (``games.live.consumers``: ``RATE_PER_SECOND``,
+    ``RATE_BURST``) mirrored on the client, a little slower, so the benchmark's players are
+    never rate limited."""
 
     def __init__(self) -> None:
         from games.live.consumers import RATE_BURST, RATE_PER_SECOND
 
-        self.rate, self.burst = RATE_PER_SECOND * 0.9, RATE_BURST - 1
-        self.tokens, self.stamp = self.burst, time.monotonic()
+        self.bucket = TokenBucket(RATE_PER_SECOND * 0.9, RATE_BURST - 1)
 
     async def wait(self) -> None:
-        while True:
-            t = time.monotonic()
-            self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
-            self.stamp = t
-            if self.tokens >= 1:
-                self.tokens -= 1
-                return
-            await asyncio.sleep((1 - self.tokens) / self.rate)
+        while not self.bucket.take():
+            await asyncio.sleep(self.bucket.wait_s())
 
 
 MAX_REFUSED_DRAWS = 3  # a seat whose draws keep being refused stops trying

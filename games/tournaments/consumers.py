@@ -89,7 +89,7 @@ class StandingsConsumer(AsyncWebsocketConsumer):
         if self.tournament_id is None:
             return
         if not allow_frame(self.bucket, self.shared):
-            if not self.flood.allow():  # sending on and on while refused: a flood
+            if not self.flood.take():  # sending on and on while refused: a flood
                 note_flood()
                 await self.close(code=CLOSE_FLOOD, reason=FLOOD_REASON)
             return

@@ -146,6 +146,16 @@ def test_a_player_list_longer_than_the_seats_is_refused_before_any_replay(client
     _refused(client, big, "bad_record")
 
 
+def test_values_of_the_wrong_type_are_refused_by_the_format(client, doc):
+    """The file's model is strict: a starter given as text or a context that is not an object
+    is damaged, whatever Python would make of it."""
+    for key, value in (("starter", "0"), ("starter", False), ("context", []), ("seed", 1.5)):
+        bad = copy.deepcopy(doc)
+        bad["hands"][0][key] = value
+        body = _refused(client, bad, "bad_record")
+        assert "Hand 1: the seed, the starter or the context is damaged." in body
+
+
 def test_texts_longer_than_the_format_allows_are_refused(client, doc):
     long_name = copy.deepcopy(doc)
     long_name["players"][1]["name"] = "B" * (records.MAX_NAME + 1)

@@ -231,6 +231,21 @@ def test_settings_and_scores_of_the_wrong_type_are_refused(client, organiser):
     refused(client, scores, "scores must be a list")
 
 
+def test_numbers_and_lists_are_read_strictly(client, organiser):
+    """The file's model is strict: true is not the number 1, 0 is not an empty list."""
+    client.force_login(organiser)
+    doc = big_file(organiser, 4)
+    numbered = copy.deepcopy(doc)
+    numbered["rounds"][0]["number"] = True
+    refused(client, numbered, "damaged", "round 1 is missing or out of order")
+    no_shows = copy.deepcopy(doc)
+    no_shows["players"][0]["no_shows"] = 0
+    refused(client, no_shows, "damaged", "no_shows must be a list")
+    dated = copy.deepcopy(doc)
+    dated["tournament"]["date"] = 20261203
+    refused(client, dated, "damaged", "the date is not a date")
+
+
 def _paths(value, path=()):
     yield path
     if isinstance(value, dict):

@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import RULES, Rules, rules_for
@@ -124,6 +124,39 @@ class VariantOptionsMixin:
                 if _encode(v) == raw:
                     out[key] = v
         return out
+
+
+# The folded new-table form's summary line names the CPUs' level this way.
+CPU_LEVEL_NAMES = {
+    "easy": _("easy CPUs"),
+    "medium": _("medium CPUs"),
+    "hard": _("hard CPUs"),
+    "expert": _("expert CPUs"),
+}
+
+
+def defaults_summary(assisted: bool = False) -> str:
+    """What the new-table form opens with, in one line (the home page's "More options"
+    summary): e.g. "Classic · 4 seats · medium CPUs · 30 s clock", read off the same
+    defaults the form's fields start at (the registry's first rule set, its number of
+    players, the seats' initial CPU level, the form's clock) without building the form."""
+    variant = default_variant()
+    rules = rules_for(variant)
+    players = rules.options.get("players", ((), rules.players[0]))[1]
+    level = str(CreateTableForm.base_fields["seat_1"].initial).partition(":")[2]
+    parts = [
+        gettext(rules.label),
+        ngettext("%(n)d seat", "%(n)d seats", players) % {"n": players},
+        str(CPU_LEVEL_NAMES.get(level, level)),
+    ]
+    if "clock" in rules.options:
+        allowed, clock = rules.options["clock"]
+        offered = VariantOptionsMixin.form_defaults.get("clock", clock)
+        clock = offered if offered in allowed else clock
+        parts.append(gettext("%(s)d s clock") % {"s": clock} if clock else gettext("no clock"))
+    if assisted:
+        parts.append(gettext("assisted"))
+    return " · ".join(parts)
 
 
 class CreateTableForm(VariantOptionsMixin, forms.Form):

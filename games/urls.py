@@ -8,6 +8,7 @@ app_name = "games"
 
 urlpatterns = [
     path("tables/new/", views.create_table, name="create"),
+    path("tables/play/", views.play_now, name="play"),
     path("t/<str:code>/", views.table_page, name="table"),
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/fill/", views.fill, name="fill"),

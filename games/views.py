@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
 from games import plugins
 from games.common import heavy, pagecache
-from games.forms import CreateTableForm
+from games.engine.rules import RULES, rules_for
+from games.forms import CreateTableForm, default_variant, defaults_summary
 from games.live import actions, follow, presenter
 from games.live.messages import reason_label, refusal_text
 from games.models import TURN_ENDS, HandAction, Seat, Table
@@ -26,6 +27,64 @@ def guest_key(request: HttpRequest) -> str:
 
 def my_seat(request: HttpRequest, table: Table) -> Seat | None:
     return actions.seat_of(list(table.seats.all()), request.user, guest_key(request))
+
+
+# "Play now" (the hero's one-click table, docs/first-ten-minutes.md): a casual table of the
+# visitor against CPUs of this level, in the visitor's last rule set.
+PLAY_NOW_LEVEL = "medium"
+PLAY_NOW_FIRST_VARIANT = "classic"
+UNFINISHED = (Table.Status.WAITING, Table.Status.PLAYING)
+
+
+def visitor_tables(request: HttpRequest):
+    """The tables the visitor sits at: an account's by user, a guest's by session key (none
+    without a session: reading never starts one). A seat given up in a competitive game
+    (``Seat.forfeited_at``: its stand-in finishes the game) does not count."""
+    if request.user.is_authenticated:
+        mine = {"seats__user": request.user}
+    elif request.session.session_key:
+        mine = {"seats__guest_key": request.session.session_key, "seats__user__isnull": True}
+    else:
+        return Table.objects.none()
+    return Table.objects.filter(**mine, seats__forfeited_at__isnull=True).distinct()
+
+
+def last_variant(request: HttpRequest) -> str:
+    """The rule set of the visitor's most recent table (of any kind), when it is still
+    registered; classic the first time (the registry's first when classic is not there)."""
+    for variant in (
+        visitor_tables(request).order_by("-created_at", "-pk").values_list("variant", flat=True)[:1]
+    ):
+        if variant in RULES:
+            return variant
+    return PLAY_NOW_FIRST_VARIANT if PLAY_NOW_FIRST_VARIANT in RULES else default_variant()
+
+
+def first_tables(request: HttpRequest) -> bool:
+    """Whether the visitor is still at their first tables: a guest, or an account that has
+    no finished table yet. There, "Play now" opens an assisted table."""
+    if not request.user.is_authenticated:
+        return True
+    return not visitor_tables(request).filter(status=Table.Status.FINISHED).exists()
+
+
+def play_now_seats(variant: str) -> list[actions.SeatSpec]:
+    """A "Play now" table's seats: the visitor, then CPUs in the rule set's usual number
+    of seats (its ``players`` option's default: four in every rule set today)."""
+    rules = rules_for(variant)
+    players = rules.options.get("players", ((), rules.players[0]))[1]
+    return [actions.SeatSpec("me")] + [
+        actions.SeatSpec("cpu", PLAY_NOW_LEVEL) for _ in range(players - 1)
+    ]
+
+
+def play_now_assisted(request: HttpRequest) -> bool:
+    """The assisted aids of a "Play now" table (the engine option ``assisted``): on at the
+    visitor's first tables, else the account's own default (``Profile.assisted_default``)."""
+    if first_tables(request):
+        return True
+    profile = getattr(request.user, "profile", None)
+    return bool(profile and profile.assisted_default)
 
 
 @heavy.page
@@ -46,14 +105,9 @@ def home(request: HttpRequest) -> HttpResponse:
             {"form": CreateTableForm(assisted_default=assisted)},
         ),
     )
-    key = request.session.session_key
-    if request.user.is_authenticated:
-        mine = Table.objects.filter(seats__user=request.user)
-    elif key:
-        mine = Table.objects.filter(seats__guest_key=key, seats__user__isnull=True)
-    else:
-        mine = Table.objects.none()
-    mine = mine.exclude(status=Table.Status.ABANDONED).distinct()[:20]
+    play_variant = last_variant(request)
+    # "Resume your game": the visitor's unfinished tables, the last one played first
+    mine = list(visitor_tables(request).filter(status__in=UNFINISHED).order_by("-updated_at")[:8])
     open_tables = (
         Table.objects.filter(status=Table.Status.WAITING, kind=Table.Kind.ONLINE)
         .exclude(pk__in=[t.pk for t in mine])
@@ -64,11 +118,36 @@ def home(request: HttpRequest) -> HttpResponse:
         "games/home.html",
         {
             "create_fields": create_fields,
+            "create_summary": defaults_summary(assisted),
+            "play_variant": gettext(rules_for(play_variant).label),
+            "play_cpus": len(play_now_seats(play_variant)) - 1,
             "my_tables": mine,
             "open_tables": open_tables,
             "live_list": plugins.live_list(6),
         },
     )
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """ "Play now" in the home page's hero: one click to a dealt casual table of the visitor
+    against CPUs (``PLAY_NOW_LEVEL``) in their last rule set (``last_variant``), at the rule
+    set's usual number of seats, assisted at their first tables (``play_now_assisted``); a
+    guest's session is started here. No turn clock: one person and CPUs is not timed
+    (``actions.with_turn_clock``). Opened by ``actions.do_create_table`` like any table."""
+    variant = last_variant(request)
+    try:
+        table = actions.do_create_table(
+            variant=variant,
+            options={"assisted": play_now_assisted(request)},
+            seats=play_now_seats(variant),
+            user=request.user,
+            guest_key=guest_key(request),
+        )
+    except actions.ActionRefused as e:
+        flash.error(request, refusal_text(e.code, e.message))
+        return redirect("home")
+    return redirect("games:table", code=table.code)
 
 
 @require_POST

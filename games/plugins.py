@@ -44,3 +44,15 @@ live_list: Callable[[int], str] = lambda limit: ""  # noqa: E731
 # Tournaments (games/tournaments): the tournament table a game is played for (the table
 # page links back to it), or None.
 tournament_table: Callable[[Any], Any] = _none
+
+# Learn (games/learn): a scripted first hand on the real table. ``seed_for`` (table, hand
+# number): the seed to deal instead of the table's own (None: the table's own);
+# ``scripted_move`` (hand, state, seat position): the move a CPU seat of a lesson plays
+# instead of its bot's (None: the bot's); ``lesson_refusal`` (hand, state, seat position,
+# action): (code, message) when a learner's move is not the lesson's (None: let the
+# engine judge it); ``lesson_panel`` (the table page's context for one seat): the lesson
+# panel, ``{"key": ..., "html": ...}``, or None at any other table.
+seed_for: Callable[[Any, int], str | None] = _none
+scripted_move: Callable[[Any, Any, int], dict[str, Any] | None] = _none
+lesson_refusal: Callable[[Any, Any, int, dict[str, Any]], tuple[str, Any] | None] = _none
+lesson_panel: Callable[[dict[str, Any]], dict[str, Any] | None] = _none

@@ -31,4 +31,5 @@ urlpatterns = [
     path("", include("games.clubs.urls")),
     path("", include("games.ratings.urls")),
     path("", include("games.fairplay.urls")),
+    path("", include("games.learn.urls")),
 ]

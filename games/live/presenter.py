@@ -267,6 +267,9 @@ def table_context(
         ctx["indicator"] = shared["indicator"]
         ctx["melds"] = shared["melds"]
         ctx["takeable"] = shared["takeable"]
+        if hint and hint.get("meld") is not None:
+            # "Show me" adds a tile to (or swaps an okey out of) this meld: it is marked
+            ctx["melds"] = [{**m, "hinted": m["id"] == hint["meld"]} for m in ctx["melds"]]
         if ctx["takeable"] and hint and ctx["takeable"]["id"] in hint["tiles"]:
             # "Show me" suggests taking it: this seat's own copy is marked
             ctx["takeable"] = TileCtx(ctx["takeable"], hinted=True)
@@ -285,6 +288,15 @@ def table_context(
                 tile["hinted"] = t["id"] in hinted
                 tile["drawn"] = t["id"] == drawn
                 by_id[t["id"]] = tile
+            rack_tiles = {t["id"]: t for t in view["rack"]}
+            # assisted tables: what a discard would cost, said before it is sent (the
+            # engine's ``Rules.discard_penalty``, in the seat's view on its own turn)
+            ctx["discard_costs"] = {
+                c["tile"]: discard_cost_text(c, rack_tiles.get(c["tile"]), table.variant)
+                for c in view.get("discard_costs") or ()
+            }
+            # the okey's own control (seventeen): turn it face down, or up again
+            ctx["flip"] = flip_control(view) if shared["okeys_flip"] else None
             slots = arrange_slots(list(by_id), seat.rack_order or [])
             ctx["slots"] = [by_id.get(t) if t is not None else None for t in slots]
             ctx["slots_html"] = partial(slots_html, ctx["slots"])  # called if rendered
@@ -332,10 +344,35 @@ def table_context(
     ctx["announce"] = announce_text(view, players, me, table.variant, ctx.get("result_text"))
     # a waiting quick-match table's card: who waits, their ratings, "Fill with CPUs"
     ctx["quick_wait"] = plugins.waiting_context(table, seats, seat)
+    # a lesson's panel (games/learn): what to do now, from this seat's own view
+    ctx["lesson"] = plugins.lesson_panel(ctx)
     # the page's ``data-seen``: what it shows, so that the socket's first frame leaves
     # it out (computed only when the page's template asks for it)
     ctx["page_seen"] = partial(page_seen, ctx)
     return ctx
+
+
+def discard_cost_text(cost: dict[str, Any], tile: dict[str, Any] | None, variant: str) -> str:
+    """The rule set's sentence on what a discard costs (``Rules.discard_penalty``'s
+    msgid), with the points and the tile in words."""
+    words = tile_label(tile, variant) if tile is not None else ""
+    try:
+        return _(cost["msgid"]) % {"points": cost["points"], "tile": words}
+    except (KeyError, TypeError, ValueError):
+        return _(cost["msgid"])
+
+
+def flip_control(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The okey's face-down control (RULES.md §5: face down, an okey only moves within
+    the rack): turns the first face-up okey of the rack face down, or, with every okey
+    face down, the first one face up again. None without an okey in the rack."""
+    okeys = [t for t in view.get("rack") or () if t.get("okey")]
+    if not okeys or "flip" not in (view.get("legal") or ()):
+        return None
+    up = [t for t in okeys if not t.get("face_down")]
+    if up:
+        return {"tile": up[0]["id"], "label": _("Turn the okey face down")}
+    return {"tile": okeys[0]["id"], "label": _("Turn the okey face up")}
 
 
 def slots_html(slots: list[TileCtx | None]) -> SafeString:

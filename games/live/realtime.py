@@ -548,6 +548,8 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
         "invite": table.status != Table.Status.WAITING,
         "announce": ctx.get("announce") or "",
     }
+    if ctx.get("lesson"):  # a lesson's table only (games/learn: the panel's own key)
+        keys["lesson"] = ctx["lesson"]["key"]
     for p in ctx["opponents"]:
         keys[f"opp-{p['position']}"] = (
             p["place"],
@@ -618,7 +620,7 @@ SEEN = "#seen"  # the entry of a frame's keys holding the fragments' digests
 _SEEN_MAX = 1024  # characters of a ``seen`` value read at most
 _SEEN_ITEM = re.compile(
     r"(title|info|scores|center|mine|rack|controls|notice|result|standings"
-    r"|invite|announce|opp-[0-3])=([0-9a-f]{12})"
+    r"|invite|announce|lesson|opp-[0-3])=([0-9a-f]{12})"
 )
 # news each time it is sent (a refusal, a hint, a canned message): never skipped
 _NOT_DIGESTED = frozenset({"message"})

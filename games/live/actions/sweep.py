@@ -12,6 +12,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Q
 
+from games import plugins
 from games.engine import game as engine_game
 from games.engine import state as engine_state
 from games.live import cpu
@@ -73,7 +74,9 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
         timed_out = clock_due and not cpu_due
         if not seat.is_cpu:
             _count_timeout(seat, timed_out)
-        action = cpu.choose(state, state.turn, seat.cpu_level, timeout=timed_out)
+        # a lesson's CPU plays its script (games/learn), never closing before the learner
+        scripted = plugins.scripted_move(hand, state, state.turn) if seat.is_cpu else None
+        action = scripted or cpu.choose(state, state.turn, seat.cpu_level, timeout=timed_out)
         current = (hand, state, game)
         if action.get("type") == "timeout":
             # [D8] the opening turn's time-out discards the rightmost tile: the one

@@ -329,7 +329,8 @@ def start_hand(table: Table, *, at: datetime | None = None) -> Hand:
     number = table.hands.count()
     game = game_for(table)
     starter = game.next_starter()
-    seed = base.seed_source(table, number)
+    # a lesson's scripted deal (games/learn through ``plugins.seed_for``), else the table's
+    seed = plugins.seed_for(table, number) or base.seed_source(table, number)
     state = game.new_hand(seed)
     hand = Hand.objects.create(
         table=table,
@@ -439,6 +440,10 @@ def do_submit_action(
         if hand is None or state is None or hand.result is not None:
             raise ActionRefused("hand_over", "the hand is over")
         if not by_cpu:
+            # a lesson's table (games/learn) may turn down a move the engine would take
+            lesson = plugins.lesson_refusal(hand, state, seat_position, action)
+            if lesson is not None:
+                raise ActionRefused(*lesson)
             _player_acted(table, seat_position)
         apply_action(table, (hand, state, game), seat_position, action, by_cpu=by_cpu, at=at)
         return table

@@ -1,0 +1,137 @@
+"""The classic lesson's script: its deal, its CPUs and each step's check (pure engine)."""
+
+from __future__ import annotations
+
+from games.engine.actions import apply
+from games.engine.racksort import rack_sort
+from games.engine.tiles import FALSE_IDS, kind_of, notation
+from games.learn import script as lesson
+
+SCRIPT = lesson.CLASSIC
+
+
+def tile(state, seat: int, text: str) -> int:
+    return next(t for t in state.racks[seat] if notation(t) == text)
+
+
+def play_cpus(state):
+    """Let the scripted CPUs move until it is the learner's turn (or the hand is over)."""
+    while not state.over and state.turn != SCRIPT.seat:
+        move = lesson.cpu_move(SCRIPT, state, state.turn)
+        state, _ = apply(state, {**move, "seat": state.turn})
+    return state
+
+
+def move(state, **action):
+    state, _ = apply(state, {**action, "seat": SCRIPT.seat})
+    return state
+
+
+def step(state, arranged: bool = False) -> str:
+    return lesson.step_of(
+        SCRIPT,
+        discarded=len(state.discards[SCRIPT.seat]),
+        turn=state.turn,
+        phase=state.phase,
+        over=state.over,
+        arranged=arranged,
+    )
+
+
+def code(state, arranged: bool = False, **action):
+    found = lesson.refusal(SCRIPT, state, SCRIPT.seat, {**action}, arranged)
+    return found[0] if found else None
+
+
+def test_the_deal_gives_the_learner_an_okey_and_a_false_joker():
+    state = lesson.dealt(SCRIPT)
+    rack = state.racks[SCRIPT.seat]
+    assert any(kind_of(t) == state.okey_kind for t in rack)
+    assert any(t in FALSE_IDS for t in rack)
+    assert len(rack) == 14 and state.turn == 0  # seat 0 starts [D2]
+
+
+def test_the_lesson_plays_to_the_learners_close_step_by_step():
+    state = play_cpus(lesson.dealt(SCRIPT))
+    assert step(state) == lesson.DRAW
+    # step 1: the first discard is of no use: taking it is turned down, drawing is right
+    assert notation(state.takeable) == SCRIPT.first_discard
+    assert code(state, type="take") == "lesson_draw"
+    assert code(state, type="draw") is None
+    state = move(state, type="draw")
+    assert step(state) == lesson.DISCARD
+    # step 2: a tile of a run is kept; the lone tile goes
+    assert code(state, type="discard", tile=tile(state, 1, "Y4")) == "lesson_discard"
+    okey = next(t for t in state.racks[1] if kind_of(t) == state.okey_kind)
+    assert code(state, type="discard", tile=okey) == "lesson_keep_okey"
+    assert code(state, type="discard", tile=tile(state, 1, "F")) == "lesson_keep_false"
+    lone = tile(state, 1, SCRIPT.discards[0])
+    assert code(state, type="discard", tile=lone) is None
+    state = play_cpus(move(state, type="discard", tile=lone))
+    # step 3: the discard completes a run: drawing instead is turned down
+    assert step(state) == lesson.TAKE
+    assert notation(state.takeable) == SCRIPT.take
+    assert code(state, type="draw") == "lesson_take"
+    state = move(state, type="take")
+    # step 4: no discard before the rack shows its runs and groups
+    assert step(state, arranged=False) == lesson.ARRANGE
+    second = tile(state, 1, SCRIPT.discards[1])
+    assert code(state, arranged=False, type="discard", tile=second) == "lesson_arrange"
+    slots = rack_sort(state, 1, "runs")
+    assert lesson.is_arranged(slots, state.okey_kind)
+    assert lesson.okey_in_meld(slots, state.okey_kind)  # the okey fills a run's gap
+    # step 5: the okey is kept, the named tile goes
+    assert step(state, arranged=True) == lesson.OKEY
+    assert code(state, arranged=True, type="discard", tile=okey) == "lesson_keep_okey"
+    taken = state.taken if state.taken is not None else tile(state, 1, SCRIPT.take)
+    assert code(state, arranged=True, type="discard", tile=taken) == "lesson_keep_taken"
+    state = play_cpus(move(state, type="discard", tile=second))
+    # steps 6 and 7: draw, then finish with the lone tile (a discard is turned down)
+    assert step(state) == lesson.DRAW_AGAIN
+    state = move(state, type="draw")
+    assert step(state) == lesson.CLOSE
+    last = tile(state, 1, SCRIPT.close)
+    assert code(state, type="discard", tile=last) == "lesson_close"
+    state = move(state, type="close", tile=last)
+    assert state.over and state.result["finisher"] == SCRIPT.seat
+    assert step(state) == lesson.OVER
+
+
+def test_no_cpu_closes_whatever_the_learner_does():
+    """The CPUs only draw and discard: with the learner drawing and throwing the drawn
+    tile away, the hand runs until the pile is empty and nobody closes [D4]."""
+    state = lesson.dealt(SCRIPT)
+    for _ in range(400):
+        if state.over:
+            break
+        if state.turn == SCRIPT.seat:
+            if state.phase == "draw":
+                state = move(state, type="draw")
+            else:
+                state = move(state, type="discard", tile=state.racks[1][-1])
+        else:
+            state = play_cpus(state)
+    assert state.over
+    assert state.result.get("finisher") in (None, SCRIPT.seat)
+
+
+def test_arranged_needs_two_melds_side_by_side():
+    state = lesson.dealt(SCRIPT)
+    ok = state.okey_kind
+    ids = {notation(t): t for t in state.racks[1]}
+    run = [ids["Y4"], ids["Y5"], ids["Y6"]]
+    apart = [ids["Y4"], None, ids["Y5"], ids["Y6"]]
+    assert not lesson.is_arranged(run + [None] * 3, ok)
+    assert not lesson.is_arranged(apart + [None] + run[:0], ok)
+    okey = next(t for t in state.racks[1] if kind_of(t) == ok)
+    two = run + [None, ids["K6"], ids["K7"], okey, ids["K9"]]
+    assert lesson.is_arranged(two, ok) and lesson.okey_in_meld(two, ok)
+    # a row's end parts tiles: a run split over the two rows is no run
+    split = [None] * 14 + run[:2] + run[2:] + [None, ids["K6"], ids["K7"], okey, ids["K9"]]
+    assert not lesson.is_arranged(split, ok)
+
+
+def test_a_seed_that_is_no_lessons_has_no_script():
+    assert lesson.script_for_seed("seed-0") is None
+    assert lesson.script_for_seed(None) is None
+    assert lesson.script_for_seed(SCRIPT.seed) is SCRIPT

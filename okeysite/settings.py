@@ -106,6 +106,7 @@ INSTALLED_APPS = [
     "games.ratings.apps.RatingsConfig",
     "games.watch.apps.WatchConfig",
     "games.fairplay.apps.FairPlayConfig",
+    "games.learn.apps.LearnConfig",
 ]
 
 MIDDLEWARE = [
@@ -358,9 +359,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# The table: CPU moves wait this long so players see them; the sweeper looks
-# for due CPU moves and clocks this often (seconds).
-OKEY_CPU_DELAY_MS = int(os.environ.get("OKEY_CPU_DELAY_MS", "700"))
+# The table: CPU moves wait this long so players see them (each step of a CPU turn at a
+# table whose "CPU speed" is normal; fast waits 0.3 of it: games/live/actions/clock.py);
+# the sweeper looks for due CPU moves and clocks this often (seconds).
+OKEY_CPU_DELAY_MS = int(os.environ.get("OKEY_CPU_DELAY_MS", "300"))
 OKEY_SWEEP_INTERVAL = float(os.environ.get("OKEY_SWEEP_INTERVAL", "0.2"))
 # A dropped player's seat is played by its CPU after this many seconds.
 OKEY_AWAY_GRACE_S = float(os.environ.get("OKEY_AWAY_GRACE_S", "15"))

@@ -3,9 +3,10 @@
 The input state is never mutated: each handler works on a shallow clone and
 replaces whole fields (tuples), and a ``Refusal`` raised anywhere discards the
 clone. What differs between rule sets comes from the rules object ``state.rules``: its
-flags and its state-machine hooks (``rulebase.Rules``: ``action_types``,
+data and its state-machine hooks (``rulebase.Rules``: ``action_types``,
 ``taken_must_be_used``, ``finishes_by_discard``, ``pile_exhausted``, the ``*_lines`` of
-scoring); no handler asks which rule set it is.
+scoring, where tiles may go: ``opener_may_add``, ``swap_refusal``, ``discard_goes_back``
+…); no handler asks which rule set it is.
 """
 
 from __future__ import annotations

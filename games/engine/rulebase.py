@@ -37,9 +37,19 @@ def gettext_noop(message: str) -> str:
     return message
 
 
-# Each option: key -> (allowed values, default). ``assisted`` is every rule set's.
+# Each option: key -> (allowed values, default). ``assisted`` and ``cpu_speed`` are every
+# rule set's. Neither changes a rule: an assisted table marks and asks more (RULES.md §4,
+# "Assisted or not"), ``cpu_speed`` sets how long the table waits before each CPU step
+# (the web layer's pace, docs/table-page.md); the engine only validates them.
 COMMON_OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = {
     "assisted": ((False, True), False),
+    "cpu_speed": (("normal", "fast"), "normal"),
+}
+# Labels of the string values of the shared options (a rule set's ``value_labels`` adds
+# its own to these).
+COMMON_VALUE_LABELS: dict[str, str] = {
+    "normal": gettext_noop("normal"),
+    "fast": gettext_noop("fast"),
 }
 
 # Labels of the option keys the rule sets share; a rule set adds its own in
@@ -54,6 +64,7 @@ OPTION_LABELS: dict[str, str] = {
     "hands": gettext_noop("Hands"),
     "rounds": gettext_noop("Rounds"),
     "assisted": gettext_noop("Assisted table"),
+    "cpu_speed": gettext_noop("CPU speed"),
 }
 
 
@@ -114,7 +125,8 @@ class Rules:
     direction = "counter-clockwise"  # how pages draw play (RULES.md §1, [D2])
     options: dict[str, tuple[tuple[Any, ...], Any]] = {}  # key -> (allowed, default)
     option_labels: dict[str, str] = {}  # labels of its own option keys (msgids)
-    value_labels: dict[str, str] = {}  # labels of its string option values (msgids)
+    # labels of its string option values (msgids), the shared options' included
+    value_labels: dict[str, str] = COMMON_VALUE_LABELS
     # score-line reasons and hand endings it writes that the shared lists lack (msgids;
     # an ending's text has a %(name)s for the finisher)
     reason_labels: dict[str, str] = {}
@@ -181,8 +193,10 @@ class Rules:
 
     # ------------------------------------------------------------ state machine
     # What the state machine (actions.py) and the move generator (legal.py) ask: the
-    # flags below, and the hooks after ``partner``. ``WholeRackRules`` and
-    # ``LayDownRules`` give each family's answers; a rule set overrides what differs.
+    # data below (plain facts: values, codes, what an action may be) and the hooks after
+    # ``partner`` (every rule that decides a move lives in the hook of the rule set that
+    # has it). ``WholeRackRules`` and ``LayDownRules`` give each family's answers; a rule
+    # set overrides what differs.
     whole_rack = True
     # the action types ``apply`` accepts (``flip`` also needs ``okeys_flip``); a type
     # missing here is refused with ``not_allowed_in_variant``
@@ -196,7 +210,9 @@ class Rules:
     # lay-down data (where tiles may go is asked of the hooks after ``partner``)
     pairs_opening_min_pairs = 0
     okeys_flip = False  # seventeen: an okey can be turned face down (display only)
-    okey_discard_penalised = False  # seventeen: an okey discarded before the end costs
+    # an okey discarded before the end always costs (seventeen, 101): the data the move
+    # generator's and the CPU's penalty-tile test reads beside ``discard_lines``
+    okey_discard_penalised = False
     # display
     yellow_shown_green = False  # rummy: its yellow tiles are green on screen and in words
     # game level
@@ -291,6 +307,14 @@ class Rules:
     def discard_lines(self, state: HandState, seat: int, tile: int, final: bool) -> list[dict]:
         """The score lines a discard writes (``final``: it finishes the hand)."""
         return []
+
+    def discard_penalty(self, state: HandState, seat: int, tile: int) -> tuple[int, str] | None:
+        """What discarding ``tile`` now would cost ``seat`` (its own penalty lines,
+        ``discard_lines``), with a msgid saying why: ``(points, msgid)``, the msgid's
+        ``%(points)s`` and ``%(tile)s`` filled by the web layer, which asks for a second
+        tap before such a discard at an assisted table. None: the discard costs nothing.
+        The rule set that penalises discards words its own penalties."""
+        return None
 
     def finishes_by_discard(self, state: HandState, seat: int) -> bool:
         """Does a discard by ``seat`` now finish the hand (its last tile)?"""
@@ -558,6 +582,7 @@ __all__ = [
     "BY_REASONS",
     "CLOSE_REASONS",
     "COMMON_OPTIONS",
+    "COMMON_VALUE_LABELS",
     "MELDS_OPENING",
     "OPTION_LABELS",
     "PAIR",

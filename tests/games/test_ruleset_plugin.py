@@ -11,14 +11,18 @@ review export and import, a solo game's record and a tournament result.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import escape
 
-from games import heavy
+from games.common import heavy
+from games.engine import rulebase
+from games.engine.rules import register, unregister
 from games.live import actions as table_actions
 from games.live import outcome
 from games.models import Table
@@ -27,7 +31,7 @@ from games.solo.models import SoloResult
 from games.tournaments import actions as tournaments
 from tests.games.conftest import cpu_table, play_out_hand
 from tests.solo.conftest import play_game
-from tests.support.rulesets import quick_classic, sixty_one, throwaway
+from tests.support.rulesets import QuickClassic, quick_classic, sixty_one, throwaway
 from tests.tournaments.conftest import in_person, register_names
 
 __all__ = ["quick_classic", "sixty_one", "throwaway"]  # fixtures
@@ -146,3 +150,38 @@ def test_a_tournament_result_is_checked_by_its_rules(client, ayse, throwaway):
     assert form.status_code == 200
     cards = client.get(reverse("tournaments:cards", args=[t.pk, 1]))
     assert cards.status_code == 200
+
+
+def test_every_shared_explanation_has_its_words_in_english_as_its_msgid():
+    """The engine's explanation msgids (``rulebase.WHY_*``) and the web layer's table of
+    their words (``outcome.WHY``) hold the same texts: none falls back untranslated."""
+    msgids = {v for k, v in vars(rulebase).items() if k.startswith("WHY_")}
+    assert msgids == set(outcome.WHY)
+    with translation.override("en"):
+        for msgid, text in outcome.WHY.items():
+            params = dict.fromkeys(re.findall(r"%\((\w+)\)s", msgid), 1)
+            assert str(text % params) == msgid % params
+
+
+class _OwnWords(QuickClassic):
+    """A rule set that explains a line in words of its own (a msgid the shared table
+    lacks, marked with ``gettext_noop`` in its module)."""
+
+    name = "own-words"
+
+    def line_why(self, reason, d):
+        if reason == "indicator_shown":
+            return [rulebase.why(rulebase.gettext_noop("shown at %(n)s points"), n=d["left"])]
+        return super().line_why(reason, d)
+
+
+def test_a_rule_sets_own_explanation_is_said_through_gettext():
+    rules = register(_OwnWords())
+    try:
+        line = {"reason": "indicator_shown", "detail": {"left": 3}}
+        with translation.override("en"):
+            assert outcome.line_detail(line, {}, rules.name) == "shown at 3 points"
+        closed = {"reason": "close", "detail": {"closer": 1}}  # the shared words still
+        assert outcome.line_detail(closed, {1: "Cem"}, rules.name) == "by Cem"
+    finally:
+        unregister(rules.name)

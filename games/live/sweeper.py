@@ -7,7 +7,7 @@ several processes sweeping the same database never play a move twice.
 Every ``OKEY_PRESENCE_HEARTBEAT_S`` it also vouches for this process's open
 table sockets and drops presence nobody vouches for (a socket that ended
 uncleanly, a process that was killed), so a seat cannot stay "present" forever;
-the same heartbeat does it for the tables' watchers (``games.watch.services``).
+the same heartbeat does it for the tables' watchers (``games.watch.actions``).
 """
 
 from __future__ import annotations

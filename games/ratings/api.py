@@ -167,16 +167,16 @@ def _match(table: Table, game: Any) -> list[tuple[list[int], int]]:
     return [(list(team), place[i]) for i, team in enumerate(teams)]
 
 
-def on_game_finished(sender: Any, table: Table, game: Any = None, **kwargs: Any) -> None:
+def do_rate_finished_game(sender: Any, table: Table, game: Any = None, **kwargs: Any) -> None:
     """``game_finished`` receiver (games/signals.py): a rated game's ratings change once,
     inside the transaction that finished it."""
-    apply_finished_game(table, game, at=table.finished_at)
+    do_rate_game(table, game, at=table.finished_at)
 
 
-def apply_finished_game(table: Table, game: Any = None, *, at: datetime | None = None) -> bool:
+def do_rate_game(table: Table, game: Any = None, *, at: datetime | None = None) -> bool:
     """Change the ratings of a finished rated table's players, once.
 
-    Called inside the transaction that finishes the game (``on_game_finished``), with the
+    Called inside the transaction that finishes the game (``do_rate_finished_game``), with the
     engine game (``games.engine.game.Game``); loaded from the table when not given. Returns
     False, changing nothing, for a casual table, a table that is not finished, a seat
     without an account, or a table whose changes are already stored (the unique
@@ -270,7 +270,7 @@ def do_rebuild() -> int:
         for table in tables.prefetch_related("seats"):
             seats = {s.position: s for s in table.seats.all()}
             if marked.isdisjoint(s.user_id for s in seats.values()):
-                rated = apply_finished_game(table, game_for(table))
+                rated = do_rate_game(table, game_for(table))
             else:
                 rated = _rate_without(table, seats, marked)
             done += int(rated)
@@ -365,11 +365,12 @@ __all__ = [
     "GameChange",
     "Shown",
     "OWN_TURNS_SHARE",
-    "apply_finished_game",
     "current_rating",
+    "do_rate_finished_game",
+    "do_rate_game",
+    "do_rebuild",
     "leavers",
     "ratings_of",
-    "do_rebuild",
     "shown",
     "table_changes",
 ]

@@ -13,4 +13,4 @@ class RatingsConfig(AppConfig):
         from games.signals import game_finished
 
         # a rated game's ratings change in the transaction that finishes it
-        game_finished.connect(api.on_game_finished, dispatch_uid="ratings.apply")
+        game_finished.connect(api.do_rate_finished_game, dispatch_uid="ratings.apply")

@@ -2,7 +2,7 @@
 
 ``Rating`` is a cache: every row can be recomputed from the ``RatingChange`` rows'
 tables (``manage.py rebuild_ratings`` does it from the finished rated tables in finishing
-order). Rows are written only by ``games.ratings.api.apply_finished_game``, called inside
+order). Rows are written only by ``games.ratings.api.do_rate_game``, called inside
 the transaction that finishes a game (games/live/actions/).
 """
 

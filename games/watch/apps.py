@@ -21,11 +21,11 @@ class WatchConfig(AppConfig):
         game_finished.connect(lobby.on_game_finished, dispatch_uid="watch.game_finished")
 
         from games import plugins
-        from games.watch import services, views
+        from games.watch import actions, views
 
         # the table's watchers and the home page's live tables (games/plugins.py)
-        plugins.do_watch = services.do_watch
-        plugins.do_unwatch = services.do_unwatch
-        plugins.watcher_count = services.watcher_count
-        plugins.do_reconcile_watchers = services.do_reconcile_watchers
+        plugins.do_watch = actions.do_watch
+        plugins.do_unwatch = actions.do_unwatch
+        plugins.watcher_count = actions.watcher_count
+        plugins.do_reconcile_watchers = actions.do_reconcile_watchers
         plugins.live_list = views.live_list

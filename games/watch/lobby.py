@@ -14,7 +14,7 @@ has a fixed number of hands, ``Rules.hands_shown``) and how many watch.
 
 When: the lobby's group hears ``lobby.changed`` only when a listed table starts or
 deals its next hand (a ``Hand`` is created), finishes (``game_finished``), or its
-watcher count changes (``games.watch.services``), never for a move; each process
+watcher count changes (``games.watch.actions``), never for a move; each process
 then renders the list once for all its lobby sockets, at most once per
 ``OKEY_LOBBY_COALESCE_S`` however many changes arrived meanwhile
 (``games.watch.consumers.LobbyHub``).

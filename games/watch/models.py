@@ -6,7 +6,7 @@ a table's watchers may be spread over them). Rows follow the pattern of the seat
 ``SeatConnection``: the process that holds a socket adds its row on connect and
 deletes it on close; its sweeper vouches for its rows every heartbeat and drops
 the rows no live socket holds; rows that no process has vouched for within the
-presence TTL (a process that was killed) expire. See ``games.watch.services``.
+presence TTL (a process that was killed) expire. See ``games.watch.actions``.
 """
 
 from __future__ import annotations

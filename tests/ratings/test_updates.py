@@ -61,8 +61,8 @@ def test_finishing_twice_changes_the_ratings_once():
     users = make_users("ana", "ben", "cem", "dia")
     table = play_rated_game(users)
     before = list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "games"))
-    assert api.apply_finished_game(table) is False
-    assert api.apply_finished_game(table, game_for(table)) is False
+    assert api.do_rate_game(table) is False
+    assert api.do_rate_game(table, game_for(table)) is False
     assert list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "games")) == before
     assert RatingChange.objects.filter(table=table).count() == 4
 
@@ -91,7 +91,7 @@ def test_a_casual_table_changes_no_rating():
     )
     assert not table.rated
     table.status = Table.Status.FINISHED
-    assert api.apply_finished_game(table) is False
+    assert api.do_rate_game(table) is False
     assert not Rating.objects.exists()
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.live import actions
 from games.models import Table
-from games.watch import services as watch_services
+from games.watch import actions as watch_actions
 from games.watch.models import WatchConnection
 from tests.watch.conftest import adb, cpu_table, frames, person, table_socket
 
@@ -83,32 +83,32 @@ def test_watchers_held_by_other_processes_count_and_expire_when_nobody_vouches_f
     and its sweeper vouches for them every heartbeat (``do_reconcile_watchers``)."""
     table = cpu_table()
     at = timezone.now()
-    watch_services.do_watch(table.pk, "here!1", at=at)  # a socket of this process
+    watch_actions.do_watch(table.pk, "here!1", at=at)  # a socket of this process
     WatchConnection.objects.create(table=table, process="other", channel="there!1", seen_at=at)
-    assert watch_services.watcher_count(table.pk) == 2
+    assert watch_actions.watcher_count(table.pk) == 2
     # a heartbeat later this process vouches for its socket; the other process for its own
     later = at + actions.presence_ttl() - timedelta(seconds=1)
-    watch_services.do_reconcile_watchers({"here!1": table.pk}, at=later)
-    watch_services.do_reconcile_watchers({"there!1": table.pk}, at=later, process="other")
-    assert watch_services.watcher_count(table.pk) == 2
+    watch_actions.do_reconcile_watchers({"here!1": table.pk}, at=later)
+    watch_actions.do_reconcile_watchers({"there!1": table.pk}, at=later, process="other")
+    assert watch_actions.watcher_count(table.pk) == 2
     # the other process dies (kill -9): its rows expire once the TTL has passed
     gone = later + actions.presence_ttl() + timedelta(seconds=1)
-    assert watch_services.do_reconcile_watchers({"here!1": table.pk}, at=gone) == 1
-    assert watch_services.watcher_count(table.pk) == 1
+    assert watch_actions.do_reconcile_watchers({"here!1": table.pk}, at=gone) == 1
+    assert watch_actions.watcher_count(table.pk) == 1
 
 
 @pytest.mark.django_db
 def test_a_socket_that_ended_without_saying_so_stops_counting_at_the_next_heartbeat():
     table = cpu_table()
     at = timezone.now()
-    watch_services.do_watch(table.pk, "here!1", at=at)
-    watch_services.do_watch(table.pk, "here!2", at=at)
-    watch_services.do_reconcile_watchers({"here!2": table.pk}, at=at)  # "here!1" crashed
+    watch_actions.do_watch(table.pk, "here!1", at=at)
+    watch_actions.do_watch(table.pk, "here!2", at=at)
+    watch_actions.do_reconcile_watchers({"here!2": table.pk}, at=at)  # "here!1" crashed
     assert list(WatchConnection.objects.values_list("channel", flat=True)) == ["here!2"]
     # and a live socket whose row went (expired by another process) is counted again
     WatchConnection.objects.all().delete()
-    watch_services.do_reconcile_watchers({"here!2": table.pk}, at=at)
-    assert watch_services.watcher_count(table.pk) == 1
+    watch_actions.do_reconcile_watchers({"here!2": table.pk}, at=at)
+    assert watch_actions.watcher_count(table.pk) == 1
 
 
 @pytest.mark.django_db
@@ -117,10 +117,10 @@ def test_the_sweepers_heartbeat_reconciles_the_watchers_too():
 
     table = cpu_table()
     at = timezone.now()
-    watch_services.do_watch(table.pk, "here!1", at=at)
-    watch_services.do_watch(table.pk, "here!2", at=at)
+    watch_actions.do_watch(table.pk, "here!1", at=at)
+    watch_actions.do_watch(table.pk, "here!2", at=at)
     sweeper.sweep_once({}, {"here!2": table.pk})  # "here!1" ended without saying so
-    assert watch_services.watcher_count(table.pk) == 1
+    assert watch_actions.watcher_count(table.pk) == 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support import servers
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 from tests.support.servers import free_port
 
 pytestmark = pytest.mark.e2e
@@ -73,6 +74,7 @@ def test_two_people_play_on_a_clock_and_a_timed_out_player_is_told_what_was_play
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     sign_up(host, clock_server, "clock_host")
     host.goto(f"{clock_server}/")
+    open_new_table_form(host)
     host.select_option("#id_variant", "rummy")
     host.select_option("select[name='rummy__players']", "2")
     # the form offers the clock, 30 s first
@@ -135,6 +137,7 @@ def test_a_cpu_table_whose_person_left_deals_no_new_hand_and_says_what_happened(
     page = ctx.new_page()
     sign_up(page, clock_server, "away_player")
     page.goto(f"{clock_server}/")
+    open_new_table_form(page)
     page.select_option("#id_variant", "rummy")
     page.select_option("select[name='rummy__players']", "2")
     page.select_option("#id_seat_1", "cpu:easy")

@@ -22,6 +22,7 @@ from tests.e2e.test_table_e2e import (
     worst_tile,
 )
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 
 pytestmark = pytest.mark.e2e
 
@@ -78,6 +79,7 @@ def test_every_page_works_under_the_policy(page: Page, daphne_server: str):
 
     # The new-table form shows the chosen rule set's options only (static/js/new-table.js).
     page.goto(f"{base}/")
+    open_new_table_form(page)
     page.select_option("#id_variant", "fifty-one")
     expect(page.locator(".variant-options[data-variant='fifty-one']")).to_be_visible()
     expect(page.locator(".variant-options[data-variant='classic']")).to_be_hidden()
@@ -112,6 +114,7 @@ def test_every_page_works_under_the_policy(page: Page, daphne_server: str):
 
     # A table waiting for a friend: its invite link is selected with one click (site.js).
     page.goto(f"{base}/")
+    open_new_table_form(page)
     page.select_option("select[name=seat_1]", "human")
     page.get_by_test_id("create-submit").click()
     invite = page.locator("input.invite-link")

@@ -50,6 +50,7 @@ from tests.e2e.test_table_layout_e2e import (
     rack_problems,
 )
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 
 pytestmark = pytest.mark.e2e
 
@@ -98,6 +99,7 @@ def stage(page: Page, meld: str) -> None:
 def new_101_table(page: Page, base: str, **options: str) -> str:
     """A 101 table against three CPUs from the home page's form; its code."""
     page.goto(f"{base}/")
+    open_new_table_form(page)
     page.select_option("#id_variant", VARIANT)
     for key, value in options.items():
         page.select_option(f"select[name='{VARIANT}__{key}']", value)
@@ -139,6 +141,7 @@ def test_a_101_table_from_the_form_against_three_cpus(page: Page, daphne_server:
     page.set_viewport_size({"width": 1366, "height": 768})
     sign_up(page, daphne_server, "yuzbir_table")
     page.goto(f"{daphne_server}/")
+    open_new_table_form(page)
     page.select_option("#id_variant", VARIANT)
     # the form shows 101's options, and only those
     mine = page.locator(f".variant-options[data-variant='{VARIANT}']")
@@ -293,6 +296,7 @@ def test_an_opening_below_101_is_refused_with_its_numbers(
 
 def test_the_rules_page_of_101_in_english_and_turkish(page: Page, daphne_server: str):
     page.goto(f"{daphne_server}/")
+    open_new_table_form(page)
     page.select_option("#id_variant", VARIANT)
     page.locator(f".variant-options[data-variant='{VARIANT}'] legend a").click()
     expect(page).to_have_url(re.compile(r"/rules/101$"))

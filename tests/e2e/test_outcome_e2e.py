@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, Page, expect
 from games.engine.testing import make_state
 from tests.e2e.test_table_e2e import create_table
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 
 pytestmark = pytest.mark.e2e
 
@@ -285,6 +286,7 @@ def test_the_invite_card_goes_for_the_host_when_the_friend_fills_the_table(
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     sign_up(host, daphne_server, "inviting_host")
     host.goto(f"{daphne_server}/")
+    open_new_table_form(host)
     host.select_option("#id_variant", "rummy")
     host.select_option("select[name='rummy__players']", "2")
     host.select_option("#id_seat_1", "human")

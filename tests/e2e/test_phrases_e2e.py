@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.e2e.test_two_players_e2e import ws_open
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 
 pytestmark = pytest.mark.e2e
 
@@ -50,6 +51,7 @@ def test_a_phrase_shows_by_the_senders_seat_and_mute_hides_others(
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     sign_up(host, daphne_server, "phrase_host")
     host.goto(f"{daphne_server}/")
+    open_new_table_form(host)
     host.select_option("#id_variant", "rummy")
     host.select_option("select[name='rummy__players']", "2")
     host.select_option("#id_seat_1", "human")

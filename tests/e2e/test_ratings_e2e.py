@@ -26,6 +26,7 @@ pytestmark = pytest.mark.e2e
 
 def _new_table(page: Page, base: str, seat_3: str) -> None:
     page.goto(f"{base}/")
+    open_new_table_form(page)
     page.select_option("#id_variant", "fifty-one")
     for seat in ("#id_seat_1", "#id_seat_2"):
         page.select_option(seat, "human")
@@ -83,6 +84,7 @@ def test_ratings_pages_fit_and_log_nothing(browser: Browser, daphne_server: str,
 # (tests/ratings/conftest.py: each person's moves chosen by the medium CPU).
 RATED_GAME = """
 from tests.ratings.conftest import make_users, play_rated_game
+from tests.support.lobby import open_new_table_form
 users = make_users("ro_ana", "ro_ben", "ro_cem", "ro_dia")
 for u in users:
     u.set_password("green-felt-2024!")

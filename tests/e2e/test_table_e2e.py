@@ -14,6 +14,7 @@ from games.engine.evaluate import best_arrangement
 from games.engine.melds import sum_value
 from games.engine.tiles import kind_of, parse_kind
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 
 pytestmark = pytest.mark.e2e
 TURN = "Your turn"
@@ -21,6 +22,7 @@ TURN = "Your turn"
 
 def create_table(page: Page, base: str, variant: str, **options: str) -> None:
     page.goto(f"{base}/")
+    open_new_table_form(page)
     page.select_option("#id_variant", variant)
     for key, value in options.items():
         page.select_option(f"select[name='{variant}__{key}']", value)

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 
 pytestmark = pytest.mark.e2e
 
@@ -27,6 +28,7 @@ def test_two_browsers_at_one_rummy_table(browser: Browser, daphne_server: str):
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     sign_up(host, daphne_server, "host_player")
     host.goto(f"{daphne_server}/")
+    open_new_table_form(host)
     host.select_option("#id_variant", "rummy")
     host.select_option("select[name='rummy__players']", "2")
     host.select_option("#id_seat_1", "human")

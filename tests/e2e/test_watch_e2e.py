@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 
 pytestmark = pytest.mark.e2e
 SIZES = ({"width": 390, "height": 844}, {"width": 1366, "height": 768})
@@ -41,6 +42,7 @@ def test_a_watcher_opens_the_lobby_clicks_a_live_table_and_sees_no_rack(
 
     sign_up(player, daphne_server, "watched_player")
     player.goto(f"{daphne_server}/")
+    open_new_table_form(player)
     player.select_option("#id_variant", "seventeen")
     player.get_by_test_id("public-field").locator("input").check()
     player.get_by_test_id("create-submit").click()

@@ -213,4 +213,13 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
             for t in state.racks[seat]
             if is_usable(t, state.melds, state.okey_kind, state.rules.ace_high)
         ]
+        # what a discard of each tile would cost now (``Rules.discard_penalty``), on the
+        # seat's own turn: the table asks for a second tap before such a discard
+        costs = []
+        if mine and "discard" in view["legal"]:
+            for t in state.racks[seat]:
+                cost = state.rules.discard_penalty(state, seat, t)
+                if cost is not None:
+                    costs.append({"tile": t, "points": cost[0], "msgid": cost[1]})
+        view["discard_costs"] = costs
     return view

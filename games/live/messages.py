@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.engine.rules import RULES
-from games.tilewords import tile_words
+from games.tilewords import tile_words, tiles_words
 
 REFUSALS = {
     "not_your_turn": gettext_lazy("It is not your turn."),
@@ -205,6 +205,11 @@ HINTS = {
     "lay": gettext_lazy("Lay these melds down: they are safe on the table."),
     "add": gettext_lazy("Add %(tile)s to a meld on the table."),
     "swap": gettext_lazy("Swap %(tile)s for the okey on the table and keep the okey."),
+    # the same, naming the meld (marked on the table): %(meld)s is its tiles in words
+    "add_meld": gettext_lazy("Add %(tile)s to the marked meld: %(meld)s."),
+    "swap_meld": gettext_lazy(
+        "Swap %(tile)s for the okey in the marked meld (%(meld)s) and keep the okey."
+    ),
     "undo": gettext_lazy("Give the taken tile back: it cannot be used this turn."),
     "take_fits": gettext_lazy("Take %(tile)s: it fits your rack better than a blind draw."),
     "draw": gettext_lazy("Draw from the pile: the discard does not help you."),
@@ -252,6 +257,8 @@ def hint_text(reason: str, detail: dict, variant: str = "") -> str:
              "opening_unfed": ("avoid", "discard_loose")}  # fmt: skip
     if reason in needs and needs[reason][0] not in detail:
         reason = needs[reason][1]
+    if reason in ("add", "swap") and isinstance(detail.get("meld"), str):
+        reason += "_meld"  # the hint names the meld the tile goes to
     text = HINTS.get(reason)
     if text is None:
         return reason.replace("_", " ")
@@ -259,6 +266,8 @@ def hint_text(reason: str, detail: dict, variant: str = "") -> str:
     for k in ("tile", "avoid"):
         if isinstance(values.get(k), str):
             values[k] = tile_words(values[k], variant)
+    if isinstance(values.get("meld"), str):
+        values["meld"] = tiles_words(values["meld"].split(), variant)
     if isinstance(values.get("points"), int):
         values["points"] = f"{values['points']:+d}"  # signed: "+2"
     try:
@@ -272,8 +281,8 @@ HINT_ACTIONS = {
     "discard": gettext_lazy("Discard %(tile)s"),
     "close": gettext_lazy("Finish with %(tile)s"),
     "show": gettext_lazy("Show %(tile)s"),
-    "add": gettext_lazy("Add %(tile)s to the meld"),
-    "swap": gettext_lazy("Swap %(tile)s for the okey"),
+    "add": gettext_lazy("Add %(tile)s to the marked meld"),
+    "swap": gettext_lazy("Swap %(tile)s for the okey in the marked meld"),
     "take": gettext_lazy("Take %(tile)s"),
     "draw": gettext_lazy("Draw from the pile"),
     "open": gettext_lazy("Open with these melds"),

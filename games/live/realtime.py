@@ -498,6 +498,7 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
                     m["kind"],
                     m.get("points"),
                     _tiles_key(m["tiles"]),
+                    m.get("hinted"),  # "Show me" marks the meld an add or swap goes to
                 )
                 for m in ctx.get("melds") or ()
             ),
@@ -523,6 +524,9 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
             ctx.get("clock_deadline"),  # the countdown by the own controls
             ctx.get("forfeited"),  # a rated game's leaver, and "Leave this game"
             ctx.get("can_leave"),
+            # the okey's face-down control and what each discard would cost (assisted)
+            tuple(sorted(ctx["flip"].items())) if ctx.get("flip") else None,
+            tuple(sorted(ctx.get("discard_costs", {}).items())) if ctx.get("assisted") else None,
         ),
         # what the clock's stand-in played for this seat (presenter.timeout_notice)
         "notice": (ctx["notice"]["key"], str(ctx["notice"]["text"])) if ctx.get("notice") else None,

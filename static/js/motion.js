@@ -14,6 +14,12 @@
 (function () {
   "use strict";
   var DURATION = 250;
+  /* A table whose CPU speed is fast (its page's data-cpu-speed) flies tiles quicker, so
+     a flight ends before the next CPU step's frame (docs/table-page.md). */
+  function duration() {
+    var page = document.querySelector(".table-page");
+    return page && page.dataset.cpuSpeed === "fast" ? 120 : DURATION;
+  }
   var before = null;
 
   function reduced() {
@@ -89,7 +95,7 @@
     if (el) el.classList.add("motion-landing");
     var anim = ghost.animate(
       [{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")" }, { transform: "none" }],
-      { duration: DURATION, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" });
+      { duration: duration(), easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" });
     anim.id = "okey-motion";
     function done() {
       ghost.remove();

@@ -5,7 +5,9 @@
 (function () {
   "use strict";
   var staged = []; // melds being built before "open"/"lay": arrays of tile ids
-  var lastTap = { id: null, at: 0 };
+  var confirming = null; // the tile whose costly discard waits for its second tap
+  var flippedAt = 0; // when the okey's face-down control last sent a flip
+  var FLIP_PAUSE_MS = 800; // a second tap within this is part of a double tap: ignored
   var pointer = { x: 0, y: 0 };
   var sortable = null;
 
@@ -24,17 +26,62 @@
   }
   function busy() { return busySince && Date.now() - busySince < BUSY_MS; }
 
+  /* What a discard of this tile would cost (assisted tables): the rule set's sentence,
+     rendered by the server into the controls' data-costs (presenter.discard_cost_text). */
+  function costOf(tile) {
+    var c = document.getElementById("t-controls");
+    if (!c || !c.dataset.costs) return null;
+    try { return JSON.parse(c.dataset.costs)[tile] || null; } catch (e) { return null; }
+  }
+
+  /* A costly discard waits for a second tap: the message says what it costs, with a
+     "Discard anyway" button; tapping Discard again on the same tile sends it too. */
+  function askDiscard(tile, cost) {
+    var m = document.getElementById("t-msg");
+    if (!m) return;
+    m.textContent = "";
+    var span = document.createElement("span");
+    span.className = "discard-cost";
+    span.setAttribute("data-testid", "discard-cost");
+    span.textContent = cost;
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "button button-small discard-anyway";
+    b.setAttribute("data-testid", "discard-anyway");
+    b.dataset.confirmDiscard = tile;
+    b.textContent = text("discardAnyway", "Discard anyway");
+    m.appendChild(span);
+    m.appendChild(document.createTextNode(" "));
+    m.appendChild(b);
+    m.classList.add("show");
+  }
+
+  /* Sends a move; false when it was held back (busy, or a costly discard's first tap). */
   function send(fields) {
     var f = form();
-    if (!f) return;
+    if (!f) return false;
+    if (fields.action === "discard" && !fields.confirmed) {
+      var cost = costOf(fields.tile);
+      if (cost && confirming !== String(fields.tile)) {
+        confirming = String(fields.tile);
+        askDiscard(String(fields.tile), cost);
+        return false;
+      }
+    }
+    confirming = null;
+    if (fields.action === "flip") {
+      if (Date.now() - flippedAt < FLIP_PAUSE_MS) return false;
+      flippedAt = Date.now();
+    }
     if (fields.action !== "reorder") {
-      if (busy()) return;
+      if (busy()) return false;
       setBusy(true);
     }
     ["action", "tile", "meld", "melds", "as", "order", "mode"].forEach(function (n) {
       f.elements[n].value = fields[n] !== undefined ? fields[n] : "";
     });
     htmx.trigger(f, "submit");
+    return true;
   }
 
   function selected() {
@@ -132,8 +179,8 @@
     var sel = selected();
     if (btn.dataset.needs === "1") {
       if (sel.length !== 1) { showMessage(text("pickOne", "Select one tile first.")); return; }
-      send({ action: act, tile: sel[0] });
-      clearSelection();
+      // a held-back costly discard keeps its tile selected for the second tap
+      if (send({ action: act, tile: sel[0] })) clearSelection();
       return;
     }
     if (btn.dataset.melds === "1") {
@@ -149,6 +196,7 @@
       clearSelection();
       return;
     }
+    if (btn.dataset.tile) { send({ action: act, tile: btn.dataset.tile }); return; } // the okey's flip
     send({ action: act });
   }
 
@@ -156,16 +204,13 @@
     var t = ev.target;
     var tile = t.closest("#rack-grid .tile");
     if (tile) {
+      // a tap selects; turning an okey face down (seventeen) is its own button
       tile.classList.toggle("selected");
       markWanting();
-      var now = Date.now();
-      if (lastTap.id === tile.dataset.id && now - lastTap.at < 350 && tile.classList.contains("is-okey") &&
-          text("flips", "") === "1") {
-        send({ action: "flip", tile: tile.dataset.id }); // seventeen: face down / up
-      }
-      lastTap = { id: tile.dataset.id, at: now };
       return;
     }
+    var anyway = t.closest("[data-confirm-discard]");
+    if (anyway) { send({ action: "discard", tile: anyway.dataset.confirmDiscard, confirmed: true }); clearSelection(); return; }
     var act = t.closest("[data-act]");
     if (act && !act.disabled) { onAct(act); return; }
     var sort = t.closest("[data-sort]");

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..actions import apply, legal_actions
 from ..state import HandState
-from ..tiles import notation
+from ..tiles import kind_notation, notation
 from ..view import view_for
 from .expert import evaluate
 
@@ -38,7 +38,9 @@ def _finish_points(state: HandState, seat: int, action: dict) -> int | None:
 
 
 def hint(state: HandState, seat: int) -> dict[str, Any]:
-    """``{"action": {...}, "reason": code, "detail": {...}, "tiles": [ids to highlight]}``.
+    """``{"action": {...}, "reason": code, "detail": {...}, "tiles": [ids to highlight],
+    "meld": id of the table meld an add or swap goes to, else None}`` (the detail of an add
+    or swap also holds ``meld``: that meld's tiles in notation, and its ``owner``).
 
     Reason codes (``expert.Option``): finish (``tile``, ``points``), okey_close,
     show, open_now (``total``, ``need``), lay, add, swap, undo, take_fits, draw,
@@ -70,6 +72,15 @@ def hint(state: HandState, seat: int) -> dict[str, Any]:
     elif "tile" in action:
         tiles = [action["tile"]]
         detail.setdefault("tile", notation(action["tile"]))
+    meld = None
+    if kind in ("add", "swap") and action.get("meld") is not None:
+        # the meld the tile goes to, named so that the player finds it: its id (the table
+        # marks it) and its tiles in table order (the sentence names them)
+        target = next((m for m in state.melds if m.id == action["meld"]), None)
+        if target is not None:
+            meld = target.id
+            detail["meld"] = " ".join(kind_notation(k) for k in target.plays)
+            detail["owner"] = target.owner
     if kind in ("close", "discard", "add"):
         points = _finish_points(state, seat, action)
         if points is not None and reason != "okey_close":
@@ -77,4 +88,4 @@ def hint(state: HandState, seat: int) -> dict[str, Any]:
             detail["points"] = points
         elif points is not None:
             detail["points"] = points
-    return {"action": action, "reason": reason, "detail": detail, "tiles": tiles}
+    return {"action": action, "reason": reason, "detail": detail, "tiles": tiles, "meld": meld}

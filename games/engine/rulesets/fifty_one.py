@@ -130,6 +130,17 @@ class FiftyOneRules(LayDownRules):
             return [scoring.line(seat, 100, "penalty_tile", tile=tile)]
         return []
 
+    def discard_penalty(self, state: HandState, seat: int, tile: int) -> tuple[int, str] | None:
+        """A penalty tile (RULES.md §4): it completes a meld on the table; 100 points."""
+        lines = self.discard_lines(state, seat, tile, self.finishes_by_discard(state, seat))
+        if not lines:
+            return None
+        points = sum(ln["points"] for ln in lines if ln["seat"] == seat)
+        return points, gettext_noop(
+            "%(tile)s completes a meld on the table: discarding it costs you %(points)s "
+            "points (a penalty tile)."
+        )
+
     def end_lines(
         self, state: HandState, finisher: int | None, okey_end: bool
     ) -> tuple[str, list[dict]]:

@@ -170,6 +170,21 @@ class Okey101Rules(FiftyOneRules):
             return [scoring.line(seat, PENALTY, "penalty_tile", tile=tile)]
         return []
 
+    def discard_penalty(self, state: HandState, seat: int, tile: int) -> tuple[int, str] | None:
+        """[D32] an okey, or an işlek tile (it fits a meld on the table): 101 points; the
+        discard goes through."""
+        lines = self.discard_lines(state, seat, tile, self.finishes_by_discard(state, seat))
+        if not lines:
+            return None
+        points = sum(ln["points"] for ln in lines if ln["seat"] == seat)
+        if lines[0]["reason"] == "okey_discarded":
+            return points, gettext_noop(
+                "Discarding the okey costs you %(points)s points before the last tile."
+            )
+        return points, gettext_noop(
+            "%(tile)s fits a meld on the table (işlek): discarding it costs you %(points)s points."
+        )
+
     def is_elden(self, state: HandState, finisher: int) -> bool:
         """[D33] the finisher opened in this same turn while nobody else had opened."""
         return state.opened_turn[finisher] == state.turn_no and all(

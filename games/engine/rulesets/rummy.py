@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import scoring
-from ..rulebase import COMMON_OPTIONS, ResultProblem, WholeRackRules, gettext_noop
+from ..rulebase import (
+    COMMON_OPTIONS,
+    COMMON_VALUE_LABELS,
+    ResultProblem,
+    WholeRackRules,
+    gettext_noop,
+)
 from .classic import DRAWN_PER_DECISIVE
 
 if TYPE_CHECKING:
@@ -41,6 +47,7 @@ class RummyRules(WholeRackRules):
         **COMMON_OPTIONS,
     }
     value_labels = {
+        **COMMON_VALUE_LABELS,
         "short": gettext_noop("short"),
         "standard": gettext_noop("standard"),
         "long": gettext_noop("long"),

@@ -154,6 +154,33 @@ class SeventeenRules(LayDownRules):
             return [scoring.line(seat, 100 * f, "usable_discard", tile=tile, pair_factor=f)]
         return []
 
+    def discard_penalty(self, state: HandState, seat: int, tile: int) -> tuple[int, str] | None:
+        """RULES.md §5, Penalties: a usable tile (100 × pair factor [D22]) or an okey
+        before the end (the base × pair factor); the tile comes back to the rack when
+        another discard would cost nothing (``discard_goes_back``)."""
+        lines = self.discard_lines(state, seat, tile, self.finishes_by_discard(state, seat))
+        if not lines:
+            return None
+        points = sum(ln["points"] for ln in lines if ln["seat"] == seat)
+        back = self.discard_goes_back(state, seat, tile)
+        if lines[0]["reason"] == "okey_discard":
+            if back:
+                return points, gettext_noop(
+                    "An okey may be discarded only to finish: this costs you %(points)s "
+                    "points and the okey comes back to your rack."
+                )
+            return points, gettext_noop(
+                "An okey may be discarded only to finish: this costs you %(points)s points."
+            )
+        if back:
+            return points, gettext_noop(
+                "%(tile)s completes a meld on the table: discarding it costs you %(points)s "
+                "points and it comes back to your rack."
+            )
+        return points, gettext_noop(
+            "%(tile)s completes a meld on the table: discarding it costs you %(points)s points."
+        )
+
     def end_lines(
         self, state: HandState, finisher: int | None, okey_end: bool
     ) -> tuple[str, list[dict]]:

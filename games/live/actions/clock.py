@@ -55,8 +55,19 @@ def grace() -> timedelta:
     return timedelta(seconds=getattr(settings, "OKEY_AWAY_GRACE_S", 15))
 
 
-def cpu_delay() -> timedelta:
-    return timedelta(milliseconds=getattr(settings, "OKEY_CPU_DELAY_MS", 700))
+# The table's option ``cpu_speed`` (every rule set's: rulebase.COMMON_OPTIONS): how long
+# the table waits before each CPU step, as a share of ``OKEY_CPU_DELAY_MS`` (the normal
+# pace). A CPU turn is two steps (its draw, then its discard), and the page's flight of
+# each tile runs meanwhile (static/js/motion.js); docs/table-page.md has the measured
+# turn: about 0.8 s at normal, 0.3 s at fast.
+CPU_SPEED_SHARE = {"normal": 1.0, "fast": 0.3}
+
+
+def cpu_delay(table: Table | None = None) -> timedelta:
+    """The wait before a CPU step at ``table`` (its ``cpu_speed``; None: normal)."""
+    ms = getattr(settings, "OKEY_CPU_DELAY_MS", 300)
+    speed = (table.options or {}).get("cpu_speed") if table is not None else None
+    return timedelta(milliseconds=ms * CPU_SPEED_SHARE.get(speed, 1.0))
 
 
 # After this many turns in a row on which the clock ran out (``Seat.timeouts``) the seat
@@ -109,7 +120,7 @@ def schedule(
     """
     if same_turn and table.status == Table.Status.PLAYING:
         if cpu_step:
-            table.cpu_due_at = at + cpu_delay()
+            table.cpu_due_at = at + cpu_delay(table)
         return
     table.cpu_due_at = None
     table.turn_deadline = None
@@ -120,12 +131,12 @@ def schedule(
         return
     seat = seat_at(table, state.turn)
     if seat.is_cpu or seat.forfeited_at is not None:  # a CPU, or a leaver's stand-in
-        table.cpu_due_at = at + cpu_delay()
+        table.cpu_due_at = at + cpu_delay(table)
         return
     if seat.timeouts >= AWAY_AFTER_TIMEOUTS:
-        table.cpu_due_at = at + cpu_delay()  # away by time-outs: no grace to wait
+        table.cpu_due_at = at + cpu_delay(table)  # away by time-outs: no grace to wait
     elif seat.away_since is not None:
-        table.cpu_due_at = max(seat.away_since + grace(), at + cpu_delay())
+        table.cpu_due_at = max(seat.away_since + grace(), at + cpu_delay(table))
     clock = turn_clock(table)
     if clock:
         table.turn_deadline = at + clock
@@ -155,5 +166,5 @@ def _schedule_next_hand(table: Table, at: datetime) -> None:
     period is over, after a pause to show the result."""
     empty, since = everyone_away(table)
     if empty and deals_unattended(table):
-        pause = at + 4 * cpu_delay()
+        pause = at + 4 * cpu_delay(table)
         table.cpu_due_at = max(since + grace(), pause) if since is not None else pause

@@ -95,7 +95,7 @@ def do_forfeit(
             _end_left_game(table, at)
             return table
         if state is not None and not state.over and state.turn == position:
-            table.cpu_due_at = at + cpu_delay()  # the stand-in takes the turn now
+            table.cpu_due_at = at + cpu_delay(table)  # the stand-in takes the turn now
             table.turn_deadline = None
         table.version += 1
         table.save()

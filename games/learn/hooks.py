@@ -10,6 +10,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.rules import rules_for
 from games.engine.tiles import notation, parse_kind
 from games.learn import script as lesson
 from games.live.presenter import tile_ctx
@@ -107,6 +108,7 @@ def panel_context(script: lesson.Script, ctx: dict[str, Any]) -> dict[str, Any] 
     )
     return {
         "script": script,
+        "rules_page": rules_for(script.variant).rules_page,
         "step": step,
         "won": won,
         "number": (done or 0) + 1,

@@ -1,0 +1,90 @@
+"""Learn by playing in a real browser: from the home page's link to the classic lesson's
+end, doing at each step what the lesson panel asks (and once what it does not, to read
+its reason), at desktop and phone size, with a screenshot of every step."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.learn.script import CLASSIC
+
+pytestmark = pytest.mark.e2e
+SHOTS = Path(os.environ.get("LEARN_SHOTS", "/tmp/shots/learn"))
+SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
+
+
+def shot(page: Page, size: str, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-{name}.png"))
+
+
+def at_step(page: Page, step: str) -> None:
+    expect(page.get_by_test_id("lesson-step")).to_have_attribute("data-step", step, timeout=30_000)
+
+
+def select(page: Page, notation: str) -> None:
+    page.locator(f"#rack-grid .tile[data-t='{notation}']").first.click()
+
+
+def press(page: Page, act: str) -> None:
+    page.locator(f"#t-controls [data-act='{act}']").click()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_classic_lesson_played_by_following_the_panel(page: Page, daphne_server, size):
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    page.goto(f"{daphne_server}/")
+    page.get_by_test_id("learn-link").click()
+    expect(page.get_by_test_id("learn-index")).to_be_visible()
+    shot(page, size, "0-index")
+    page.get_by_test_id("learn-start-classic").click()
+    expect(page).to_have_url(re.compile(r"/t/[\w-]+/$"))
+    page.wait_for_function("() => document.body.classList.contains('ws-open')")
+
+    at_step(page, "draw")
+    expect(page.get_by_test_id("lesson-count")).to_have_text(re.compile("1"))
+    shot(page, size, "1-draw")
+    press(page, "take")  # not the lesson's move: the panel says why
+    expect(page.get_by_test_id("lesson-wrong")).to_have_attribute("data-code", "lesson_draw")
+    shot(page, size, "1-draw-wrong")
+    page.get_by_test_id("draw-pile").click()
+
+    at_step(page, "discard")
+    expect(page.get_by_test_id("lesson-wrong")).to_have_count(0)
+    shot(page, size, "2-discard")
+    select(page, "Y4")  # a tile of a run: kept
+    press(page, "discard")
+    expect(page.get_by_test_id("lesson-wrong")).to_have_attribute("data-code", "lesson_discard")
+    select(page, CLASSIC.discards[0])
+    press(page, "discard")
+
+    at_step(page, "take")
+    shot(page, size, "3-take")
+    press(page, "take")
+
+    at_step(page, "arrange")
+    shot(page, size, "4-arrange")
+    page.locator("[data-sort='runs']").click()
+
+    at_step(page, "okey")
+    shot(page, size, "5-okey")
+    select(page, CLASSIC.discards[1])
+    press(page, "discard")
+
+    at_step(page, "draw_again")
+    shot(page, size, "6-draw-again")
+    press(page, "draw")
+
+    at_step(page, "close")
+    shot(page, size, "7-close")
+    select(page, CLASSIC.close)
+    press(page, "close")
+
+    at_step(page, "over")
+    expect(page.get_by_test_id("lesson-done")).to_contain_text("You won")
+    shot(page, size, "8-done")

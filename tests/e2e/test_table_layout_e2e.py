@@ -101,26 +101,30 @@ def layout_problems(page: Page, selectors: dict[str, str]) -> list[str]:
 
 
 def rack_problems(page: Page) -> list[str]:
-    """The rack is two rows of 16 slots, with tiles big enough to read and tap."""
+    """The rack is two rows of 16 slots, with tiles big enough to read and tap; on a phone
+    held upright each row folds into two lines of 8 (docs/table-page.md, "On a phone")."""
     slots = page.eval_on_selector_all(
         "#rack-grid .slot",
         "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y]; })",
     )
+    size = page.viewport_size
+    upright = size["width"] < PHONE_WIDTH and size["height"] > PHONE_HEIGHT
+    line = 8 if upright else 16
     problems = []
+    lines = [slots[i : i + line] for i in range(0, len(slots), line)]
     if len(slots) != 32:
         problems.append(f"{len(slots)} slots")
     elif not (
-        len({round(y) for _x, y in slots[:16]}) == 1
-        and len({round(y) for _x, y in slots[16:]}) == 1
-        and slots[16][1] > slots[0][1]
+        all(len({round(y) for _x, y in ln}) == 1 for ln in lines)
+        and all(b[0][1] > a[0][1] for a, b in zip(lines, lines[1:], strict=False))
     ):
-        problems.append("the rack is not two rows of 16 slots")
+        problems.append(f"the rack is not {len(lines)} lines of {line} slots")
     tile = page.eval_on_selector(
         "#rack-grid .tile",
         """t => { const r = t.getBoundingClientRect();
                   return [r.width, r.height, parseFloat(getComputedStyle(t).fontSize)]; }""",
     )
-    if tile[0] < 20 or tile[1] < 30 or tile[2] < 12:
+    if tile[0] < (32 if upright else 20) or tile[1] < 30 or tile[2] < 12:
         problems.append(f"rack tiles too small to read or tap: {tile}")
     return problems
 

@@ -4,7 +4,8 @@
 that rule set whose seated players are all close to the player's rating, the closest
 table first; when none is close enough it opens a new one (rated, public,
 ``quick_match``) with the player in seat 0 and the other seats free for people, and
-the player waits there. Tables are opened and joined only through the table actions of
+the player waits there. A guest (``guest_key=``) plays the same way at casual tables
+(see "Guests play casual"). Tables are opened and joined only through the table actions of
 ``games/live/actions/`` (``do_create_table``, ``do_join_table``); this module chooses.
 
 Rating window
@@ -25,9 +26,14 @@ One choice at a time per rule set
     the project's transactions begin IMMEDIATE (okeysite/settings.py), so the whole
     read-then-write is one writer at a time, and the update comes first anyway.
 
-Accounts only
-    A rated game is for players with an account (games/ratings/rules.py): a guest is
-    refused with ``account_needed`` and the page offers to log in or sign up.
+Guests play casual
+    A rated game is for players with an account (games/ratings/rules.py, games/live/rated.py).
+    A guest (known by their session key) is seated at a casual quick-match table instead:
+    ``rated`` False, otherwise the same (public, 30 s clock, the same minute before CPUs).
+    Casual and rated quick-match tables never mix: a guest's press looks only at casual
+    tables and an account's only at rated ones, so a guest never joins a rated table and
+    an account's rated game never waits for a guest. Guests have no rating, so a casual
+    table has no rating window: the table that has waited longest is taken first.
 
 Pressing again
     A player already waiting at a quick-match table (of any rule set) goes back to it:
@@ -106,27 +112,70 @@ def window_for(wait: timedelta) -> int:
     return min(WINDOW_MAX, WINDOW_START + WINDOW_STEP * steps)
 
 
-def waiting_seat(user: Any) -> Seat | None:
-    """The player's seat at a quick-match table that is still waiting, if any."""
+def is_account(user: Any) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False)
+
+
+def _mine(user: Any, guest_key: str = "") -> dict[str, Any]:
+    """The seat filter of the player: an account by user, a guest by session key."""
+    if is_account(user):
+        return {"user": user}
+    return {"user__isnull": True, "guest_key": guest_key}
+
+
+def waiting_seat(user: Any, guest_key: str = "") -> Seat | None:
+    """The player's seat at a quick-match table that is still waiting, if any (a guest's
+    by ``guest_key``; a guest without one has none)."""
+    if not is_account(user) and not guest_key:
+        return None
     return (
-        Seat.objects.filter(user=user, table__quick_match=True, table__status=Table.Status.WAITING)
+        Seat.objects.filter(
+            **_mine(user, guest_key), table__quick_match=True, table__status=Table.Status.WAITING
+        )
         .select_related("table")
         .order_by("table__created_at")
         .first()
     )
 
 
-def _refuse_guest(user: Any) -> None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise table_actions.ActionRefused(
-            "account_needed", "quick match is rated: log in or sign up to play"
-        )
+def _refuse_nobody(user: Any, guest_key: str) -> None:
+    """A press needs a player: an account, or a guest's session key."""
+    if not is_account(user) and not guest_key:
+        raise table_actions.ActionRefused("no_session", "a guest plays with a session")
 
 
 def _queue_row(variant: str) -> None:
     """The rule set's queue row exists (made once, outside the choosing transaction;
     two first presses at once both get it: the row is unique per rule set)."""
     QuickMatchQueue.objects.get_or_create(variant=variant)
+
+
+def _has_company(table: Table, people: list[Seat], at: datetime) -> bool:
+    """Someone waits at ``table`` with its page open, or pressed a moment ago: not every
+    person seated there has been away longer than a drop's grace (a seat taken by a press
+    is away until its page connects: its page is loading)."""
+    return not all(
+        s.away_since is not None and s.away_since + table_actions.grace() <= at for s in people
+    )
+
+
+def choose_casual_table(variant: str, at: datetime) -> Table | None:
+    """A guest's press: the casual waiting quick-match table of ``variant`` with a free
+    seat and someone there, the one that has waited longest; None when there is none.
+    No rating window (guests have no rating). Reads only: the caller holds the queue lock."""
+    tables = (
+        Table.objects.filter(
+            variant=variant, quick_match=True, rated=False, status=Table.Status.WAITING
+        )
+        .prefetch_related("seats")
+        .order_by("created_at", "pk")
+    )
+    for table in tables:
+        seats = list(table.seats.all())
+        people = [s for s in seats if not s.is_cpu and not s.is_open]
+        if any(s.is_open for s in seats) and people and _has_company(table, people, at):
+            return table
+    return None
 
 
 def choose_table(
@@ -149,12 +198,9 @@ def choose_table(
         people = [s for s in seats if s.user_id is not None]
         if not any(s.is_open for s in seats) or not people:
             continue
-        if all(
-            s.away_since is not None and s.away_since + table_actions.grace() <= at for s in people
-        ):
-            # everyone waiting there has closed the page (or never opened it: a seat taken
-            # by a press is away until its page connects) for longer than a drop's grace:
-            # nobody to play with. A press of a moment ago counts: its page is loading.
+        if not _has_company(table, people, at):
+            # everyone waiting there has closed the page for longer than a drop's grace:
+            # nobody to play with
             continue
         if exclude_user is not None and any(s.user_id == exclude_user.pk for s in people):
             continue
@@ -168,10 +214,16 @@ def choose_table(
     return chosen
 
 
-def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> QuickMatch:
+def do_quick_match(
+    user: Any, variant: str, *, guest_key: str = "", at: datetime | None = None
+) -> QuickMatch:
     """ "Play now" for ``variant``: join the closest waiting table, or open one and wait.
-    Raises ``table_actions.ActionRefused`` (``account_needed``, ``no_rule_set``)."""
-    _refuse_guest(user)
+    An account plays rated; a guest (``guest_key``, their session) plays casual, at
+    casual tables only. Raises ``table_actions.ActionRefused`` (``no_session``,
+    ``no_rule_set``)."""
+    _refuse_nobody(user, guest_key)
+    if not is_account(user):
+        user = None
     if variant not in RULES:
         raise table_actions.ActionRefused("no_rule_set", "there is no such rule set")
     at = at or table_actions.now()
@@ -181,16 +233,21 @@ def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> Qu
         QuickMatchQueue.objects.filter(variant=variant).update(
             presses=F("presses") + 1, last_press_at=at
         )
-        mine = waiting_seat(user)
+        mine = waiting_seat(user, guest_key)
         if mine is not None:
             return QuickMatch(mine.table, mine, "back")
-        rating = current_rating(user, variant).number
-        table = choose_table(variant, rating, at)
+        rated = user is not None
+        if rated:
+            table = choose_table(variant, current_rating(user, variant).number, at)
+        else:
+            table = choose_casual_table(variant, at)
         if table is not None:
-            seat = table_actions.do_join_table(table.pk, user=user, quick_matched=True)
+            seat = table_actions.do_join_table(
+                table.pk, user=user, guest_key=guest_key, quick_matched=True
+            )
             table.refresh_from_db()
             return QuickMatch(table, seat, "joined")
-        seat = _reopen_left_table(user, variant, at)
+        seat = _reopen_left_table(user, guest_key, variant, at)
         if seat is not None:
             return QuickMatch(seat.table, seat, "reopened")
         options = engine_options.validate_options(variant, {})
@@ -202,24 +259,29 @@ def do_quick_match(user: Any, variant: str, *, at: datetime | None = None) -> Qu
             options=options,
             seats=seats,
             user=user,
-            rated=True,
+            guest_key=guest_key,
+            rated=rated,
             public=True,
             quick_match=True,
         )
-        seat = table.seats.get(user=user)
+        seat = table.seats.get(position=0)
         return QuickMatch(table, seat, "opened")
 
 
-def _reopen_left_table(user: Any, variant: str, at: datetime) -> Seat | None:
+def _reopen_left_table(user: Any, guest_key: str, variant: str, at: datetime) -> Seat | None:
     """The quick-match table of ``variant`` that ``user`` opened last and left (abandoned,
     no hand dealt, opened within ``REOPEN_WITHIN``), waiting again with them seated; None
     when there is none. Runs inside ``do_quick_match``'s transaction, under the queue
     lock; the table row is locked too, as every table action does."""
+    opener = (
+        {"created_by": user} if user is not None else {"created_by": None, "guest_key": guest_key}
+    )
     left = (
         Table.objects.filter(
+            **opener,
             variant=variant,
             quick_match=True,
-            created_by=user,
+            rated=user is not None,
             status=Table.Status.ABANDONED,
             created_at__gte=at - REOPEN_WITHIN,
         )
@@ -234,32 +296,39 @@ def _reopen_left_table(user: Any, variant: str, at: datetime) -> Seat | None:
     table.status = Table.Status.WAITING
     table.created_at = at  # the wait starts again: the window and the minute before CPUs
     table.save(update_fields=["status", "created_at", "updated_at"])
-    seat = table_actions.do_join_table(table.pk, user=user, quick_matched=True)  # broadcasts
+    seat = table_actions.do_join_table(
+        table.pk, user=user, guest_key=guest_key, quick_matched=True
+    )  # broadcasts
     seat.table.refresh_from_db()
     return seat
 
 
-def _quick_table(table_id: int, user: Any) -> Table:
-    """The quick-match table ``user`` waits at (read only: the action locks it)."""
-    _refuse_guest(user)
+def _quick_table(table_id: int, user: Any, guest_key: str = "") -> Table:
+    """The quick-match table the player (``user``, or a guest's ``guest_key``) waits at
+    (read only: the action locks it)."""
+    _refuse_nobody(user, guest_key)
     table = Table.objects.get(pk=table_id)
     if not table.quick_match:
         raise table_actions.ActionRefused("not_quick_match", "this is not a quick-match table")
-    if table_actions.seat_of(list(table.seats.all()), user, "") is None:
+    if table_actions.seat_of(list(table.seats.all()), user, guest_key) is None:
         raise table_actions.ActionRefused("not_waiting_here", "you are not waiting at this table")
     return table
 
 
-def do_quick_fill(table_id: int, *, user: Any, at: datetime | None = None) -> Table:
+def do_quick_fill(
+    table_id: int, *, user: Any, guest_key: str = "", at: datetime | None = None
+) -> Table:
     """ "Fill with CPUs" at a waiting quick-match table, by any player seated there, once
     it has waited ``FILL_AFTER``: CPUs take the free seats, the game starts and is casual
     (``table_actions.do_fill_with_cpus`` holds the minute and makes a filled table unrated)."""
-    table = _quick_table(table_id, user)
-    return table_actions.do_fill_with_cpus(table.pk, user=user, at=at or table_actions.now())
+    table = _quick_table(table_id, user, guest_key)
+    return table_actions.do_fill_with_cpus(
+        table.pk, user=user, guest_key=guest_key, at=at or table_actions.now()
+    )
 
 
-def do_leave_wait(table_id: int, *, user: Any) -> Table:
+def do_leave_wait(table_id: int, *, user: Any, guest_key: str = "") -> Table:
     """ "Leave" on the waiting card: the player's seat is free again; the table is
     abandoned when nobody waits there any more (``table_actions.do_leave_table``)."""
-    table = _quick_table(table_id, user)
-    return table_actions.do_leave_table(table.pk, user=user)
+    table = _quick_table(table_id, user, guest_key)
+    return table_actions.do_leave_table(table.pk, user=user, guest_key=guest_key)

@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy
 from games.live.messages import refusal_text
 
 REFUSALS = {
-    "account_needed": gettext_lazy(
-        "Quick match plays rated games, which need an account: log in or sign up to play."
+    "no_session": gettext_lazy(
+        "Your browser did not keep your guest session: allow cookies for this site to play."
     ),
     "not_quick_match": gettext_lazy("This is not a quick-match table."),
     "not_waiting_here": gettext_lazy("You are not waiting at this table."),

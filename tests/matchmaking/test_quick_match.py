@@ -140,20 +140,10 @@ def test_the_last_free_seat_starts_a_rated_game_of_people():
     assert press(player("deniz", 1500), VARIANT).outcome == "opened"
 
 
-def test_a_guest_is_refused_with_a_reason():
+def test_a_press_without_an_account_or_a_session_is_refused():
     with pytest.raises(table_actions.ActionRefused) as refused:
         press(AnonymousUser(), VARIANT)
-    assert refused.value.code == "account_needed"
-    assert not Table.objects.exists()
-
-
-def test_a_guest_pressing_play_now_is_asked_to_log_in_or_sign_up(client):
-    response = client.post(reverse("matchmaking:play"), {"variant": VARIANT})
-    assert response.status_code == 403
-    html = response.content.decode()
-    assert "need an account" in html
-    assert reverse("accounts:login") + "?next=" in html
-    assert reverse("accounts:signup") + "?next=" in html
+    assert refused.value.code == "no_session"
     assert not Table.objects.exists()
 
 

@@ -105,3 +105,31 @@ def test_an_account_plays_now_from_the_first_screen(
     ws_open(page)
     expect(page.locator("#rack-grid .tile").first).to_be_visible()
     ctx.close()
+
+
+def test_two_guests_meet_by_quick_match_at_a_casual_table(browser: Browser, daphne_server: str):
+    pages = []
+    for n in range(2):
+        ctx = browser.new_context(viewport={"width": 390, "height": 844} if n else None)
+        page = ctx.new_page()
+        page.goto(f"{daphne_server}/")
+        expect(page.get_by_test_id("quick-casual-note")).to_be_visible()
+        page.get_by_test_id("play-now-classic").click()
+        expect(page).to_have_url(TABLE_URL)
+        ws_open(page)
+        pages.append(page)
+    first, second = pages
+    assert TABLE_URL.search(first.url).group(1) == TABLE_URL.search(second.url).group(1)
+    for page in pages:
+        card = page.get_by_test_id("quick-wait")
+        # each sees both waiting (the first one's card follows live), casual, no ratings
+        expect(card.get_by_test_id("quick-player")).to_have_count(2)
+        expect(card.get_by_test_id("quick-casual")).to_be_visible()
+        expect(card.get_by_test_id("rated-rules")).to_have_count(0)
+        expect(card.get_by_test_id("quick-leave")).to_be_visible()
+    shot(second, "quick-guest-390")
+    # back home, the lobby leads the guest back to the table they wait at
+    second.goto(f"{daphne_server}/")
+    expect(second.get_by_test_id("quick-back")).to_be_visible()
+    for page in pages:
+        page.context.close()

@@ -304,7 +304,12 @@
     });
     keptSelection = [];
   }
-  document.addEventListener("htmx:wsAfterMessage", function () { setBusy(false); restoreSelection(); initRack(); renderStaging(); markWanting(); tickClocks(); });
+  /* "Show me" marked a meld on the table: bring it into view (the melds scroll inside the felt) */
+  function showHintedMeld() {
+    var m = document.querySelector(".melds .meld.hinted");
+    if (m && m.scrollIntoView) m.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+  document.addEventListener("htmx:wsAfterMessage", function () { setBusy(false); restoreSelection(); initRack(); renderStaging(); markWanting(); tickClocks(); showHintedMeld(); });
   /* The socket's URL says what the page shows: the version input's data-seen (the page's,
      then each frame's: games/realtime.py, live_frame), read each time the socket opens,
      the first time and on every reconnect. The server's first frame then leaves out the

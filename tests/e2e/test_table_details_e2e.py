@@ -188,29 +188,3 @@ def test_buttons_that_need_a_selection_say_so_until_they_have_one(
     expect(stage).not_to_have_attribute("aria-disabled", "true")
     stage.click()
     expect(opening).not_to_have_attribute("aria-disabled", "true")  # a staged meld to open with
-
-
-@pytest.mark.parametrize(("variant", "flips"), [("classic", False), ("seventeen", True)])
-def test_a_double_tap_on_an_okey_flips_it_only_where_the_rules_allow(
-    page: Page, daphne_server: str, e2e_env, variant: str, flips: bool
-):
-    """Seventeen turns an okey face down on a double tap; elsewhere a double tap on an okey
-    is two taps (select, unselect), not a refused "flip"."""
-    state = make_state(
-        variant,
-        racks=["R10 R11 R12 R13 K10 K11 K12 K13 Y11 Y12 Y13 B11 B12 B13 Y5", None, None, None],
-        indicator="Y4",  # the okey is Y5
-        options={"clock": 0},
-    )
-    sent: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
-    table_with_state(page, daphne_server, e2e_env, f"okey_tapper_{variant}", variant, state)
-    okey = page.locator(f"#rack-grid .tile[data-id='{tile_id(page, 'Y5')}']")
-    okey.dblclick()
-    # a move the page waits on: its answer comes after any answer to a flip
-    page.click(f"#rack-grid .tile[data-id='{tile_id(page, 'R10')}']")
-    before = page.locator("#act-version").input_value()
-    page.click("#t-controls [data-act=discard]")
-    expect(page.locator("#act-version")).not_to_have_value(before)
-    expect(page.locator("[data-testid=message] [data-code]")).to_have_count(0)
-    assert any('"flip"' in f for f in sent) is flips, sent

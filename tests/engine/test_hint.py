@@ -145,3 +145,33 @@ def test_expert_reasons_are_worded_with_their_figures():
         assert text.startswith("Finishes: +2.") and "red 7" in text
         # without its figures an expert reason reads as the plain one
         assert messages.hint_text("open_now", {}) == messages.hint_text("open", {})
+
+
+@pytest.mark.parametrize("variant", ["fifty-one", "101", "seventeen"])
+def test_an_add_hint_names_the_meld_the_tile_goes_to(variant):
+    """K9 fits only seat 1's run K6 K7 K8: the hint says which meld (its id, for the
+    table to mark it, and the tiles it plays, for the sentence), not "a meld"."""
+    state = make_state(
+        variant,
+        racks=["K9 R1 Y3 R8 Y11 B13 R13 K2 Y7 B9", None, None, None],
+        indicator="R10",
+        melds=[{"owner": 2, "tiles": "B2 B3 B4"}, {"owner": 1, "tiles": "K6 K7 K8"}],
+        opened=["melds", "melds", "melds", None],
+        phase="play",
+    )
+    h = hint(state, 0)
+    run = next(m for m in state.melds if m.owner == 1)
+    assert h["action"]["type"] == "add" and h["action"]["meld"] == run.id
+    assert h["meld"] == run.id
+    assert h["detail"]["meld"] == "K6 K7 K8" and h["detail"]["owner"] == 1
+
+
+def test_a_discard_hint_names_no_meld():
+    state = make_state(
+        "classic",
+        racks=["R1 R2 R3 B5 B6 B7 K9 K10 K11 Y4 Y5 Y6 R8 R10 B12", None, None, None],
+        indicator="K1",
+        phase="play",
+    )
+    h = hint(state, 0)
+    assert h["action"]["type"] == "discard" and h["meld"] is None and "meld" not in h["detail"]

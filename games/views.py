@@ -15,6 +15,7 @@ from games.forms import CreateTableForm, default_variant, defaults_summary
 from games.live import actions, follow, presenter
 from games.live.messages import reason_label, refusal_text
 from games.models import TURN_ENDS, HandAction, Seat, Table
+from games.rules_pages import pictures
 from games.rules_pages.render import load_page
 
 
@@ -301,7 +302,8 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
 
 def rules(request: HttpRequest, slug: str = "index") -> HttpResponse:
     try:
-        title, html = load_page((get_language() or "en")[:2], slug)
+        # tile notation drawn as tiles, decision tags left out (games/rules_pages/pictures.py)
+        title, html = load_page((get_language() or "en")[:2], slug, tile=pictures.tile_for(slug))
     except KeyError:
         raise Http404("no such page") from None
     return render(request, "games/rules.html", {"title": title, "html": html, "slug": slug})

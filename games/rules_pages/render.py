@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml as escape_html
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
@@ -166,6 +167,31 @@ def _row_open(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, en
     return "<tr>" if tokens[idx + 1].type == "td_open" else "<tr>\n"
 
 
+# The public page's pictures (``render_markdown(..., tile=...)``): a code span that holds tile
+# notation only (``R3 R4 R5``, ``F``) is drawn as those tiles, and the decision tags
+# ("(decision D5)", which RULES.md keeps) are left out. A lone colour letter (``R``) is no
+# tile: it stays a code span.
+_TILE = r"(?:[RYBK](?:1[0-3]|[1-9])|F)"
+_TILES = re.compile(rf"{_TILE}(?: {_TILE})*")
+_DECISION_WORDS = r"(?:decisions?|decisión|decisiones|Entscheidung(?:en)?|karar)"
+_DECISION_TAG = re.compile(
+    rf"\s*\({_DECISION_WORDS}\s+D\d{{1,2}}(?:\s+(?:and|y|und|ve)\s+D\d{{1,2}})?\)"
+)
+
+
+def _tiles_rule(tile: Callable[[str], str]) -> _RenderRule:
+    def code_inline(
+        renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+    ) -> str:
+        content = tokens[idx].content
+        if _TILES.fullmatch(content):
+            pictures = "".join(tile(t) for t in content.split(" "))
+            return f'<span class="tile-row">{pictures}</span>'
+        return f"<code>{escape_html(content)}</code>"
+
+    return code_inline
+
+
 def _build() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False})
     md.enable("table")
@@ -194,9 +220,23 @@ def _build() -> MarkdownIt:
 _MD = _build()
 
 
-def render_markdown(text: str) -> str:
-    """Render the supported Markdown subset to HTML (all text escaped)."""
-    return _MD.render(_protect_pipes(text.replace("\x00", "").replace(_PIPE, "")))
+_PICTURED: dict[Callable[[str], str], MarkdownIt] = {}
+
+
+def render_markdown(text: str, *, tile: Callable[[str], str] | None = None) -> str:
+    """Render the supported Markdown subset to HTML (all text escaped).
+
+    ``tile`` (the public page's): the HTML of one tile from its notation (``"R7"``, ``"F"``);
+    with it, tile notation in code spans is drawn as tiles and the decision tags are left
+    out."""
+    text = _protect_pipes(text.replace("\x00", "").replace(_PIPE, ""))
+    if tile is None:
+        return _MD.render(text)
+    md = _PICTURED.get(tile)
+    if md is None:
+        md = _PICTURED[tile] = _build()
+        md.add_render_rule("code_inline", _tiles_rule(tile))
+    return md.render(_DECISION_TAG.sub("", text))
 
 
 def _plain_inline(text: str) -> str:
@@ -247,12 +287,13 @@ def split_title(text: str) -> tuple[str, str]:
     return _plain_inline(m.group(1)), rest
 
 
-def load_page(lang: str, slug: str) -> tuple[str, str]:
+def load_page(lang: str, slug: str, *, tile: Callable[[str], str] | None = None) -> tuple[str, str]:
     """(title, html) of one page; English when ``lang`` has no such file.
 
     ``title`` is plain text (escape it when you put it in HTML); ``html`` is the body below the
-    title, already escaped and safe to insert.
+    title, already escaped and safe to insert. ``tile``: as for ``render_markdown`` (the
+    public page draws tiles and leaves the decision tags out).
     """
     path = page_path(lang, slug)
     title, body = split_title(path.read_text(encoding="utf-8"))
-    return title, render_markdown(body)
+    return title, render_markdown(body, tile=tile)

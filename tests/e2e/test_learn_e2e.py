@@ -88,3 +88,17 @@ def test_the_classic_lesson_played_by_following_the_panel(page: Page, daphne_ser
     at_step(page, "over")
     expect(page.get_by_test_id("lesson-done")).to_contain_text("You won")
     shot(page, size, "8-done")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_how_to_play_shows_tiles_and_links_to_the_lesson(page: Page, daphne_server, size):
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    page.goto(f"{daphne_server}/rules/classic")
+    article = page.locator(".rules-page")
+    expect(article.locator(".tile[data-t='R3']").first).to_be_visible()
+    expect(article).not_to_contain_text("(decision")
+    expect(article.locator("code", has_text=re.compile(r"^[RYBK]\d"))).to_have_count(0)
+    article.locator(".tile-row").first.scroll_into_view_if_needed()
+    shot(page, size, "rules-classic")
+    page.get_by_test_id("learn-link").click()
+    expect(page.get_by_test_id("learn-index")).to_be_visible()

@@ -360,7 +360,7 @@ LOGGING = {
 }
 
 # The table: CPU moves wait this long so players see them (each step of a CPU turn at a
-# table whose "CPU speed" is normal; fast waits 0.3 of it: games/live/actions/clock.py);
+# table whose "CPU speed" is normal; fast waits 0.15 of it: games/live/actions/clock.py);
 # the sweeper looks for due CPU moves and clocks this often (seconds).
 OKEY_CPU_DELAY_MS = int(os.environ.get("OKEY_CPU_DELAY_MS", "300"))
 OKEY_SWEEP_INTERVAL = float(os.environ.get("OKEY_SWEEP_INTERVAL", "0.2"))

@@ -60,7 +60,7 @@ def grace() -> timedelta:
 # pace). A CPU turn is two steps (its draw, then its discard), and the page's flight of
 # each tile runs meanwhile (static/js/motion.js); docs/table-page.md has the measured
 # turn: about 0.8 s at normal, 0.3 s at fast.
-CPU_SPEED_SHARE = {"normal": 1.0, "fast": 0.3}
+CPU_SPEED_SHARE = {"normal": 1.0, "fast": 0.15}
 
 
 def cpu_delay(table: Table | None = None) -> timedelta:

@@ -5,7 +5,7 @@ taken per action. Its clock is injected (a callable returning seconds), so tests
 burst "at one instant" or move time on by hand. It serves the websocket guard's socket
 openings (``okeysite.wsguard``), the consumers' frames (``games.live.consumers``) and the
 benchmark's players, who mirror the server's bucket to stay under it
-(``games.bench.players``). Pure Python and no Django, so any layer may import it.
+(``games.tools.site.players``). Pure Python and no Django, so any layer may import it.
 
 ``LRU`` is ``cachetools.LRUCache``: a dict bounded to ``maxsize`` entries that forgets the
 least recently used (read or written) first. The per-process caches of the live tables

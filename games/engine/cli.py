@@ -35,11 +35,9 @@ Commands
 ``simulate --variant V --hands N --seed S``
     Random-play hands through ``games.engine.simulate.simulate``.
 
-``bench [--seconds S] [--json]``
-    Throughput figures (see ``bench.py``).
-
-``arena --variant V --a hard --b medium --deals N --seed S [--workers W]``
-    Duplicate-deal match between two bot levels (``bots/arena.py``).
+The measuring tools (the throughput bench, the bots' arena) are not engine commands: they
+live in ``games/tools/engine/`` and run as ``python -m games.tools.engine bench|arena …``
+on this same command line (``main(argv, commands=…)``).
 
 ``--variant`` is any rule set of the registry (``games.engine.rules.RULES``: every module
 of ``games/engine/rulesets``); a new rule set needs no edit here.
@@ -88,14 +86,21 @@ class _Parser(argparse.ArgumentParser):
 
 
 Handler = Callable[[argparse.Namespace], Any]
-COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Handler]] = {}
+Commands = dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Handler]]
+COMMANDS: Commands = {}
 
 
-def command(name: str, help_text: str, add_arguments: Callable[[argparse.ArgumentParser], None]):
-    """Register a subcommand (its handler returns the JSON object to print)."""
+def command(
+    name: str,
+    help_text: str,
+    add_arguments: Callable[[argparse.ArgumentParser], None],
+    commands: Commands = COMMANDS,
+):
+    """Register a subcommand in ``commands`` (the engine's own unless given); its handler
+    returns the JSON object to print."""
 
     def deco(fn: Handler) -> Handler:
-        COMMANDS[name] = (help_text, add_arguments, fn)
+        commands[name] = (help_text, add_arguments, fn)
         return fn
 
     return deco
@@ -279,60 +284,15 @@ def cmd_simulate(args: argparse.Namespace) -> dict:
     return simulate(args.variant, args.hands, args.seed)
 
 
-# ------------------------------------------------------------------ bench
-
-
-def _bench_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seconds", type=float, default=1.0, help="time per figure (default 1)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument(
-        "--phases", action="store_true", help="only where is_winning's time goes (a minute)"
-    )
-
-
-@command("bench", "evaluator and engine throughput", _bench_args)
-def cmd_bench(args: argparse.Namespace) -> dict | str:
-    from .bench import format_table, is_winning_phases, run_bench
-
-    if args.seconds <= 0:
-        raise CliError("bad_arguments", "--seconds must be positive")
-    if args.phases:
-        figures: dict[str, Any] = {"evaluator": [], "hands_per_second": {}, "peak_rss_mb": None}
-        figures["is_winning_phases"] = is_winning_phases(args.seconds)
-    else:
-        figures = run_bench(args.seconds)
-    return figures if args.json else format_table(figures)
-
-
-# ------------------------------------------------------------------ arena
-
-
-def _arena_args(p: argparse.ArgumentParser) -> None:
-    from .bots.arena import add_arguments
-
-    add_arguments(p)
-
-
-@command("arena", "duplicate-deal bot match (games.engine.bots.arena)", _arena_args)
-def cmd_arena(args: argparse.Namespace) -> dict:
-    if args.deals < 1:
-        raise CliError("bad_arguments", "--deals must be at least 1")
-    from .bots.arena import arena
-
-    report = arena(args.variant, args.a, args.b, args.deals, args.seed,
-                   first=args.first, workers=args.workers)  # fmt: skip
-    if not args.sums:
-        report.pop("sums")
-    return report
-
-
 # ------------------------------------------------------------------- main
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m games.engine", description="Okey rules engine tools")
+def build_parser(
+    commands: Commands = COMMANDS, prog: str = "python -m games.engine"
+) -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description="Okey rules engine tools")
     sub = parser.add_subparsers(dest="command", metavar="command", parser_class=_Parser)
-    for name, (help_text, add_arguments, _fn) in COMMANDS.items():
+    for name, (help_text, add_arguments, _fn) in commands.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         try:
             add_arguments(p)
@@ -341,16 +301,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run one command; print its JSON object (or text table); return the exit status."""
+def main(
+    argv: list[str] | None = None,
+    commands: Commands = COMMANDS,
+    prog: str = "python -m games.engine",
+) -> int:
+    """Run one of ``commands``; print its JSON object (or text table); return the exit
+    status."""
     from .refusals import Refusal
 
     try:
-        parser = build_parser()
+        parser = build_parser(commands, prog)
         args = parser.parse_args(argv)
         if not args.command:
-            raise CliError("bad_arguments", f"choose a command: {', '.join(COMMANDS)}")
-        out = COMMANDS[args.command][2](args)
+            raise CliError("bad_arguments", f"choose a command: {', '.join(commands)}")
+        out = commands[args.command][2](args)
     except (CliError, NotationError) as e:
         print(json.dumps({"error": e.code, "message": e.message}))
         return 2
@@ -364,4 +329,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["COMMANDS", "CliError", "build_parser", "command", "format_tiles", "main"]
+__all__ = ["COMMANDS", "CliError", "Commands", "build_parser", "command", "format_tiles", "main"]

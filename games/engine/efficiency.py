@@ -59,7 +59,8 @@ and the groups combine by a small knapsack on D with the masks convolved. The co
 tables are computed ahead by an exact recursion (lowest position first: leave one copy
 out, or start a run there, with up to four empty slots below it and real or empty slots
 above, at most ``_RUN_EMPTY`` empty slots a run) for every vector of up to 10 tiles and
-stored in ``efftables/colour_tables.bin`` (written by ``efftables/gen.py``, 1.3 MB); a
+stored in ``efftables/colour_tables.bin`` (1.3 MB, written by
+``games/tools/engine/efftables_gen.py``); a
 colour of 11-14 tiles is read from ``efftables/long_colour_tables.bin``
 (``efftables/longcolour.py``: the entries of the greedy recursion, see ``_colour_rec``: the
 same deficiencies, far quicker; 1.3 MB), and a longer one (only in the lay-down rule sets'

@@ -1,9 +1,9 @@
-"""The engine bench's figures (games/engine/bench.py): what each column measures."""
+"""The engine bench's figures (games/tools/engine/bench.py): what each column measures."""
 
 from __future__ import annotations
 
-from games.engine import bench
-from games.engine.bench import random_rack
+from games.tools.engine import bench
+from games.tools.engine.bench import random_rack
 
 
 def test_the_fresh_figure_never_sees_a_rack_twice_and_keeps_the_memo() -> None:

@@ -1,11 +1,11 @@
-"""The side-by-side timing tool (games/engine/bench_side.py): it times two versions of the
+"""The side-by-side timing tool (games/tools/engine/bench_side.py): it times two versions of the
 tile-efficiency module on the same racks and refuses to time versions that disagree."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.engine import bench_side
+from games.tools.engine import bench_side
 
 
 def test_two_copies_of_the_module_are_timed_on_every_rack_set() -> None:

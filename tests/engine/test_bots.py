@@ -8,10 +8,10 @@ import pytest
 
 from games.engine import apply, legal_actions, new_hand, view_for
 from games.engine.bots import LEVELS, choose_action, decide
-from games.engine.bots.arena import arena, play_hand
 from games.engine.rules import RULES
 from games.engine.testing import make_state, tile
 from games.engine.tiles import kind_of
+from games.tools.engine.arena import arena, play_hand
 
 VARIANTS = list(RULES)  # every rule set of the registry (games/engine/rulesets)
 PLAYED = {"flip", "arrange", "timeout"}
@@ -249,7 +249,7 @@ def test_fast_leftover_count_matches_best_arrangement():
 
 
 def test_arena_ranges_merge_and_workers_agree():
-    from games.engine.bots.arena import merge
+    from games.tools.engine.arena import merge
 
     whole = arena("rummy", "easy", "random", 4, "m")
     parts = [arena("rummy", "easy", "random", 2, "m", first=f) for f in (0, 2)]

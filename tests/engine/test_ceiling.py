@@ -1,4 +1,4 @@
-"""The measuring tool of the defence ceiling (games/engine/bots/ceiling.py): a sighted
+"""The measuring tool of the defence ceiling (games/tools/engine/ceiling.py): a sighted
 expert that never feeds the next player's close when a discard of its ranking does not
 (RULES.md §1: a turn may take the previous player's discard; §2: a winning 14 closes)."""
 
@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from games.engine import legal_actions
-from games.engine.bots import arena, ceiling, decide, expert
+from games.engine.bots import decide, expert
 from games.engine.testing import make_state, tile
 from games.engine.view import view_for
+from games.tools.engine import arena, ceiling
 
 # Indicator K1 (okeys K2, none in play here). Seat 1, the next player after seat 0, waits
 # on B8: R1 R2 R3 | Y10 Y11 Y12 Y13 | B7 B9 B10 B11 | R5 K5 Y5 closes with B8 (B7-B10 or

@@ -23,6 +23,15 @@ def run(capsys, *argv: str) -> tuple[int, dict]:
     return status, json.loads(out)
 
 
+def run_tool(capsys, *argv: str) -> tuple[int, dict]:
+    """The same command line with the measuring tools' commands (games/tools/engine/cli.py)."""
+    from games.tools.engine import cli as tools_cli
+
+    status = tools_cli.main(list(argv))
+    out = capsys.readouterr().out
+    return status, json.loads(out)
+
+
 # -------------------------------------------------------------------- rack
 
 
@@ -200,7 +209,7 @@ def test_invalid_input_exits_2_with_json(capsys, argv: list[str], code: str) -> 
 
 
 def test_commands_are_registered_for_extension() -> None:
-    assert {"rack", "meld", "deal", "simulate", "bench"} <= set(cli.COMMANDS)
+    assert {"rack", "meld", "deal", "simulate"} <= set(cli.COMMANDS)
 
     def args(p) -> None:
         p.add_argument("--n", type=int, default=1)
@@ -252,7 +261,7 @@ def test_python_dash_m_subprocess() -> None:
 
 
 def test_bench_json_smoke(capsys, monkeypatch) -> None:
-    from games.engine import bench
+    from games.tools.engine import bench
 
     monkeypatch.setattr(bench, "_hands_per_second", lambda seconds: {"skipped": "test"})
     figures = bench.run_bench(seconds=0.01, n_racks=20)
@@ -265,9 +274,9 @@ def test_bench_json_smoke(capsys, monkeypatch) -> None:
 
 def test_bench_phases_alone(capsys) -> None:
     """``bench --phases``: only where is_winning's time goes, nothing else measured."""
-    from games.engine import cli
+    from games.tools.engine import cli as tools_cli
 
-    assert cli.main(["bench", "--phases", "--seconds", "0.01"]) == 0
+    assert tools_cli.main(["bench", "--phases", "--seconds", "0.01"]) == 0
     out = capsys.readouterr().out
     assert "where the time goes" in out and "winning, 2 okeys" in out
     assert "Evaluator and tile efficiency" not in out and "hands per CPU second" not in out
@@ -296,7 +305,7 @@ def test_every_rule_set_deals_simulates_and_plays_the_arena(capsys, variant: str
     )
     status, out = run(capsys, "simulate", "--variant", variant, "--hands", "1", "--seed", "3")
     assert status == 0 and out["variant"] == variant and out["hands"] == 1
-    status, out = run(
+    status, out = run_tool(
         capsys, "arena", "--variant", variant, "--a", "medium", "--b", "random", "--deals", "1"
     )
     assert status == 0 and out["hands"] == 2
@@ -314,7 +323,7 @@ def test_a_rule_set_added_to_the_registry_is_a_variant_of_every_command(
     assert status == 0 and [len(r) for r in out["racks"]] == [17, 16, 16, 16]
     status, out = run(capsys, "simulate", "--variant", "wide-test", "--hands", "1")
     assert status == 0 and out["variant"] == "wide-test"
-    status, out = run(
+    status, out = run_tool(
         capsys, "arena", "--variant", "wide-test", "--a", "hard", "--b", "easy", "--deals", "1"
     )
     assert status == 0 and out["higher_is_better"] is False
@@ -357,7 +366,7 @@ def test_bench_times_random_play_of_every_rule_set(monkeypatch) -> None:
     included."""
     import importlib
 
-    from games.engine import bench
+    from games.tools.engine import bench
 
     simulate = importlib.import_module("games.engine.simulate")  # the module, not the function
     extra = type("Extra", (type(RULES["rummy"]),), {"name": "extra-test"})()

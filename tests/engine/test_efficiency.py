@@ -22,13 +22,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.engine import efficiency
-from games.engine.bench import near_winning_rack, random_rack, winning_rack
 from games.engine.efficiency import colour_table, compute_colour_table, deficiency, ukeire
 from games.engine.efftables import BIG_TILES, MAX_TILES, big_vectors, table_vectors
 from games.engine.evaluate import is_winning
 from games.engine.melds import GROUP, RUN, seventeen_value, sum_value
 from games.engine.rules import RULES, rules_for
 from games.engine.tiles import FALSE_KIND, kind_of, make_kind, parse_tiles
+from games.tools.engine.bench import near_winning_rack, random_rack, winning_rack
 
 CLASSIC = rules_for("classic")
 
@@ -471,7 +471,7 @@ def _count_tiles(v: int) -> int:
 
 
 def test_the_table_file_is_generated_deterministically() -> None:
-    from games.engine.efftables import gen
+    from games.tools.engine import efftables_gen as gen
 
     small = gen.build(max_tiles=3, big_tiles=4)
     assert small == gen.build(max_tiles=3, big_tiles=4)
@@ -539,7 +539,7 @@ def test_the_greedy_recursion_gives_the_same_deficiencies(monkeypatch) -> None:
 def test_the_bench_cold_figure_never_sees_a_rack_twice() -> None:
     """Cold: every call gets a rack the process has not timed before (new seeds each
     pass), with the memo tables cleared just before it."""
-    from games.engine import bench
+    from games.tools.engine import bench
 
     seen: list[tuple[int, ...]] = []
     log: list[str] = []

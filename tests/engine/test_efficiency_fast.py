@@ -21,7 +21,6 @@ from itertools import product
 import pytest
 
 from games.engine import efficiency
-from games.engine.bench import near_winning_rack, random_rack, winning_rack
 from games.engine.efficiency import (
     _group_options,
     colour_table,
@@ -31,6 +30,7 @@ from games.engine.efficiency import (
 )
 from games.engine.rules import RULES
 from games.engine.tiles import FALSE_KIND, N_KINDS
+from games.tools.engine.bench import near_winning_rack, random_rack, winning_rack
 
 _CONV3 = [
     [

@@ -346,7 +346,7 @@ def test_results_survive_memo_clearing(monkeypatch) -> None:
     import random
 
     from games.engine import evaluate
-    from games.engine.bench import winning_rack
+    from games.tools.engine.bench import winning_rack
 
     rng = random.Random(9)
     racks = [winning_rack(rng, i % 3) for i in range(150)]

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import evaluate
-from games.engine.bench import near_winning_rack, random_rack, winning_rack
 from games.engine.efftables import cover
 from games.engine.evaluate import is_winning
 from games.engine.tiles import format_tiles, kind_notation, make_kind
+from games.tools.engine.bench import near_winning_rack, random_rack, winning_rack
 
 from .oracle import oracle_melds
 from .test_evaluate_oracle import check_shapes, random_rack_with_okeys
@@ -88,8 +88,8 @@ def test_cover_examples(numbers: list[int], ace_high: bool, mask: int) -> None:
 
 @pytest.mark.slow
 def test_the_shipped_file_is_the_recursion() -> None:
-    """run_cover.bin (written by efftables/gen.py) holds what cover_rec computes: a
-    random sample of every table, and the ace table is the best of the 1s played low or
+    """run_cover.bin (written by games/tools/engine/efftables_gen.py) holds what cover_rec
+    computes: a random sample of every table, and the ace table is the best of the 1s played low or
     high."""
     tables = cover.load()
     assert tables is not None

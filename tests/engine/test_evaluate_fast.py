@@ -17,9 +17,9 @@ import random
 import pytest
 
 from games.engine import evaluate
-from games.engine.bench import near_winning_rack, random_rack, winning_rack
 from games.engine.rules import RULES
 from games.engine.tiles import make_kind
+from games.tools.engine.bench import near_winning_rack, random_rack, winning_rack
 
 from . import test_evaluate_before as before
 from .test_evaluate_oracle import check_shapes, random_rack_with_okeys

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine.bench import near_winning_rack, winning_rack
 from games.engine.evaluate import Arrangement, best_arrangement, is_winning
 from games.engine.melds import classify, seventeen_value, sum_value
 from games.engine.tiles import format_tiles, kind_notation, kind_of
+from games.tools.engine.bench import near_winning_rack, winning_rack
 
 from .oracle import oracle_is_winning, oracle_melds, oracle_pairs
 

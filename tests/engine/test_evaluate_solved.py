@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import evaluate
-from games.engine.bench import near_winning_rack, random_rack, winning_rack
 from games.engine.efftables import solved, table_vectors
 from games.engine.evaluate import best_arrangement
+from games.tools.engine.bench import near_winning_rack, random_rack, winning_rack
 
 from .test_evaluate_oracle import check_shapes, random_rack_with_okeys
 
@@ -117,8 +117,9 @@ def test_hypothesis_racks_match_the_solver_alone(okey_kind, n_okeys, ids, size, 
 
 @pytest.mark.parametrize("mode, ace_high", solved.COMBOS)
 def test_the_shipped_tables_are_the_solver(monkeypatch, mode, ace_high) -> None:
-    """solver_tables.bin (written by efftables/gen.py) holds the solver's scores and plans:
-    every vector of up to 3 tiles and a random sample of the rest up to SOLVED_TILES."""
+    """solver_tables.bin (written by games/tools/engine/efftables_gen.py) holds the solver's
+    scores and plans: every vector of up to 3 tiles and a random sample of the rest up to
+    SOLVED_TILES."""
     tab = evaluate._SOLVED_BY[(mode, ace_high)]
     vectors = table_vectors(solved.SOLVED_TILES)
     rng = random.Random(41)
@@ -140,7 +141,7 @@ def test_the_shipped_tables_are_the_solver(monkeypatch, mode, ace_high) -> None:
 
 
 def test_the_tables_are_generated_deterministically() -> None:
-    from games.engine.efftables import gen
+    from games.tools.engine import efftables_gen as gen
 
     a = gen.build_solved_combo("sum", True, max_tiles=4)
     assert a == gen.build_solved_combo("sum", True, max_tiles=4)

@@ -27,8 +27,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
 # one fails ``test_no_engine_module_is_imported_inside_a_function``.
 FUNCTION_LEVEL_EXCEPTIONS: dict[str, str] = {
     "games.engine.cli": "the command line loads a subcommand's modules (the evaluator, "
-    "the simulator, the benchmark, the bot arena) only when that subcommand runs",
-    "games.engine.bench": "the benchmark loads what it measures when it runs",
+    "the simulator) only when that subcommand runs",
     "games.engine.simulate": "simulate._players validates the options on demand",
 }
 

@@ -15,7 +15,6 @@ import pytest
 from games.engine import Refusal, apply, legal_actions, new_hand, replay
 from games.engine.actions import is_penalty_tile, penalty_tiles
 from games.engine.bots import LEVELS, choose_action
-from games.engine.bots.arena import arena
 from games.engine.bots.hint import hint
 from games.engine.game import Game
 from games.engine.rules import RULES, rules_for
@@ -24,6 +23,7 @@ from games.engine.simulate import simulate
 from games.engine.state import HandState
 from games.engine.testing import ids, make_state, tile
 from games.engine.tiles import N_TILES, kind_of
+from games.tools.engine.arena import arena
 
 V = "101"
 IND = "R2"  # okey R3; F plays a plain R3

@@ -1,5 +1,5 @@
 """Table affinity: nginx, with the site's own configuration (okeysite/deploy/nginx.conf,
-included unchanged by games.bench.servers.start_nginx), sends every socket of a table to
+included unchanged by games.tools.site.servers.start_nginx), sends every socket of a table to
 one process and spreads the pages.
 
 Real nginx (Debian's package; ``make test`` installs it) in front of small HTTP servers
@@ -25,7 +25,7 @@ import pytest
 from django.test import RequestFactory
 
 from accounts.throttle import client_ip
-from games.bench import servers
+from games.tools.site import servers
 from okeysite.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.servers  # nginx processes

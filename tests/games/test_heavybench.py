@@ -1,4 +1,4 @@
-"""The heavy-pages benchmark's test data (games/bench/heavy.py) for every rule set it
+"""The heavy-pages benchmark's test data (games/tools/site/heavy.py) for every rule set it
 offers: a tournament file that the tournament import accepts and a review file that the
 review import accepts, as large as the import allows a game of that rule set."""
 
@@ -9,9 +9,9 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.bench.heavy import review_document, tournament_document
-from games.bench.players import VARIANTS
 from games.review import records
+from games.tools.site.heavy import review_document, tournament_document
+from games.tools.site.players import VARIANTS
 from games.tournaments import exchange
 from games.tournaments.models import TableResult
 

@@ -1,4 +1,4 @@
-"""The benchmarks' scripted players (games/bench/players.py) and the load benchmark end to end.
+"""The benchmarks' scripted players (games/tools/site/players.py) and the load benchmark end to end.
 
 The players read a live frame by its ids and data-* markers, never by its words: what the
 page offers, the rack, a refusal's code, the outcome. So they play every rule set and every
@@ -18,7 +18,11 @@ import sys
 
 import pytest
 
-from games.bench.players import (
+from games.engine import apply, new_hand, view_for
+from games.engine.rules import RULES
+from games.live import actions as table_actions
+from games.models import Table
+from games.tools.site.players import (
     GAME_OVER,
     HAND_OVER,
     NO_RESULT,
@@ -31,11 +35,7 @@ from games.bench.players import (
     parse_frame,
     percentile,
 )
-from games.bench.servers import TableSpec, create_tables
-from games.engine import apply, new_hand, view_for
-from games.engine.rules import RULES
-from games.live import actions as table_actions
-from games.models import Table
+from games.tools.site.servers import TableSpec, create_tables
 from tests.conftest import ROOT
 
 VERSION = '<input type="hidden" id="act-version" name="version" value="{}" hx-swap-oob="true">'

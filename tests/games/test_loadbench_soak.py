@@ -1,4 +1,4 @@
-"""``loadbench --soak`` and ``--with-pages`` (games/bench/soak.py, games/bench/pages.py).
+"""``loadbench --soak`` and ``--with-pages`` (games/tools/site/soak.py, games/tools/site/pages.py).
 
 A soak is judged on errors, presence rows left once every socket closed and the servers'
 RSS at the end against its level after five minutes; the page client asks for the
@@ -18,10 +18,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.bench import pages, soak
-from games.bench.load import soak_verdict
-from games.bench.servers import create_tables
 from games.models import Hand, Seat, SeatConnection
+from games.tools.site import pages, soak
+from games.tools.site.load import soak_verdict
+from games.tools.site.servers import create_tables
 from tests.conftest import ROOT
 
 

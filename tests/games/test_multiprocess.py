@@ -2,7 +2,7 @@
 
 Two `manage.py serve` processes share one PostgreSQL database and one Redis channel
 layer, behind nginx with the site's own configuration (okeysite/deploy/nginx.conf,
-included unchanged by games.bench.servers.start_nginx). The players go through nginx:
+included unchanged by games.tools.site.servers.start_nginx). The players go through nginx:
 both seats of a table are held by one process (their SeatConnection rows name it, and
 it is the process nginx's log says the table's path goes to), pages alternate between
 the processes, and a seat with a second socket straight to the other process still
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from games.bench import servers as bench
+from games.tools.site import servers as bench
 from tests.conftest import ROOT, free_port
 from tests.support.waits import wait_for_port, wait_until
 

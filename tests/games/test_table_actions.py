@@ -256,8 +256,8 @@ TABLE_MODELS = {"Table", "Seat", "Hand", "HandAction", "ScoreLine", "SeatConnect
 # Outside the site: the benchmark harness retires the tables it made on a shared database,
 # and the pages benchmark lists its run's tables as public (so /watch/ shows them).
 TABLE_WRITERS_KNOWN = {
-    ("games/bench/servers.py", "Table.update"),
-    ("games/bench/pages.py", "Table.update"),
+    ("games/tools/site/servers.py", "Table.update"),
+    ("games/tools/site/pages.py", "Table.update"),
 }
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from games.bench import heavy
+from games.tools.site import heavy
 from games.tournaments import actions, exchange, presenter
 from games.tournaments.consumers import StandingsConsumer
 from games.tournaments.models import Tournament

@@ -50,7 +50,7 @@ rival's lay-off costs the meld's owner) it keeps its new melds in the rack:
 Taking, adding and the pairs route are hard's plan.
 
 What was tried (expert against hard, duplicate deals, edge per hand in the rule set's
-points, positive = expert better; ``python -m games.engine arena --variant V --a expert
+points, positive = expert better; ``python -m games.tools.engine arena --variant V --a expert
 --b hard --deals N --seed S --workers 1``, niced, on the shared machine):
 
 | change | rule set | deals (seed) | edge | 95% interval |

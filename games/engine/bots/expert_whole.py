@@ -99,7 +99,7 @@ player's close"). Its ceiling first: with the next player's real rack in view (a
 never a level), a seat that throws the first discard of the expert's ranking that does not
 let the next player close read +0.172 [0.119, 0.225] a hand against hard over 300 classic
 deals (seed orc), where the expert without it read −0.018 [−0.057, 0.021] on the same
-deals; on the 2,000 deals of seed final (``bots/ceiling.py``, the same measurement) it
+deals; on the 2,000 deals of seed final (``games/tools/engine/ceiling.py``, the same measurement) it
 reads +0.226 [0.206, 0.246] in classic and +0.339 [0.309, 0.368] in rummy, where the
 expert as played reads +0.015 and +0.022 and hard's edge over medium is +0.195 and
 +0.327; choosing only among the discards the expert values equally (``--slack 0``), classic

@@ -1,16 +1,16 @@
 """Precomputed tables: the colour tables of tile efficiency (``efficiency.colour_table``,
 below), the run covers of ``evaluate.is_winning`` (``cover.py``, ``run_cover.bin``) and the
 run solver's answers for ``evaluate.best_arrangement`` (``solved.py``,
-``solver_tables.bin``); ``gen.py`` writes them all.
+``solver_tables.bin``); ``games/tools/engine/efftables_gen.py`` writes them all.
 
 ``colour_tables.bin`` holds the colour table entry of every 13-number count vector with at
-most ``BIG_TILES`` tiles, for runs with and without 12-13-1 (``ace_high``); ``gen.py``
-writes it (``python -m games.engine.efftables.gen``, about a minute or two of CPU) from
+most ``BIG_TILES`` tiles, for runs with and without 12-13-1 (``ace_high``); the generator
+writes it (``python -m games.tools.engine.efftables_gen``, about a minute or two of CPU) from
 ``efficiency``'s exact recursion, and ``tests/engine/test_efficiency.py`` checks it against
 that recursion and the recursion against a brute-force oracle. The colours of 11 to 14
-tiles are in ``long_colour_tables.bin`` (``longcolour.py``, its format and loader; ``gen.py
---only long``); vectors with more tiles (lay-down racks only) are computed when first met
-(a few milliseconds each).
+tiles are in ``long_colour_tables.bin`` (``longcolour.py``, its format and loader; the
+generator's ``--only long``); vectors with more tiles (lay-down racks only) are computed
+when first met (a few milliseconds each).
 
 At run time the vectors of up to ``MAX_TILES`` tiles (19,930: most colours of a rack) go
 into a dict; the 298,012 of ``MAX_TILES`` + 1 to ``BIG_TILES`` tiles stay in two compact

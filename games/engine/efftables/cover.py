@@ -4,7 +4,8 @@
 packs a rack), whether runs of that colour can hold every one of its tiles with 0, 1 or 2
 okeys in them (RULES.md §1: runs of 3-13 consecutive tiles of one colour, 12-13-1 when the
 ace plays high, never 13-1-2). The answer is a 3-bit mask (bit u: exactly u okeys), the
-*cover mask*, stored for every vector in ``run_cover.bin`` (written by ``gen.py``):
+*cover mask*, stored for every vector in ``run_cover.bin`` (written by
+``games/tools/engine/efftables_gen.py``):
 
 * ``LOW``: runs without 12-13-1, every 13-number vector;
 * ``HIGH``: with 12-13-1, every 14-position vector (position 14 is the 1 played after 13)

@@ -10,7 +10,7 @@ deficiencies are the ones computed before; ``tests/engine/test_efficiency_fast.p
 stored entries against the recursion. Colours of more than ``LONG_TILES`` tiles (only in the
 lay-down rule sets' longer racks) are still computed when first met.
 
-Written by ``python -m games.engine.efftables.gen --only long`` (about two CPU minutes).
+Written by ``python -m games.tools.engine.efftables_gen --only long`` (about two CPU minutes).
 The format: ``LONG_MAGIC`` then, zlib-compressed (level 9): the number N of vectors
 (uint32) and their ascending values as deltas (N uint32), then per ace rule (True, then
 False) the number U of distinct entries (uint32), each entry as its length (uint8) and

@@ -3,7 +3,8 @@
 ``evaluate._solver`` gives, for a colour's count vector and 0, 1 or 2 okeys in its runs,
 the best scored plan (fewest tiles left, then the highest value, then the fewest runs:
 RULES.md §1 and the tie-breaks of evaluate.py's module doc). ``solver_tables.bin`` (written
-by ``gen.py``) holds its answers for every vector of up to ``SOLVED_TILES`` tiles, for the
+by ``games/tools/engine/efftables_gen.py``) holds its answers for every vector of up to
+``SOLVED_TILES`` tiles, for the
 value modes and ace rules the rule sets use (``COMBOS``), so that a rack the process has
 never seen costs table reads, not a solver run:
 

@@ -7,7 +7,7 @@ Examples::
     .venv/bin/python manage.py floodbench --flooders 1 --seconds 8 --json
 
 Always a fresh SQLite file in a temp dir and a server on 127.0.0.1 only, stopped
-at the end. See games/bench/flood.py for what is sent and measured.
+at the end. See games/tools/site/flood.py for what is sent and measured.
 """
 
 from __future__ import annotations
@@ -18,14 +18,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bench.flood import FloodConfig, format_flood, run_floodbench
-from games.bench.players import DEFAULT_VARIANT, HUMAN_THINK_MS, VARIANTS
-
 
 class Command(BaseCommand):
     help = "Flood benchmark: hostile websockets against one server while an honest table plays."
 
     def add_arguments(self, parser: Any) -> None:
+        from games.tools.site.players import DEFAULT_VARIANT, HUMAN_THINK_MS, VARIANTS
+
         parser.add_argument("--flooders", type=int, default=20, help="flooding sockets")
         parser.add_argument("--tables", type=int, default=5, help="honest tables of four")
         parser.add_argument("--seconds", type=float, default=60.0, help="how long to flood")
@@ -40,6 +39,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        from games.tools.site.flood import FloodConfig, format_flood, run_floodbench
+
         if not 1 <= opts["flooders"] <= 200 or not 1 <= opts["tables"] <= 50:
             raise CommandError("--flooders 1-200 and --tables 1-50")
         if not 0 < opts["seconds"] <= 600 or not 0 <= opts["settle"] <= 300:

@@ -7,7 +7,7 @@ Examples::
     .venv/bin/python manage.py heavybench --json
 
 A fresh SQLite file in a temp dir is used (never the project's db.sqlite3), one server on
-127.0.0.1. See games/bench/heavy.py for what is measured.
+127.0.0.1. See games/tools/site/heavy.py for what is measured.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bench.heavy import PAGES, REFERENCE, HeavyConfig, format_summary, run
-from games.bench.players import DEFAULT_VARIANT, VARIANTS
-
 
 class Command(BaseCommand):
     help = "A live table's move latency alone, then while heavy pages are requested in a loop."
 
     def add_arguments(self, parser: Any) -> None:
+        from games.tools.site.heavy import PAGES, REFERENCE
+        from games.tools.site.players import DEFAULT_VARIANT, VARIANTS
+
         parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
         parser.add_argument("--tables", type=int, default=4)
         parser.add_argument("--think", type=float, default=300.0, metavar="MS")
@@ -55,6 +55,8 @@ class Command(BaseCommand):
             import websockets  # noqa: F401
         except ImportError as e:
             raise CommandError("heavybench needs websockets (requirements-dev.txt)") from e
+        from games.tools.site.heavy import HeavyConfig, format_summary, run
+
         if opts["tables"] < 1 or opts["clients"] < 0:
             raise CommandError("--tables must be at least 1 and --clients at least 0")
         cfg = HeavyConfig(
@@ -70,7 +72,7 @@ class Command(BaseCommand):
         if opts["server_root"]:
             from pathlib import Path
 
-            from games.bench import servers
+            from games.tools.site import servers
 
             root = Path(opts["server_root"]).resolve()
             if not (root / "manage.py").is_file():

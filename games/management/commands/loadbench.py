@@ -11,7 +11,7 @@ Examples::
         .venv/bin/python manage.py loadbench --tables 100 --processes 2
 
 Without ``DATABASE_URL`` a fresh SQLite file in a temp dir is used (never the
-project's db.sqlite3). See games/bench/load.py for what is measured.
+project's db.sqlite3). See games/tools/site/load.py for what is measured.
 """
 
 from __future__ import annotations
@@ -25,15 +25,14 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bench.load import BenchConfig, format_summary, run_bench
-from games.bench.pages import PAGES
-from games.bench.players import DEFAULT_VARIANT, HUMAN_THINK_MS, VARIANTS
-
 
 class Command(BaseCommand):
     help = "Load benchmark: concurrent tables of scripted websocket players against daphne."
 
     def add_arguments(self, parser: Any) -> None:
+        from games.tools.site.pages import PAGES
+        from games.tools.site.players import DEFAULT_VARIANT, HUMAN_THINK_MS, VARIANTS
+
         parser.add_argument("--tables", type=int, default=100)
         parser.add_argument(
             "--processes",
@@ -126,6 +125,8 @@ class Command(BaseCommand):
             import websockets  # noqa: F401
         except ImportError as e:
             raise CommandError("loadbench needs websockets (requirements-dev.txt)") from e
+        from games.tools.site.load import BenchConfig, format_summary, run_bench
+
         if opts["tables"] < 1:
             raise CommandError("--tables must be at least 1")
         cfg = BenchConfig(

@@ -4,7 +4,7 @@ Example::
 
     .venv/bin/python manage.py seatingbench --seeds 30
 
-The same as ``python -m games.bench.seating``; see games/bench/seating.py.
+The same as ``python -m games.tools.site.seating``; see games/tools/site/seating.py.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand
-
-from games.bench.seating import run
 
 
 class Command(BaseCommand):
@@ -23,4 +21,6 @@ class Command(BaseCommand):
         parser.add_argument("--seeds", type=int, default=10, help="16-player schedules to try")
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        from games.tools.site.seating import run
+
         run(opts["seeds"])

@@ -9,7 +9,7 @@ pages are requested over and over (``manage.py heavybench``).
    (owned by a guest session); an account for the tournament import.
 3. One ``manage.py serve`` process on a free 127.0.0.1 port.
 4. Two phases of the same length, each with fresh tables of four scripted websocket players
-   (``games.bench.players``): first alone (the baseline), then while ``--clients`` HTTP clients
+   (``games.tools.site.players``): first alone (the baseline), then while ``--clients`` HTTP clients
    per page request it in a loop, each as fast as it is answered: the who-met-whom matrix
    (first block and a far one), an imported hand's replay, a review import (POST of the
    file) and a tournament import (POST of the tournament file). The ordinary pages

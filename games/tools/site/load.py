@@ -10,7 +10,7 @@
    site's own configuration (okeysite/deploy/nginx.conf: every socket of a table goes
    to one process, by a consistent hash of its code), which the players connect to,
    so the benchmark measures the production layout, nginx included;
-4. 4·N websocket players (``games.bench.players``), whose pages are in ``language``:
+4. 4·N websocket players (``games.tools.site.players``), whose pages are in ``language``:
    on its turn each draws, then discards; a hand ends when the pile runs out (or a
    close); with ``hands > 1`` seat 0 sends ``next_hand``.
 

@@ -2,7 +2,7 @@
 (``efficiency.py``, its ``deficiency``) or the hand evaluator (``evaluate.py``, its
 ``is_winning``: ``--what is_winning``).
 
-``python -m games.engine.bench_side REV`` loads ``games/engine/efficiency.py`` as it is at
+``python -m games.tools.engine.bench_side REV`` loads ``games/engine/efficiency.py`` as it is at
 the git revision REV and as it is in the working tree, both in this one process (same
 tables, same interpreter), and times ``deficiency`` (classic rules) on the same racks of
 every rack set of the bench (``--what is_winning``: ``evaluate.py`` and ``is_winning`` on
@@ -30,8 +30,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import bench, efficiency, evaluate
-from .rules import RULES
+from games.engine import efficiency, evaluate
+from games.engine.rules import RULES
+from games.tools.engine import bench
 
 SOURCE = Path(efficiency.__file__)
 SOURCES = {"deficiency": SOURCE, "is_winning": Path(evaluate.__file__)}
@@ -116,7 +117,7 @@ def compare(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.engine.bench_side")
+    parser = argparse.ArgumentParser(prog="python -m games.tools.engine.bench_side")
     parser.add_argument("rev", help="the git revision to compare the working tree with")
     parser.add_argument("--racks", type=int, default=3000)
     parser.add_argument("--passes", type=int, default=5)

@@ -1,6 +1,6 @@
 """Write the precomputed tables: ``colour_tables.bin`` (see the package doc),
 ``run_cover.bin`` (``cover.py``) and ``solver_tables.bin`` (``solved.py``):
-``python -m games.engine.efftables.gen`` (about three CPU minutes; ``--only colour``,
+``python -m games.tools.engine.efftables_gen`` (about three CPU minutes; ``--only colour``,
 ``--only cover`` or ``--only solved`` writes one of them), and ``long_colour_tables.bin``
 (``longcolour.py``, about two CPU minutes more; ``--only long``).
 
@@ -16,9 +16,9 @@ import zlib
 from array import array
 from pathlib import Path
 
-from .. import efficiency, evaluate
-from ..efficiency import compute_colour_table
-from . import (
+from games.engine import efficiency, efftables, evaluate
+from games.engine.efficiency import compute_colour_table
+from games.engine.efftables import (
     BIG_TILES,
     MAGIC,
     MAX_TILES,
@@ -31,7 +31,7 @@ from . import (
     table_vectors,
 )
 
-OUT = Path(__file__).with_name("colour_tables.bin")
+OUT = Path(efftables.__file__).with_name("colour_tables.bin")
 
 
 def build(max_tiles: int = MAX_TILES, big_tiles: int = BIG_TILES) -> bytes:

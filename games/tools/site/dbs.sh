@@ -4,9 +4,9 @@
 # servers` installs them) in $OKEY_BENCH_DIR (default /tmp/okey-bench-dbs), nothing
 # configured system-wide.
 #
-#   games/bench/dbs.sh start   # initdb on first use, start both, create the loadbench database
-#   games/bench/dbs.sh stop    # stop both (the data directory stays; `rm -rf` it to start over)
-#   games/bench/dbs.sh env     # the DATABASE_URL and REDIS_URL lines to export
+#   games/tools/site/dbs.sh start   # initdb on first use, start both, create the loadbench database
+#   games/tools/site/dbs.sh stop    # stop both (the data directory stays; `rm -rf` it to start over)
+#   games/tools/site/dbs.sh env     # the DATABASE_URL and REDIS_URL lines to export
 #
 # PostgreSQL: fsync stays on; synchronous_commit=off (a commit does not wait for its WAL
 # flush: a crash may lose the last few hundred milliseconds of moves, never corrupt the

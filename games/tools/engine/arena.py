@@ -10,8 +10,8 @@ halves of each deal; ``ci95`` is its normal 95% interval over the deals. Any rul
 set of the registry (``games.engine.rules.RULES``) can be played, at any of its
 table sizes (``options={"players": n}``).
 
-CLI: ``python -m games.engine arena --variant V --a hard --b medium --deals N --seed S``
-(or ``python -m games.engine.bots.arena …``) prints the JSON report.
+CLI: ``python -m games.tools.engine arena --variant V --a hard --b medium --deals N --seed S``
+(or ``python -m games.tools.engine.arena …``) prints the JSON report.
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import apply, legal_actions
-from ..options import validate_options
-from ..rules import RULES, rules_for
-from ..state import new_hand
-from ..view import view_for
-from . import expert  # noqa: F401 - registers the expert level
-from .core import LEVELS, decide
+from games.engine.actions import apply, legal_actions
+from games.engine.bots import expert  # noqa: F401 - registers the expert level
+from games.engine.bots.core import LEVELS, decide
+from games.engine.options import validate_options
+from games.engine.rules import RULES, rules_for
+from games.engine.state import new_hand
+from games.engine.view import view_for
 
 MAX_ACTIONS = 3000
 

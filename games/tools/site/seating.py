@@ -1,4 +1,4 @@
-"""Seating benchmarks: ``manage.py seatingbench`` or ``python -m games.bench.seating``.
+"""Seating benchmarks: ``manage.py seatingbench`` or ``python -m games.tools.site.seating``.
 
 Prints figures, asserts nothing:
 

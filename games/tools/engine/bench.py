@@ -1,4 +1,4 @@
-"""Evaluator and engine throughput figures (``python -m games.engine bench``).
+"""Evaluator and engine throughput figures (``python -m games.tools.engine bench``).
 
 Not a timed test: it prints winning-rack checks, deficiencies, ukeire and best
 arrangements per second on random 14/15-tile racks and on built winning racks
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from .tiles import FALSE_KIND, N_KINDS, ids_of_kind
+from games.engine.tiles import FALSE_KIND, N_KINDS, ids_of_kind
 
 # ------------------------------------------------------------ rack generators
 
@@ -211,8 +211,8 @@ def table_figures() -> dict:
     """The precomputed tables: per file its size and the CPU seconds its loading took
     (each is loaded once a process: the evaluator's at import, the colour tables on first
     use)."""
-    from . import efficiency, evaluate
-    from .efftables import cover, longcolour, solved
+    from games.engine import efficiency, evaluate
+    from games.engine.efftables import cover, longcolour, solved
 
     efficiency.colour_table(0, True)  # loads the colour tables if not yet loaded
     here = Path(efficiency.__file__).with_name("efftables")
@@ -231,7 +231,7 @@ def table_figures() -> dict:
 
 
 def _clear_all() -> None:
-    from . import efficiency, evaluate
+    from games.engine import efficiency, evaluate
 
     evaluate.clear_caches()
     efficiency.clear_caches()
@@ -242,9 +242,9 @@ def run_bench(seconds: float = 1.0, seed: int = 12345, n_racks: int = 3000) -> d
     the process has not seen, memo tables cleared before each call) and the warm rate
     (the same racks again and again after a warm-up pass, the shared memo tables full).
     Rates are calls per CPU second on one core."""
-    from .efficiency import deficiency, ukeire
-    from .evaluate import best_arrangement, is_winning
-    from .rules import RULES
+    from games.engine.efficiency import deficiency, ukeire
+    from games.engine.evaluate import best_arrangement, is_winning
+    from games.engine.rules import RULES
 
     classic = RULES["classic"]
     unseen = {k: 2 for k in range(FALSE_KIND + 1)}
@@ -328,7 +328,7 @@ def is_winning_phases(seconds: float, n_racks: int = 1000) -> list[dict]:
     phase's figure). ``answer_us`` is a floor for any ``is_winning`` that returns what it
     returns: the rack packed and the very arrangement found built again from its shapes'
     tiles (``evaluate._shape``, ``evaluate._arrangement``), no search at all, also cold."""
-    from .evaluate import _arrangement, _pack, _shape, lay_out_win, winning_verdict
+    from games.engine.evaluate import _arrangement, _pack, _shape, lay_out_win, winning_verdict
 
     def answer_alone(rack: list[int], ok: int, melds: list) -> object:
         _pack(rack, ok)
@@ -381,8 +381,8 @@ def is_winning_phases(seconds: float, n_racks: int = 1000) -> list[dict]:
 
 def _lay_down_rows(seconds: float, seed: int, n_racks: int) -> list[dict]:
     """Deficiency (before and after opening) of random racks in the lay-down rule sets."""
-    from .efficiency import deficiency
-    from .rules import RULES
+    from games.engine.efficiency import deficiency
+    from games.engine.rules import RULES
 
     rows = []
     rng = random.Random(f"{seed}/lay")
@@ -412,11 +412,11 @@ def _lay_down_rows(seconds: float, seed: int, n_racks: int) -> list[dict]:
 
 def _hands_per_second(seconds: float) -> dict:
     try:
-        from .simulate import simulate
+        from games.engine.simulate import simulate
     except ImportError as e:  # another engineer's module: skip gracefully
         return {"skipped": f"games.engine.simulate is not available ({e})"}
     out: dict = {}
-    from .rules import RULES
+    from games.engine.rules import RULES
 
     for variant in RULES:  # every rule set of the registry (rulesets/)
         try:

@@ -1,4 +1,4 @@
-"""SQL queries per accepted action, for ``manage.py loadbench`` (games/bench/load.py).
+"""SQL queries per accepted action, for ``manage.py loadbench`` (games/tools/site/load.py).
 
 The servers' queries cannot be counted from outside their processes, so the bench
 counts them in its own process, on the bench's database, along the very path a server
@@ -72,5 +72,5 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
     return [
         f"  SQL queries per accepted action {q['action']} (BEGIN and COMMIT included)"
         f" + {q['frames']} for the four seats' frames (counted in the bench process"
-        f" over {q['actions']} actions: games/bench/probe.py)"
+        f" over {q['actions']} actions: games/tools/site/probe.py)"
     ]

@@ -1,5 +1,5 @@
-"""Benchmarks and load tools: commands that print figures (docs/benchmarks.md). Nothing of
-the site imports them.
+"""The site's benchmarks and load tools: commands that print figures (docs/benchmarks.md).
+Nothing of the site imports them (``games/tools/__init__.py``).
 
 - ``servers``: the set-up every live benchmark shares (a fresh database, guest tables,
   ``manage.py serve`` processes on free loopback ports, their CPU time and memory);
@@ -11,8 +11,8 @@ the site imports them.
   --soak``) and ``pages`` (the heaviest pages' data and the client that loops over them:
   ``loadbench --with-pages``);
 - ``dbs.sh``: the throw-away PostgreSQL and Redis of ``loadbench --processes N``;
-- ``seating`` (``manage.py seatingbench``, or ``python -m games.bench.seating``): the
+- ``seating`` (``manage.py seatingbench``, or ``python -m games.tools.site.seating``): the
   tournament seating search, pure Python.
 
-This module imports nothing, so that ``python -m games.bench.seating`` needs no Django.
+This module imports nothing, so that ``python -m games.tools.site.seating`` needs no Django.
 """

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 HOST = "127.0.0.1"
 SEATS = 4  # the benchmarks' tables are four-seat tables of guests
 

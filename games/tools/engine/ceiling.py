@@ -16,7 +16,7 @@ Against hard this measures the ceiling of what any reading of the next player's 
 from the view can add to the expert (a perfect reading, with the pace of the expert's
 discards otherwise unchanged), in the rule set's points a hand, with its 95% interval.
 
-``python -m games.engine.bots.ceiling --variant classic --b hard --deals 500 --seed S
+``python -m games.tools.engine.ceiling --variant classic --b hard --deals 500 --seed S
 [--first F] [--workers 2] [--sums]`` prints the arena's JSON report (side A is listed as
 ``expert``); ranges merge with ``arena.merge``.
 """
@@ -30,12 +30,13 @@ import sys
 from functools import partial
 from typing import Any
 
-from ..actions import legal_actions
-from ..efficiency import deficiency
-from ..rules import RULES, rules_for
-from ..view import view_for
-from . import arena, expert
-from .core import LEVELS
+from games.engine.actions import legal_actions
+from games.engine.bots import expert
+from games.engine.bots.core import LEVELS
+from games.engine.efficiency import deficiency
+from games.engine.rules import RULES, rules_for
+from games.engine.view import view_for
+from games.tools.engine import arena
 
 SIGHTED = "expert"  # the level on side A whose seats look at the next rack
 

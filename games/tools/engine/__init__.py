@@ -1,0 +1,1 @@
+"""The engine's measuring tools: pure Python, no Django (``games/tools/__init__.py``)."""

@@ -376,14 +376,15 @@ class ReviewFile(BaseModel):
             _check_moves(hand.actions, options["players"], rack_size, _hand_label(h_index))
         return hands
 
-    @field_validator("players")
+    @field_validator("players", mode="before")
     @classmethod
-    def _one_per_seat(cls, players: list[PlayerIn] | None, info: ValidationInfo) -> Any:
-        if players is None:
-            return None
+    def _one_per_seat(cls, players: Any, info: ValidationInfo) -> Any:
+        """One player per seat, counted before any player is read."""
         options = info.data.get("options") if "variant" in info.data else None
         seats = options["players"] if isinstance(options, dict) else None
-        if len(players) > MAX_PLAYERS or (seats is not None and len(players) != seats):
+        if isinstance(players, list) and (
+            len(players) > MAX_PLAYERS or (seats is not None and len(players) != seats)
+        ):
             raise refusal("bad_record", _("The file must list one player per seat."))
         return players
 

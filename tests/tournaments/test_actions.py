@@ -32,7 +32,13 @@ def seated_names(t: Tournament, round_no: int) -> set[str]:
 
 def test_create_validates_options_and_fixes_table_size(organiser):
     t = in_person(organiser)
-    assert t.options == {"players": 4, "start_points": 10, "clock": 0, "assisted": False}
+    assert t.options == {
+        "players": 4,
+        "start_points": 10,
+        "clock": 0,
+        "assisted": False,
+        "cpu_speed": "normal",
+    }
     assert t.placing_points == [4, 2, 1, 0]
     assert t.status == Tournament.Status.REGISTRATION
     with pytest.raises(actions.TournamentError) as e:

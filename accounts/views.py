@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from . import throttle
+from . import actions, throttle
 from .forms import ProfileForm, ResetRequestForm, SignUpForm, ThrottledAuthenticationForm
-from .models import LANGUAGE_CHOICES, Profile
+from .models import LANGUAGE_CHOICES
 
 _LANGUAGE_CODES = {code for code, _name in LANGUAGE_CHOICES}
 logger = logging.getLogger(__name__)
@@ -71,14 +71,11 @@ def signup(request):
             context = {"form": form, "next": _safe_next(request, "")}
             return render(request, "accounts/signup.html", context, status=429)
         if form.is_valid():
-            user = form.save()
-            throttle.record_signup(request)
-            profile, _created = Profile.objects.get_or_create(user=user)
-            profile.display_name = form.cleaned_data["display_name"]
             current = translation.get_language() or settings.LANGUAGE_CODE
-            profile.language = current if current in _LANGUAGE_CODES else "en"
-            profile.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            language = current if current in _LANGUAGE_CODES else "en"
+            profile = actions.do_sign_up(form, language)
+            throttle.record_signup(request)
+            login(request, profile.user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s!") % {"name": profile.name})
             return apply_language(request, redirect(_safe_next(request)), profile.language)
     else:
@@ -93,7 +90,7 @@ class LoginView(auth_views.LoginView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        profile, _created = Profile.objects.get_or_create(user=form.get_user())
+        profile = actions.do_ensure_profile(form.get_user())
         return apply_language(self.request, response, profile.language)
 
     def form_invalid(self, form):
@@ -200,11 +197,11 @@ class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request):
-    profile_obj, _created = Profile.objects.get_or_create(user=request.user)
+    profile_obj = actions.do_ensure_profile(request.user)
     if request.method == "POST":
         form = ProfileForm(request.POST, instance=profile_obj, request=request)
         if form.is_valid():
-            profile_obj = form.save()
+            profile_obj = actions.do_save_profile(form)
             response = redirect("accounts:profile")
             apply_language(request, response, profile_obj.language)
             messages.success(request, _("Your profile has been saved."))
@@ -235,5 +232,5 @@ def set_language(request):
         and request.user.is_authenticated
         and language in dict(LANGUAGE_CHOICES)
     ):
-        Profile.objects.filter(user=request.user).update(language=language)
+        actions.do_set_language(request.user, language)
     return response

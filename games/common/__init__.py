@@ -4,5 +4,6 @@
   client (docs/heavy-pages.md);
 - ``pagecache``: rendered fragments kept by their content's digest;
 - ``csvsafe``: CSV rows a spreadsheet cannot run as formulas;
-- ``jsonsafe``: JSON read within size and depth bounds, for imports.
+- ``jsonsafe``: JSON read within size and depth bounds, then into a strict pydantic model,
+  for imports (the importers' one shared parse step).
 """

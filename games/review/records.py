@@ -26,14 +26,14 @@ from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import ErrorDetails
 
-from games import jsonsafe
+from games.common import jsonsafe
+from games.common.jsonsafe import refusal
 from games.engine import Refusal, apply, new_hand, replay
 from games.engine.actions import FREE_ACTION_LIMIT, FREE_ACTIONS
 from games.engine.options import validate_options
 from games.engine.refusals import REFUSALS
 from games.engine.rules import RULES, rules_for
 from games.engine.tiles import NotationError, ids_of_kind, kind_notation, notation, parse_kind
-from games.jsonsafe import refusal
 from games.live.messages import refusal_text
 
 FORMAT = "okey-review/1"

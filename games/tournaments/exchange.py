@@ -24,9 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from accounts.names import clean_public_name
-from games import jsonsafe
+from games.common import jsonsafe
 from games.common.csvsafe import write_rows
-from games.jsonsafe import JSONRefused, refusal
+from games.common.jsonsafe import JSONRefused, refusal
 
 from . import actions
 from . import standings as standing_rules
@@ -174,8 +174,9 @@ def _bad(detail: str) -> ImportRefused:
 
 
 def _refused(code: str, message: str) -> ImportRefused:
-    """The refusal of the shared parse step (``games.jsonsafe``): the model's own refusals are
-    ``bad_file`` with the detail, the bounds' refusals keep their code and message."""
+    """The refusal of the shared parse step (``games.common.jsonsafe``): the model's own
+    refusals are ``bad_file`` with the detail, the bounds' refusals keep their code and
+    message."""
     return _bad(message) if code == "bad_file" else ImportRefused(code, message)
 
 
@@ -199,7 +200,7 @@ def _int(value: int, what: str, low: int, high: int) -> int:
 
 def load(raw: bytes | str) -> dict[str, Any]:
     """The file's JSON object within the limits above (size, nesting, values, text length;
-    ``games.jsonsafe``), or ``ImportRefused`` with the reason."""
+    ``games.common.jsonsafe``), or ``ImportRefused`` with the reason."""
     data = jsonsafe.load_object(
         raw,
         max_bytes=MAX_BYTES,
@@ -231,7 +232,7 @@ def _text(value: str, what: str, most: int) -> str:
 
 # ------------------------------------------------------------- the file's model
 #
-# ``okey-tournament/1`` as pydantic models (strict), read by ``games.jsonsafe.validate``. The
+# ``okey-tournament/1`` as pydantic models (strict), read by ``games.common.jsonsafe.validate``. The
 # fields are declared in the order the file is checked (settings, players, pairs, rounds), so
 # the first error is the one the organiser is told about. Validators refuse with the detail
 # (``_damaged``); ``_explain`` names a type or shape error from where it is. What depends on

@@ -1,4 +1,4 @@
-"""The shared parse step of the two importers (games/jsonsafe.py): the bounds first, then the
+"""The shared parse step of the two importers (games/common/jsonsafe.py): the bounds first, then the
 format's strict model, any refusal raised as the importer's own exception."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, field_validator
 
-from games import jsonsafe
+from games.common import jsonsafe
 
 
 class Refused(Exception):

@@ -239,7 +239,7 @@ def test_quotes_and_backslashes_are_scanned_once(client, ayse, raw):
 
 
 def test_the_depth_scan_skips_brackets_inside_strings():
-    from games.jsonsafe import nesting_depth
+    from games.common.jsonsafe import nesting_depth
 
     assert nesting_depth('["]"]', 7) == 1
     assert nesting_depth('["\\"[", [[]]]', 7) == 3

@@ -9,7 +9,8 @@ benchmark's players, who mirror the server's bucket to stay under it
 
 ``LRU`` is ``cachetools.LRUCache``: a dict bounded to ``maxsize`` entries that forgets the
 least recently used (read or written) first. The per-process caches of the live tables
-(``games.live.realtime``) and the per-key buckets above are kept in one.
+(``games.live.realtime``), the quick phrases' per-seat counts (``games.phrases``) and the
+per-key buckets above are kept in one.
 docs/websocket-limits.md says why these and what they cost.
 """
 

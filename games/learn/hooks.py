@@ -45,6 +45,11 @@ SAYS = {
     "lesson_discard": _("That tile belongs to a run or group of yours: keep it."),
     "lesson_not_yet": _("Your rack does not win yet: discard a tile and wait for your turn."),
     "lesson_close": _("Your rack wins now: finish with the lone tile instead of discarding it."),
+    "lesson_open_first": _(
+        "Your runs and groups reach the opening minimum: open with them before you discard."
+    ),
+    "lesson_add_first": _("The tile you drew fits a meld on the table: add it there first."),
+    "lesson_discard_this": _("For this lesson, discard the tile the panel names."),
 }
 
 
@@ -97,30 +102,35 @@ def panel_context(script: lesson.Script, ctx: dict[str, Any]) -> dict[str, Any] 
         phase=view["phase"],
         over=view["over"],
         arranged=arranged,
+        opened=view["opened"][me] is not None,
+        added=any(
+            m["owner"] == me and any(t["t"] == script.add for t in m["tiles"])
+            for m in view["melds"]
+        ),
     )
     won = bool(view["over"] and (view.get("result") or {}).get("finisher") == me)
     error = ctx.get("error") or None
     variant = script.variant
-    done = (
-        len(lesson.STEPS)
-        if step in (lesson.OVER,)
-        else (lesson.STEPS.index(step) if step in lesson.STEPS else None)
-    )
+    steps = script.steps
+    done = steps.index(step) if step in steps else None
     return {
         "script": script,
         "rules_page": rules_for(script.variant).rules_page,
         "step": step,
         "won": won,
         "number": (done or 0) + 1,
-        "count": len(lesson.STEPS),
+        "count": len(steps),
+        "opening": [[_tile(t, variant) for t in meld.split()] for meld in script.opening],
+        "add": _tile(script.add, variant) if script.add else None,
+        "opening_min": (view.get("opening_min") or {}).get("melds"),
         "progress": done,
         "error": error,
         "okey": _tile(okey_text, variant),
         "false_joker": _tile("F", variant),
         "first": _tile(script.discards[0], variant),
         "second": _tile(script.discards[1], variant),
-        "take": _tile(script.take, variant),
-        "close": _tile(script.close, variant),
+        "take": _tile(script.take, variant) if script.take else None,
+        "close": _tile(script.close, variant) if script.close else None,
         "indicator": _tile(view["indicator"]["t"], variant),
         "takeable": _tile(view["takeable"]["t"], variant) if view.get("takeable") else None,
         "takeable_name": notation(view["takeable"]["id"]) if view.get("takeable") else "",

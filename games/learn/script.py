@@ -22,7 +22,7 @@ from typing import Any
 from games.engine.melds import PAIR, classify
 from games.engine.racksort import RACK_ROW
 from games.engine.state import HandState, new_hand
-from games.engine.tiles import FALSE_IDS, kind_of, notation, parse_kind
+from games.engine.tiles import FALSE_IDS, kind_of, notation
 
 # the seeds of lessons start with this (``plugins.seed_for``): a lesson's hand is known by it
 PREFIX = "learn:"
@@ -39,8 +39,11 @@ DRAW, DISCARD, TAKE, ARRANGE, OKEY, DRAW_AGAIN, CLOSE, DONE, OVER, WAIT = (
     "over",
     "wait",
 )
-# the steps in order, as the panel counts them
+OPEN, ADD, DISCARD_AGAIN = "open", "add", "discard_again"
+# the steps in order, as the panel counts them: a whole-rack rule set's lesson (classic)
+# and a lay-down one's (fifty-one, RULES.md §4: opening, then adding to a meld)
 STEPS = (DRAW, DISCARD, TAKE, ARRANGE, OKEY, DRAW_AGAIN, CLOSE)
+LAY_DOWN_STEPS = (DRAW, OPEN, DISCARD, DRAW_AGAIN, ADD, DISCARD_AGAIN)
 
 
 @dataclass(frozen=True)
@@ -54,12 +57,24 @@ class Script:
     first_discard: str  # the discard seat 0 opens with: no use to the learner
     take: str  # seat 0's second discard, which the learner takes
     discards: tuple[str, str]  # the learner's two discards, in order
-    close: str  # the tile the learner closes with (put down face down)
+    close: str = ""  # the tile the learner closes with (put down face down)
     options: tuple[tuple[str, Any], ...] = ()  # the table's options, as pairs
+    # a lay-down lesson: the melds the learner opens with, and the tile drawn on their
+    # second turn that they add to one of them
+    opening: tuple[str, ...] = ()
+    add: str = ""
 
     @property
     def players(self) -> int:
         return 4
+
+    @property
+    def lays_down(self) -> bool:
+        return bool(self.opening)
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        return LAY_DOWN_STEPS if self.lays_down else STEPS
 
 
 CLASSIC = Script(
@@ -75,7 +90,21 @@ CLASSIC = Script(
     close="Y10",
 )
 
-SCRIPTS = {s.slug: s for s in (CLASSIC,)}
+FIFTY_ONE = Script(
+    slug="fifty-one",
+    variant="fifty-one",
+    # found by ``python -m games.learn.seeds fifty-one``: the first draw completes four 6s,
+    # which with three 9s open at exactly 51; the second draw is the fourth 9
+    seed="learn:fifty-one:286",
+    seat=1,
+    first_discard="R12",
+    take="",
+    discards=("R10", "Y1"),
+    opening=("R6 Y6 B6 K6", "R9 Y9 K9"),
+    add="B9",
+)
+
+SCRIPTS = {s.slug: s for s in (CLASSIC, FIFTY_ONE)}
 
 
 def script_for_seed(seed: Any) -> Script | None:
@@ -96,12 +125,29 @@ def _is(tile: int | None, text: str) -> bool:
 
 
 def step_of(
-    script: Script, *, discarded: int, turn: int, phase: str, over: bool, arranged: bool
+    script: Script,
+    *,
+    discarded: int,
+    turn: int,
+    phase: str,
+    over: bool,
+    arranged: bool = False,
+    opened: bool = False,
+    added: bool = False,
 ) -> str:
     """The step the learner is at: from how many tiles they discarded, whose turn it is
-    and its phase, and (on the turn of the take) whether their rack is arranged."""
+    and its phase, and (on the turn of the take) whether their rack is arranged; in a
+    lay-down lesson, whether they opened and added the script's tile to a meld."""
     if over:
         return OVER
+    if script.lays_down:
+        if discarded >= 2:
+            return DONE  # opened and added: the hand goes on, the lesson is learnt
+        if turn != script.seat:
+            return WAIT
+        if discarded == 0:
+            return DRAW if phase == "draw" else (DISCARD if opened else OPEN)
+        return DRAW_AGAIN if phase == "draw" else (DISCARD_AGAIN if added else ADD)
     if turn != script.seat:
         return WAIT
     if discarded == 0:
@@ -161,8 +207,40 @@ def cpu_move(script: Script, state: HandState, seat: int) -> dict[str, Any] | No
     return {"type": "discard", "tile": drawn[-1] if drawn else rack[-1]}
 
 
-def _tile_text(kind_text: str) -> str:
-    return kind_text
+def added_to_meld(script: Script, melds: Any, seat: int) -> bool:
+    """Whether the script's tile to add lies in one of the learner's table melds
+    (``melds``: the engine's ``TableMeld``s; the opening holds no tile of that kind)."""
+    return any(m.owner == seat and any(_is(t, script.add) for t in m.tiles) for m in melds)
+
+
+def state_step(script: Script, state: HandState, seat: int, arranged: bool = False) -> str:
+    """``step_of`` read from the whole state (the server's checks)."""
+    return step_of(
+        script,
+        discarded=len(state.discards[seat]),
+        turn=state.turn,
+        phase=state.phase,
+        over=state.over,
+        arranged=arranged,
+        opened=state.opened[seat] is not None,
+        added=added_to_meld(script, state.melds, seat),
+    )
+
+
+def _lay_down_refusal(
+    script: Script, step: str, kind: Any, tile: Any
+) -> tuple[str, str, dict[str, Any]] | None:
+    if step in (DRAW, DRAW_AGAIN) and kind == "take":
+        return ("lesson_draw", "that discard is no use to you: draw from the pile", {})
+    if step == OPEN and kind == "discard":
+        return ("lesson_open_first", "your melds reach the opening minimum: open first", {})
+    if step == ADD and kind == "discard":
+        return ("lesson_add_first", "the tile you drew fits a meld on the table: add it", {})
+    if step in (DISCARD, DISCARD_AGAIN) and kind == "discard":
+        want = script.discards[0 if step == DISCARD else 1]
+        if isinstance(tile, int) and 0 <= tile < 106 and not _is(tile, want):
+            return ("lesson_discard_this", "for this lesson, discard the tile it names", {})
+    return None
 
 
 def refusal(
@@ -173,15 +251,10 @@ def refusal(
     kind = action.get("type")
     if seat != script.seat or kind in ("arrange", "flip") or state.over:
         return None
-    step = step_of(
-        script,
-        discarded=len(state.discards[seat]),
-        turn=state.turn,
-        phase=state.phase,
-        over=state.over,
-        arranged=arranged,
-    )
+    step = state_step(script, state, seat, arranged)
     tile = action.get("tile")
+    if script.lays_down:
+        return _lay_down_refusal(script, step, kind, tile)
     okey = state.okey_kind
     if step == DRAW and kind == "take":
         return (
@@ -217,6 +290,8 @@ def refusal(
             )
         if kind == "close":
             return ("lesson_not_yet", "your rack does not win yet: discard and wait", {})
+    if step == DRAW_AGAIN and kind == "take":
+        return ("lesson_draw", "that discard fits none of your runs or groups: draw", {})
     if step == CLOSE and kind == "discard":
         return (
             "lesson_close",
@@ -224,7 +299,3 @@ def refusal(
             {},
         )
     return None
-
-
-def tile_kind(text: str) -> int:
-    return parse_kind(text)

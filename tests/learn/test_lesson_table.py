@@ -140,3 +140,28 @@ def test_other_tables_have_no_lesson(client):
     assert plugins.scripted_move(hand, state, 1) is None
     assert plugins.lesson_refusal(hand, state, 0, {"type": "take"}) is None
     assert not hand.seed.startswith(lesson.PREFIX)
+
+
+def test_the_fifty_one_lesson_through_opening_and_adding(client):
+    sc = lesson.FIFTY_ONE
+    response = client.post(reverse("learn:start", args=["fifty-one"]))
+    table = Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    actions.do_set_presence(table.seats.get(position=sc.seat).pk, True, channel="test-page")
+    cpus_play(table)
+    assert panel(table)["key"][1] == lesson.DRAW
+    submit(table, type="draw")
+    assert panel(table)["key"][1] == lesson.OPEN
+    assert "51" in panel(table)["html"]  # the opening minimum, from the learner's view
+    with pytest.raises(actions.ActionRefused) as refused:
+        submit(table, type="open", melds=[[tile(table, t) for t in sc.opening[0].split()]])
+    assert not refused.value.code.startswith("lesson_")  # the engine's own refusal
+    submit(table, type="open", melds=[[tile(table, t) for t in m.split()] for m in sc.opening])
+    submit(table, type="discard", tile=tile(table, sc.discards[0]))
+    cpus_play(table)
+    submit(table, type="draw")
+    assert panel(table)["key"][1] == lesson.ADD
+    table.refresh_from_db()
+    placed = actions.resolve_place(table.pk, sc.seat, {"tile": tile(table, sc.add), "meld": None})
+    submit(table, **placed)
+    submit(table, type="discard", tile=tile(table, sc.discards[1]))
+    assert panel(table)["key"][1] == lesson.DONE

@@ -135,3 +135,65 @@ def test_a_seed_that_is_no_lessons_has_no_script():
     assert lesson.script_for_seed("seed-0") is None
     assert lesson.script_for_seed(None) is None
     assert lesson.script_for_seed(SCRIPT.seed) is SCRIPT
+
+
+def test_the_fifty_one_lesson_opens_then_adds_to_a_meld():
+    sc = lesson.FIFTY_ONE
+    state = lesson.dealt(sc)
+
+    def cpus(state):
+        while not state.over and state.turn != sc.seat:
+            state, _ = apply(state, {**lesson.cpu_move(sc, state, state.turn), "seat": state.turn})
+        return state
+
+    def own(text):
+        return next(t for t in state.racks[sc.seat] if notation(t) == text)
+
+    def at():
+        return lesson.state_step(sc, state, sc.seat)
+
+    def says(**action):
+        found = lesson.refusal(sc, state, sc.seat, action, False)
+        return found[0] if found else None
+
+    state = cpus(state)
+    assert at() == lesson.DRAW and says(type="take") == "lesson_draw"
+    state, _ = apply(state, {"type": "draw", "seat": sc.seat})
+    assert at() == lesson.OPEN
+    assert says(type="discard", tile=own(sc.discards[0])) == "lesson_open_first"
+    melds = [[own(t) for t in meld.split()] for meld in sc.opening]
+    # the opening minimum is the engine's: one meld alone is refused by it
+    assert says(type="open", melds=melds[:1]) is None
+    state, _ = apply(state, {"type": "open", "melds": melds, "seat": sc.seat})
+    assert at() == lesson.DISCARD
+    assert says(type="discard", tile=own(sc.discards[1])) == "lesson_discard_this"
+    state, _ = apply(state, {"type": "discard", "tile": own(sc.discards[0]), "seat": sc.seat})
+    state = cpus(state)
+    assert at() == lesson.DRAW_AGAIN
+    state, _ = apply(state, {"type": "draw", "seat": sc.seat})
+    assert at() == lesson.ADD
+    assert says(type="discard", tile=own(sc.discards[1])) == "lesson_add_first"
+    meld = next(m.id for m in state.melds if classify_with(m, own(sc.add), state))
+    state, _ = apply(state, {"type": "add", "tile": own(sc.add), "meld": meld, "seat": sc.seat})
+    assert at() == lesson.DISCARD_AGAIN
+    state, _ = apply(state, {"type": "discard", "tile": own(sc.discards[1]), "seat": sc.seat})
+    assert at() == lesson.DONE and not state.over
+
+
+def classify_with(meld, tile, state) -> bool:
+    from games.engine.melds import classify
+
+    shape = classify([*meld.tiles, tile], state.okey_kind)
+    return shape is not None
+
+
+def test_the_seed_search_finds_the_stored_deals():
+    """``python -m games.learn.seeds`` gives back each script's seed and tiles."""
+    from games.learn import seeds
+
+    for sc, search in ((lesson.CLASSIC, seeds.classic), (lesson.FIFTY_ONE, seeds.fifty_one)):
+        number = int(sc.seed.rsplit(":", 1)[1])
+        found = search(number)
+        assert found is not None and found.startswith(f"seed={sc.seed} ")
+        assert f"first_discard={sc.first_discard}" in found
+        assert f"discards=({sc.discards[0]}, {sc.discards[1]})" in found

@@ -24,6 +24,7 @@ from tests.e2e.test_table_e2e import create_table
 from tests.e2e.test_table_layout_e2e import put_hand_state
 from tests.support import servers
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 from tests.support.servers import free_port
 
 pytestmark = pytest.mark.e2e
@@ -37,12 +38,15 @@ RACK = "K9 R1 Y3 B5 R8 Y11 B13 R13 K2 Y7"
 MELDS = [{"owner": 2, "tiles": "B2 B3 B4"}, {"owner": 1, "tiles": "K6 K7 K8"}]
 
 
-def shoot(page: Page, name: str) -> None:
-    """The page at phone and desktop size (the viewport it had is put back)."""
+def shoot(page: Page, name: str, show=None) -> None:
+    """The page at phone and desktop size (the viewport it had is put back), with the
+    locator ``show`` (if any) scrolled into view at each size."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     was = page.viewport_size
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
+        if show is not None:
+            show.evaluate("e => e.scrollIntoView({block: 'center'})")
         page.screenshot(path=str(SHOTS / f"{name}-{label}.png"))
     if was:
         page.set_viewport_size(was)
@@ -265,6 +269,13 @@ def seconds_per_cpu_turn(page: Page, rounds: int) -> list[float]:
 @pytest.mark.parametrize("speed", ["normal", "fast"])
 def test_cpu_speed_sets_the_pace_of_a_cpu_turn(page: Page, speed_server: str, speed: str):
     sign_up(page, speed_server, f"pace_{speed}")
+    page.goto(f"{speed_server}/")
+    open_new_table_form(page)
+    page.select_option("#id_variant", "classic")
+    choice = page.locator("select[name='classic__cpu_speed']")
+    expect(choice.locator("option")).to_have_text(["normal", "fast"])
+    expect(choice).to_have_value("normal")  # the default
+    shoot(page, "new-table-cpu-speed", show=choice)
     create_table(page, speed_server, "classic", cpu_speed=speed)
     expect(page.locator(".table-page")).to_have_attribute("data-cpu-speed", speed)
     turns = seconds_per_cpu_turn(page, rounds=4)

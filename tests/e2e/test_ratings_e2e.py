@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import ROOT
 from tests.support.accounts import sign_up
+from tests.support.lobby import open_new_table_form
 
 pytestmark = pytest.mark.e2e
 
@@ -84,7 +85,6 @@ def test_ratings_pages_fit_and_log_nothing(browser: Browser, daphne_server: str,
 # (tests/ratings/conftest.py: each person's moves chosen by the medium CPU).
 RATED_GAME = """
 from tests.ratings.conftest import make_users, play_rated_game
-from tests.support.lobby import open_new_table_form
 users = make_users("ro_ana", "ro_ben", "ro_cem", "ro_dia")
 for u in users:
     u.set_password("green-felt-2024!")

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,28 @@ def _fresh_page_cache(settings):
     caches["pages"].clear()
     settings.OKEY_PAGE_SHARE = 1
     yield
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts and ends in the site's default language: a request through the test
+    client activates the visitor's language in the test's thread (LocaleMiddleware), and a
+    later test of the same process would otherwise render in it."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_snapshot_cache():
+    """Each test starts with no cached table state (``realtime.snapshot``, per process):
+    an earlier test's table may have had the same id, version and (with a frozen clock)
+    ``updated_at``, which is the cache's key."""
+    realtime = sys.modules.get("games.live.realtime")
+    if realtime is not None:
+        realtime._SNAPSHOTS.clear()
 
 
 @pytest.fixture(autouse=True)

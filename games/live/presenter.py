@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
 
@@ -354,12 +355,13 @@ def table_context(
 
 def discard_cost_text(cost: dict[str, Any], tile: dict[str, Any] | None, variant: str) -> str:
     """The rule set's sentence on what a discard costs (``Rules.discard_penalty``'s
-    msgid), with the points and the tile in words."""
+    msgid), with the points and the tile in words, capitalised."""
     words = tile_label(tile, variant) if tile is not None else ""
     try:
-        return _(cost["msgid"]) % {"points": cost["points"], "tile": words}
+        text = _(cost["msgid"]) % {"points": cost["points"], "tile": words}
     except (KeyError, TypeError, ValueError):
-        return _(cost["msgid"])
+        text = _(cost["msgid"])
+    return capfirst(text)  # "Black 9 fits …": the tile may open the sentence
 
 
 def flip_control(view: dict[str, Any]) -> dict[str, Any] | None:

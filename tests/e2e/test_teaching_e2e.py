@@ -138,7 +138,7 @@ def test_a_costly_discard_asks_a_second_tap_at_an_assisted_table(
     page.click("#t-controls [data-act=discard]")
     cost = page.get_by_test_id("discard-cost")
     expect(cost).to_have_text(
-        "black 9 fits a meld on the table (işlek): discarding it costs you 101 points."
+        "Black 9 fits a meld on the table (işlek): discarding it costs you 101 points."
     )
     # nothing was sent: the tile is still held, and still selected for the second tap
     expect(page.locator(k9)).to_have_class(re.compile(r"\bselected\b"))

@@ -91,7 +91,7 @@ def test_a_discards_cost_is_said_with_its_tile_and_points():
     tile = next(t for t in view["rack"] if t["id"] == cost["tile"])
     with translation.override("en"):
         text = presenter.discard_cost_text(cost, tile, "101")
-    assert text == "black 9 fits a meld on the table (işlek): discarding it costs you 101 points."
+    assert text == "Black 9 fits a meld on the table (işlek): discarding it costs you 101 points."
 
 
 def test_the_okey_control_turns_the_first_face_up_okey_down_then_up_again():

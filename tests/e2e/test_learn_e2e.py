@@ -39,6 +39,8 @@ def press(page: Page, act: str) -> None:
 def test_the_classic_lesson_played_by_following_the_panel(page: Page, daphne_server, size):
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     page.goto(f"{daphne_server}/")
+    expect(page.get_by_test_id("learn-link")).to_be_visible()
+    shot(page, size, "0-home")
     page.get_by_test_id("learn-link").click()
     expect(page.get_by_test_id("learn-index")).to_be_visible()
     shot(page, size, "0-index")

@@ -23,7 +23,7 @@ def _guest_key(request: HttpRequest) -> str:
 
 def index(request: HttpRequest) -> HttpResponse:
     lessons = [
-        {"slug": s.slug, "name": gettext(RULES[s.variant].label)}
+        {"slug": s.slug, "name": gettext(RULES[s.variant].label), "lays_down": s.lays_down}
         for s in SCRIPTS.values()
         if s.variant in RULES
     ]

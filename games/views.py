@@ -90,7 +90,10 @@ def play_now_assisted(request: HttpRequest) -> bool:
 
 @heavy.page
 def home(request: HttpRequest) -> HttpResponse:
-    """The lobby. Its heavy parts are kept rendered (``games.common.pagecache``): the new-table
+    """The lobby (docs/first-ten-minutes.md): "Play now" in the hero (``play_now``), the
+    visitor's unfinished tables to resume beside it, and the new-table form folded behind
+    "More options" with its defaults in the summary line (``defaults_summary``).
+    Its heavy parts are kept rendered (``games.common.pagecache``): the new-table
     form's fields (the same for every visitor of a language and assisted default; the
     form's CSRF token is rendered per visitor around them) and the live tables
     (the watch app's, ``plugins.live_list``). A visitor without a session has no tables: the

@@ -1,6 +1,8 @@
 import pytest
 from django.core.cache import cache
 
+from tests.support import accounts
+
 
 @pytest.fixture(autouse=True)
 def _clear_cache():
@@ -10,27 +12,23 @@ def _clear_cache():
     cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """These tests log in many times; the hasher's strength is not what they test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def password():
     return "tile-rack-47-okey"
 
 
 @pytest.fixture
-def make_user(django_user_model, password):
+def make_user(password):
+    """``make_user(username="ayse", display_name="", language="en", **profile_fields)``: an
+    account with the ``password`` fixture's password (tests/support/accounts.py)."""
+
     def make(username="ayse", display_name="", language="en", **profile_fields):
-        user = django_user_model.objects.create_user(username=username, password=password)
-        profile = user.profile
-        profile.display_name = display_name
-        profile.language = language
-        for key, value in profile_fields.items():
-            setattr(profile, key, value)
-        profile.save()
-        return user
+        return accounts.make_user(
+            username,
+            password=password,
+            display_name=display_name,
+            language=language,
+            **profile_fields,
+        )
 
     return make

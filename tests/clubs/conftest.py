@@ -9,11 +9,11 @@ import itertools
 from collections.abc import Sequence
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.clubs import actions
 from games.clubs.models import Invitation
 from games.tournaments.models import Entry, Round, TableResult, Tournament, TournamentTable
+from tests.support.accounts import make_user
 
 _seeds = itertools.count()
 
@@ -27,19 +27,6 @@ def _fresh_throttles():
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def _fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def make_user(username: str, display_name: str = ""):
-    user = get_user_model().objects.create_user(username=username, password="green-felt-2024!")
-    if display_name:
-        user.profile.display_name = display_name
-        user.profile.save()
-    return user
 
 
 def finished_tournament(

@@ -9,7 +9,8 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 
-from tests.clubs.conftest import finished_tournament, make_user
+from tests.clubs.conftest import finished_tournament
+from tests.support.accounts import make_user
 
 
 def seed(owner_username: str, today: str) -> None:

@@ -7,7 +7,8 @@ import pytest
 
 from games.clubs import actions
 from games.clubs.models import Invitation, Membership
-from tests.clubs.conftest import join, make_user
+from tests.clubs.conftest import join
+from tests.support.accounts import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,8 @@ from games.clubs.models import (
     SeasonTournament,
 )
 from games.tournaments.models import Round, TableResult, Tournament, TournamentTable
-from tests.clubs.conftest import finished_tournament, join, make_user
+from tests.clubs.conftest import finished_tournament, join
+from tests.support.accounts import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.engine.rules import RULES
 from tests.conftest import ROOT
-from tests.e2e.test_table_e2e import sign_up
+from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -7,12 +7,12 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.fairplay import scan as fairplay_scan
 from games.live import actions
 from games.live.actions import base as actions_base
 from games.models import Table
+from tests.support import accounts
 
 BASE = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 _clock = itertools.count()
@@ -34,13 +34,9 @@ def _fixed(monkeypatch, settings):
 
 
 def make_users(*names: str, public: bool = True) -> list:
-    users = []
-    for name in names:
-        u = get_user_model().objects.create_user(username=name, password="pw-" + name * 3)
-        u.profile.public_records = public
-        u.profile.save()
-        users.append(u)
-    return users
+    """Accounts (tests/support/accounts.py) whose records are public unless ``public`` is
+    false."""
+    return accounts.make_users(*names, public_records=public)
 
 
 def rated_table(users: list, variant: str = "classic", **options) -> Table:
@@ -61,11 +57,11 @@ def play_game(table: Table, policies: dict) -> Table:
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
             return table
-        hand = table.current_hand
+        # read as the table's sockets read it: the action below starts from the cached state
+        hand, state, _game = actions.snapshot(table)
         if hand.result is not None:
             actions.do_next_hand(table.pk, table.version, at=tick())
             continue
-        state = actions.load_state(hand)
         action = policies[state.turn](state, state.turn)
         actions.do_submit_action(table.pk, state.turn, action, table.version, at=tick())
     raise AssertionError("the game did not finish")

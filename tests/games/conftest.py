@@ -49,15 +49,17 @@ def page_open(table, *positions: int) -> None:
 
 def play_out_hand(table, human: int = 0, limit: int = 3000, level: str = "medium"):
     """Play the current hand to its end through the services: the human seat
-    plays like a CPU of ``level``, the CPU seats are swept."""
+    plays like a CPU of ``level``, the CPU seats are swept. Each version is read as the
+    table's sockets read it (``realtime.snapshot``), so the action that follows starts
+    from the cached state as it does on a server (a test's transaction never commits,
+    and so never primes the cache itself)."""
     from games.live import cpu
 
     for _ in range(limit):
         table.refresh_from_db()
-        hand = table.current_hand
+        hand, state, _game = actions.snapshot(table)
         if hand.result is not None:
             return table
-        state = actions.load_state(hand)
         if state.turn == human:
             action = cpu.choose(state, human, level)
             actions.do_submit_action(table.pk, human, action, table.version)

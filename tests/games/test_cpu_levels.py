@@ -26,7 +26,6 @@ pytestmark = pytest.mark.django_db
 def _fast(settings, monkeypatch):
     settings.OKEY_CPU_DELAY_MS = 0
     settings.OKEY_AWAY_GRACE_S = 15
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     counter = itertools.count()
     monkeypatch.setattr(actions_base, "seed_source", lambda table, number: f"lv-{next(counter)}")
 

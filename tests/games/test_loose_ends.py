@@ -10,7 +10,6 @@ from html.parser import HTMLParser
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -23,6 +22,7 @@ from games.tournaments.models import Tournament
 from okeysite.asgi import application
 from tests.accounts.test_i18n import compiled_messages  # noqa: F401 (a fixture)
 from tests.games.conftest import cpu_table, play_out_hand
+from tests.support.accounts import make_user
 
 LANGS = ("en", "es", "de", "tr")
 
@@ -51,19 +51,12 @@ def inner(html: str, testid: str) -> str:
     return m.group(2)
 
 
-def make_user(username: str, language: str = "en"):
-    user = get_user_model().objects.create_user(username=username, password="green-felt-2024!")
-    user.profile.language = language
-    user.profile.save()
-    return user
-
-
 # The reconnecting notice -------------------------------------------------------------
 
 
 @pytest.mark.django_db
 def test_reconnecting_notice_is_translated_text_in_the_table_page(client, compiled_messages):  # noqa: F811
-    user = make_user("ayse", "de")
+    user = make_user("ayse", language="de")
     client.force_login(user)
     table = cpu_table(user=user)
     html = client.get(reverse("games:table", args=[table.code])).content.decode()
@@ -80,7 +73,7 @@ def test_reconnecting_notice_is_translated_text_in_the_table_page(client, compil
 def test_profile_language_without_a_cookie_sets_the_table_page(client, compiled_messages):  # noqa: F811
     """German in the profile, no language cookie, an English browser: the menus around
     the table are German like the table itself."""
-    user = make_user("ayse", "de")
+    user = make_user("ayse", language="de")
     client.force_login(user)
     table = cpu_table(user=user)
     url = reverse("games:table", args=[table.code])
@@ -94,7 +87,7 @@ def test_profile_language_without_a_cookie_sets_the_table_page(client, compiled_
 @pytest.mark.asyncio
 async def test_profile_language_without_a_cookie_sets_the_frames(compiled_messages):  # noqa: F811
     def setup() -> tuple[Table, str]:
-        user = make_user("ayse", "de")
+        user = make_user("ayse", language="de")
         client = Client()
         client.force_login(user)
         return cpu_table(user=user), client.cookies["sessionid"].value
@@ -140,7 +133,7 @@ def shown_dates(html: str) -> list[str]:
 def test_tournament_pages_show_one_date_format(client, compiled_messages, lang):  # noqa: F811
     """The list, the public page and the desk show the same date the same way (the list
     used to say 12/01/2031 and the desk Dec. 1, 2031)."""
-    organiser = make_user("orga", lang)
+    organiser = make_user("orga", language=lang)
     t = tournament_actions.do_create_tournament(
         organiser,
         name="Club night",
@@ -170,7 +163,7 @@ def test_tournament_pages_show_one_date_format(client, compiled_messages, lang):
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGS)
 def test_dates_with_a_time_use_the_same_date_format(client, compiled_messages, lang):  # noqa: F811
-    user = make_user("ayse", lang)
+    user = make_user("ayse", language=lang)
     table = cpu_table(user=user)
     at = dt.datetime(2031, 12, 1, 14, 5, tzinfo=dt.UTC)
     Table.objects.filter(pk=table.pk).update(created_at=at)
@@ -211,7 +204,7 @@ def browser_form_data(html: str, action: str) -> dict[str, str]:
 
 @pytest.mark.django_db
 def test_new_tournament_form_shows_an_iso_date_in_turkish(client):
-    client.force_login(make_user("orga", "tr"))
+    client.force_login(make_user("orga", language="tr"))
     client.cookies["django_language"] = "tr"
     html = client.get(reverse("tournaments:create")).content.decode()
     date_inputs = [a for tag, a in elements(html) if a.get("type") == "date"]
@@ -222,7 +215,7 @@ def test_new_tournament_form_shows_an_iso_date_in_turkish(client):
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ("tr", "de", "es"))
 def test_desk_settings_show_the_date_and_submit_in_each_language(client, lang):
-    organiser = make_user("orga", lang)
+    organiser = make_user("orga", language=lang)
     t = tournament_actions.do_create_tournament(
         organiser,
         name="Club night",
@@ -247,7 +240,7 @@ def test_desk_settings_show_the_date_and_submit_in_each_language(client, lang):
 
 @pytest.mark.django_db
 def test_review_filters_keep_their_dates_in_turkish(client):
-    client.force_login(make_user("ayse", "tr"))
+    client.force_login(make_user("ayse", language="tr"))
     client.cookies["django_language"] = "tr"
     url = reverse("review:my_games") + "?date_from=2031-12-01&date_to=2031-12-31"
     html = client.get(url).content.decode()
@@ -314,7 +307,8 @@ OVERLAPS = """() => {
 def test_reconnecting_notice_covers_nothing(page, daphne_server, width, height):
     """While the socket is closed the notice shows, over neither the header's menus
     (the language menu) nor any part of the table; it goes once the socket is open."""
-    from tests.e2e.test_table_e2e import create_table, sign_up
+    from tests.e2e.test_table_e2e import create_table
+    from tests.support.accounts import sign_up
 
     page.set_viewport_size({"width": width, "height": height})
     sign_up(page, daphne_server, f"reconnect{width}")
@@ -349,10 +343,10 @@ def test_replay_on_a_phone_shows_each_seat_apart(page, daphne_server):
         create_table,
         discard,
         draw_if_needed,
-        sign_up,
         wait_my_turn_or_end,
         worst_tile,
     )
+    from tests.support.accounts import sign_up
 
     sign_up(page, daphne_server, "phone_replayer")
     create_table(page, daphne_server, "classic")

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.common import heavy
 from games.tournaments.models import Entry, Tournament
-from tests.tournaments.conftest import make_user
+from tests.support.accounts import make_user
 from tests.tournaments.test_import_limits import big_file
 
 pytestmark = pytest.mark.django_db

@@ -6,11 +6,11 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.live import actions, cpu
 from games.live.actions import base as actions_base
 from games.models import Table
+from tests.support import accounts
 
 BASE = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -28,13 +28,8 @@ def fixed_seeds(monkeypatch):
 
 
 def make_users(*names: str, public: bool = False) -> list:
-    users = []
-    for name in names:
-        u = get_user_model().objects.create_user(username=name, password="pw-" + name * 3)
-        u.profile.public_records = public
-        u.profile.save()
-        users.append(u)
-    return users
+    """Accounts (tests/support/accounts.py) whose records are private unless ``public``."""
+    return accounts.make_users(*names, public_records=public)
 
 
 _clock = itertools.count()
@@ -71,7 +66,8 @@ def play_to_end(
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
             return table
-        hand = table.current_hand
+        # read as the table's sockets read it: the action below starts from the cached state
+        hand, state, _game = actions.snapshot(table)
         at = BASE + timedelta(seconds=next(_clock))
         if hand.result is not None:
             if stop_after_hand:
@@ -82,7 +78,6 @@ def play_to_end(
                 if e.code != "stale_state":
                     raise
             continue
-        state = actions.load_state(hand)
         if state.over:  # read while a live server's sweeper ended the hand: read again
             continue
         if state.turn in cpus:

@@ -10,12 +10,14 @@ from games.live import actions
 from games.models import Table
 from games.review.models import ShareLink
 from tests.review.conftest import cpu_table, play_out_hand
+from tests.support.accounts import make_user
 
 pytestmark = pytest.mark.django_db
 
 
 def login(client, name: str) -> User:
-    user = User.objects.create_user(name, password="pw-long-enough-1")
+    """A new account named ``name``, logged in on ``client``."""
+    user = make_user(name)
     client.force_login(user)
     return user
 

@@ -14,7 +14,8 @@ from django.urls import reverse
 from games import views
 from games.common import heavy
 from games.tournaments import actions
-from tests.tournaments.conftest import in_person, make_user, register_names
+from tests.support.accounts import make_user
+from tests.tournaments.conftest import in_person, register_names
 
 
 class FakeTime:

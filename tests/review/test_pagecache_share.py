@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from games.common import heavy
 from tests.review.test_heavy import FakeTime
-from tests.tournaments.conftest import in_person, make_user, register_names
+from tests.support.accounts import make_user
+from tests.tournaments.conftest import in_person, register_names
 from tests.watch.conftest import cpu_table, table_socket
 
 

@@ -45,16 +45,19 @@ def solo_table(
 
 
 def play_hand(table: Table, *, max_moves: int = 2000) -> None:
-    """Play the current hand to its end; the human seat plays like an easy CPU."""
+    """Play the current hand to its end; the human seat plays like an easy CPU. Each
+    version is read as the table's sockets read it (``realtime.snapshot``), so the action
+    that follows starts from the cached state as on a server."""
+    cpus = set(table.seats.filter(is_cpu=True).values_list("position", flat=True))
     for _ in range(max_moves):
         table.refresh_from_db()
-        hand = table.current_hand
+        hand, state, _game = actions.snapshot(table)
         if hand.result is not None:
             return
-        state = actions.load_state(hand)
-        seat = table.seats.get(position=state.turn)
         action = cpu.choose(state, state.turn, "easy")
-        actions.do_submit_action(table.pk, state.turn, action, table.version, by_cpu=seat.is_cpu)
+        actions.do_submit_action(
+            table.pk, state.turn, action, table.version, by_cpu=state.turn in cpus
+        )
     raise AssertionError("the hand did not end")
 
 

@@ -13,16 +13,9 @@ from django.urls import reverse
 from games.solo import views
 from games.solo.models import SoloResult
 from tests.solo.test_records import make_result
+from tests.support.accounts import make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def player(django_user_model, username, *, public=True, name=""):
-    user = django_user_model.objects.create_user(username, password="x")
-    user.profile.public_records = public
-    user.profile.display_name = name
-    user.profile.save()
-    return user
 
 
 def board_rows(client, **params):
@@ -36,8 +29,8 @@ def board_rows(client, **params):
 
 
 def test_only_opted_in_players_are_listed(client, django_user_model):
-    ayse = player(django_user_model, "ayse", name="Ayşe")
-    mehmet = player(django_user_model, "mehmet", public=False)
+    ayse = make_user("ayse", "Ayşe", public_records=True)
+    mehmet = make_user("mehmet")
     make_result(ayse, 800)
     make_result(mehmet, 500)
     make_result(None, 100)  # a guest
@@ -50,8 +43,8 @@ def test_only_opted_in_players_are_listed(client, django_user_model):
 def test_opting_out_removes_the_rows_at_once_and_opting_in_brings_them_back(
     client, django_user_model
 ):
-    ayse = player(django_user_model, "ayse", name="Ayşe")
-    bora = player(django_user_model, "bora", name="Bora")
+    ayse = make_user("ayse", "Ayşe", public_records=True)
+    bora = make_user("bora", "Bora", public_records=True)
     make_result(ayse, 700)
     make_result(bora, 900)
     assert [r[1] for r in board_rows(client)] == ["Ayşe", "Bora"]
@@ -64,7 +57,7 @@ def test_opting_out_removes_the_rows_at_once_and_opting_in_brings_them_back(
 
 
 def test_opt_out_through_the_profile_page(client, django_user_model):
-    ayse = player(django_user_model, "ayse", name="Ayşe")
+    ayse = make_user("ayse", "Ayşe", public_records=True)
     make_result(ayse, 700)
     client.force_login(ayse)
     assert board_rows(client)
@@ -78,8 +71,8 @@ def test_opt_out_through_the_profile_page(client, django_user_model):
 
 
 def test_one_row_per_player_and_level_best_first(client, django_user_model):
-    ayse = player(django_user_model, "ayse", name="Ayşe")
-    bora = player(django_user_model, "bora", name="Bora")
+    ayse = make_user("ayse", "Ayşe", public_records=True)
+    bora = make_user("bora", "Bora", public_records=True)
     make_result(ayse, 900)
     make_result(ayse, 600)
     make_result(ayse, 400, level="hard")
@@ -128,7 +121,7 @@ def test_period_filters(client, django_user_model, settings, zone, wall):
     week_start = views.period_start("week", now)
     month_start = views.period_start("month", now)
     names = ["ayse", "bora", "cem", "deniz", "ece"]
-    ayse, bora, cem, deniz, ece = (player(django_user_model, n, name=n.title()) for n in names)
+    ayse, bora, cem, deniz, ece = (make_user(n, n.title(), public_records=True) for n in names)
     results = [
         (ayse, "Ayse", 500, now),
         (ayse, "Ayse", 300, month_start - timedelta(days=40)),
@@ -195,7 +188,7 @@ def test_period_start_across_daylight_saving_changes(settings):
 def test_pagination_keeps_ranks_and_filters(client, django_user_model, monkeypatch):
     monkeypatch.setattr(views, "BOARD_PAGE_SIZE", 10)
     for i in range(23):
-        make_result(player(django_user_model, f"p{i:02d}", name=f"P{i:02d}"), 1000 + i)
+        make_result(make_user(f"p{i:02d}", f"P{i:02d}", public_records=True), 1000 + i)
     first = board_rows(client)
     third = board_rows(client, page=3)
     assert [r[0] for r in first] == list(range(1, 11)) and first[0][1:3] == ("P00", 1000)

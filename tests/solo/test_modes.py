@@ -20,16 +20,9 @@ from games.solo import records
 from games.solo.models import SoloResult
 from tests.solo.conftest import play_game, play_hand, solo_table
 from tests.solo.test_records import make_result
+from tests.support.accounts import make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def player(django_user_model, username, *, public=True):
-    user = django_user_model.objects.create_user(username, password="x")
-    user.profile.public_records = public
-    user.profile.display_name = username.title()
-    user.profile.save()
-    return user
 
 
 def board_names(client, **params) -> list[tuple[str, int, bool]]:
@@ -104,7 +97,7 @@ def test_the_mode_makes_the_table_competitive_or_not_and_is_remembered(client):
 
 
 def test_a_challenge_refuses_show_me_and_makes_a_verified_record(client, django_user_model):
-    ayse = player(django_user_model, "ayse")
+    ayse = make_user("ayse", "Ayse", public_records=True)
     client.force_login(ayse)
     table = solo_table(user=ayse, competitive=True)
     with pytest.raises(actions.ActionRefused) as refused:
@@ -121,7 +114,7 @@ def test_a_challenge_refuses_show_me_and_makes_a_verified_record(client, django_
 
 
 def test_a_practice_run_with_show_me_is_never_a_record(client, django_user_model):
-    ayse = player(django_user_model, "ayse")
+    ayse = make_user("ayse", "Ayse", public_records=True)
     client.force_login(ayse)
     table = solo_table(user=ayse)
     actions.do_show_hint(table.pk, 0)
@@ -135,7 +128,7 @@ def test_a_practice_run_with_show_me_is_never_a_record(client, django_user_model
     assert not SoloResult.objects.records().exists()
     assert records.personal_bests(ayse) == {} and records.unverified_bests(ayse) == {}
     # even a lower total than anyone's: not on the board, not even among the unverified
-    make_result(player(django_user_model, "bora"), row.total + 1000)
+    make_result(make_user("bora", "Bora", public_records=True), row.total + 1000)
     assert [r[0] for r in board_names(client)] == ["Bora"]
     assert [r[0] for r in board_names(client, unverified="1")] == ["Bora"]
 
@@ -162,7 +155,7 @@ def test_a_practice_run_with_show_me_is_never_a_record(client, django_user_model
 def test_a_stored_challenge_row_with_show_me_use_is_not_verified(client, django_user_model):
     """The server refuses "Show me" in a challenge; should a hand hold a use all the same
     (written past the server), the finished run is not verified."""
-    ayse = player(django_user_model, "ayse")
+    ayse = make_user("ayse", "Ayse", public_records=True)
     table = solo_table(user=ayse, competitive=True)
     Hand.objects.filter(table=table, number=0).update(hints={"0": [0]})
     play_game(table)
@@ -179,8 +172,8 @@ def test_a_stored_challenge_row_with_show_me_use_is_not_verified(client, django_
 def test_older_rows_stay_with_their_owner_marked_and_reach_the_board_only_on_request(
     client, django_user_model
 ):
-    ayse = player(django_user_model, "ayse")
-    bora = player(django_user_model, "bora")
+    ayse = make_user("ayse", "Ayse", public_records=True)
+    bora = make_user("bora", "Bora", public_records=True)
     older = make_result(ayse, 500, verified=False, days_ago=30)  # before the modes
     mine = make_result(ayse, 700, days_ago=1)
     bora_older = make_result(bora, 400, verified=False, days_ago=30)

@@ -17,12 +17,14 @@ from typing import Any
 PASSWORD = "green-felt-2024!"
 
 
-def make_user(username: str, *, password: str = PASSWORD, **profile: Any):
-    """An account named ``username``; ``profile`` sets fields of its profile
-    (``display_name``, ``language``, ``public_records``, ...), saved once."""
+def make_user(username: str, display_name: str = "", *, password: str = PASSWORD, **profile: Any):
+    """An account named ``username``, shown as ``display_name``; ``profile`` sets other
+    fields of its profile (``language``, ``public_records``, ...), saved once."""
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.create_user(username=username, password=password)
+    if display_name:
+        profile["display_name"] = display_name
     if profile:
         for key, value in profile.items():
             setattr(user.profile, key, value)

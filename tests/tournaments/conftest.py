@@ -4,18 +4,16 @@ import datetime as dt
 import itertools
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.live.actions import base as actions_base
 from games.tournaments import actions
+from tests.support.accounts import make_user
 
 
 @pytest.fixture(autouse=True)
 def _fast_cpus(settings):
     settings.OKEY_CPU_DELAY_MS = 0
     settings.OKEY_AWAY_GRACE_S = 15
-    # many accounts per test: a fast hasher (these are not login tests)
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
@@ -23,10 +21,6 @@ def fixed_seeds(monkeypatch):
     """Deterministic deals: seeds tn-0, tn-1, … in order."""
     counter = itertools.count()
     monkeypatch.setattr(actions_base, "seed_source", lambda table, number: f"tn-{next(counter)}")
-
-
-def make_user(username: str):
-    return get_user_model().objects.create_user(username=username, password="green-felt-2024!")
 
 
 @pytest.fixture

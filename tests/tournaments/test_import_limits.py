@@ -17,7 +17,8 @@ from games.common import heavy
 from games.tournaments import actions, exchange
 from games.tournaments.models import Entry, Tournament, TournamentTable
 from games.tournaments.views import MATRIX_BLOCK
-from tests.tournaments.conftest import CLASSIC_OK, in_person, make_user
+from tests.support.accounts import make_user
+from tests.tournaments.conftest import CLASSIC_OK, in_person
 
 pytestmark = pytest.mark.django_db
 

@@ -12,6 +12,7 @@ from games.live import actions as table_actions
 from games.models import Seat
 from okeysite.asgi import application
 from tests.games.conftest import _fast_cpus, fixed_seeds  # noqa: F401 (autouse fixtures)
+from tests.support.accounts import logged_in, make_user
 
 ORIGIN = (b"origin", b"http://testserver")
 
@@ -23,12 +24,9 @@ def _lobby_at_once(settings):
 
 
 def person(name: str) -> tuple[User, Client]:
-    user = User.objects.create_user(name, password=f"pw-{name}-123")
-    user.profile.display_name = name.title()
-    user.profile.save()
-    client = Client()
-    client.force_login(user)
-    return user, client
+    """An account shown as ``name.title()`` and a client logged in as it."""
+    user = make_user(name, name.title())
+    return user, logged_in(user)
 
 
 def cpu_table(user=None, *, public: bool = True, variant: str = "classic", guest_key: str = ""):

@@ -6,8 +6,10 @@ from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from accounts import throttle
 from games import plugins
 from games.common import heavy, pagecache
 from games.engine.rules import RULES, rules_for
@@ -35,6 +37,10 @@ def my_seat(request: HttpRequest, table: Table) -> Seat | None:
 PLAY_NOW_LEVEL = "medium"
 PLAY_NOW_FIRST_VARIANT = "classic"
 UNFINISHED = (Table.Status.WAITING, Table.Status.PLAYING)
+# Presses of "Play now" per player (an account, else the address) and window: each opens
+# and deals a table, so a script cannot open them without end (accounts/throttle.py).
+PLAY_NOW_PRESSES = throttle.Limit("play-now", "PLAY_NOW_LIMIT", "PLAY_NOW_WINDOW", 10, 60)
+PLAY_NOW_REFUSED = _("You opened many tables in a short while. Wait a minute, then try again.")
 
 
 def visitor_tables(request: HttpRequest):
@@ -138,7 +144,13 @@ def play_now(request: HttpRequest) -> HttpResponse:
     against CPUs (``PLAY_NOW_LEVEL``) in their last rule set (``last_variant``), at the rule
     set's usual number of seats, assisted at their first tables (``play_now_assisted``); a
     guest's session is started here. No turn clock: one person and CPUs is not timed
-    (``actions.with_turn_clock``). Opened by ``actions.do_create_table`` like any table."""
+    (``actions.with_turn_clock``). Opened by ``actions.do_create_table`` like any table.
+    Presses are limited per player (``PLAY_NOW_PRESSES``): a refused one opens nothing."""
+    who = f"u:{request.user.pk}" if request.user.is_authenticated else throttle.client_ip(request)
+    if throttle.at_limit(PLAY_NOW_PRESSES, who):
+        flash.error(request, PLAY_NOW_REFUSED)
+        return redirect("home")
+    throttle.hit(PLAY_NOW_PRESSES, who)
     variant = last_variant(request)
     try:
         table = actions.do_create_table(

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -21,6 +22,15 @@ from tests.support.accounts import logged_in, make_user
 pytestmark = pytest.mark.django_db
 
 PLAY = reverse("games:play")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_press_counts():
+    """The presses of Play now are counted in the cache (``PLAY_NOW_PRESSES``), per address:
+    every test client here comes from one address."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 def resume_codes(html: str) -> list[str]:
@@ -147,3 +157,15 @@ def test_more_options_summary_names_the_forms_defaults():
     assert re.search(r'<option value="classic" selected>', html)
     assert re.search(r'name="classic__clock"[^>]*>.*?<option value="30" selected>', html, re.S)
     assert re.search(r'name="seat_1"[^>]*>.*?<option value="cpu:medium" selected>', html, re.S)
+
+
+def test_play_now_presses_are_limited_per_player(settings):
+    settings.PLAY_NOW_LIMIT = 2
+    for _ in range(2):  # two guests from one address
+        assert Client().post(PLAY).status_code == 302
+    assert Table.objects.count() == 2
+    refused = Client().post(PLAY)
+    assert refused.url == reverse("home") and Table.objects.count() == 2
+    # an account is counted on its own
+    logged_in(make_user("deniz")).post(PLAY)
+    assert Table.objects.count() == 3

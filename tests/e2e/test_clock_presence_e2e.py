@@ -17,6 +17,7 @@ from tests.support import servers
 from tests.support.accounts import sign_up
 from tests.support.lobby import open_new_table_form
 from tests.support.servers import free_port
+from tests.support.waits import ws_open
 
 pytestmark = pytest.mark.e2e
 
@@ -50,10 +51,6 @@ def clock_server(tmp_path_factory):
         yield f"http://127.0.0.1:{port}"
     finally:
         servers.stop(proc)
-
-
-def ws_open(page: Page) -> None:
-    page.wait_for_function("() => document.body.classList.contains('ws-open')")
 
 
 def shoot(page: Page, name: str) -> None:

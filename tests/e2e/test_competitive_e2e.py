@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from games.engine.rules import RULES
 from tests.conftest import ROOT
 from tests.support.accounts import sign_up
+from tests.support.waits import ws_open
 
 pytestmark = pytest.mark.e2e
 
@@ -45,10 +46,6 @@ def server_shell(e2e_env: dict[str, str], script: str) -> str:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
-
-
-def ws_open(page: Page) -> None:
-    page.wait_for_function("() => document.body.classList.contains('ws-open')")
 
 
 def test_a_rated_quick_match_gives_no_engine_help_and_an_early_leave_aborts_it(

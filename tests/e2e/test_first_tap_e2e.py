@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.accounts import sign_up
+from tests.support.waits import ws_open
 
 pytestmark = pytest.mark.e2e
 
@@ -28,10 +29,6 @@ def shot(page: Page, name: str) -> None:
     if where:
         Path(where).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(where) / f"{name}.png"))
-
-
-def ws_open(page: Page) -> None:
-    page.wait_for_function("() => document.body.classList.contains('ws-open')")
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -51,6 +51,7 @@ from tests.e2e.test_table_layout_e2e import (
 )
 from tests.support.accounts import sign_up
 from tests.support.lobby import open_new_table_form
+from tests.support.waits import ws_open
 
 pytestmark = pytest.mark.e2e
 
@@ -82,10 +83,6 @@ def fits_one_screen(page: Page, name: str, selectors: dict[str, str]) -> list[st
     return problems
 
 
-def wait_ws(page: Page) -> None:
-    page.wait_for_function("() => document.body.classList.contains('ws-open')")
-
-
 def tile_id(page: Page, t: str) -> str:
     return page.locator(f"#rack-grid .tile[data-t='{t}']").first.get_attribute("data-id")
 
@@ -105,7 +102,7 @@ def new_101_table(page: Page, base: str, **options: str) -> str:
         page.select_option(f"select[name='{VARIANT}__{key}']", value)
     page.get_by_test_id("create-submit").click()
     expect(page).to_have_url(re.compile(r"/t/[\w-]+/$"))
-    wait_ws(page)
+    ws_open(page)
     expect(page.locator("#rack-grid .tile").first).to_be_visible()
     return page.locator(".table-page").get_attribute("data-code")
 
@@ -134,7 +131,7 @@ def with_state(page: Page, e2e_env: dict, code: str, state) -> None:
     put_hand_state(e2e_env, code, state.to_json())
     forget_moves(e2e_env, code)
     page.reload()
-    wait_ws(page)
+    ws_open(page)
 
 
 def test_a_101_table_from_the_form_against_three_cpus(page: Page, daphne_server: str):
@@ -346,7 +343,7 @@ def test_a_101_solo_game_goes_to_the_history_not_the_records(
     page.get_by_test_id("solo-level").select_option("easy")
     page.get_by_test_id("solo-start-submit").click()
     expect(page).to_have_url(re.compile(r"/t/[\w-]+/$"))
-    wait_ws(page)
+    ws_open(page)
     code = page.url.rstrip("/").rsplit("/", 1)[1]
     expect(page.locator("#rack-grid .tile")).to_have_count(22)  # seat 0 starts [D25]
     expect(page.get_by_test_id("round")).to_have_text("Hand 1 of 3")

@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from games.engine.rules import RULES
 from tests.conftest import ROOT
 from tests.support.accounts import sign_up
+from tests.support.waits import ws_open
 
 pytestmark = pytest.mark.e2e
 
@@ -34,10 +35,6 @@ from games.models import Table
 table = Table.objects.get(code="{code}")
 Table.objects.filter(pk=table.pk).update(created_at=table.created_at - timedelta(seconds=58))
 """
-
-
-def ws_open(page: Page) -> None:
-    page.wait_for_function("() => document.body.classList.contains('ws-open')")
 
 
 def play_now(page: Page, base: str) -> str:

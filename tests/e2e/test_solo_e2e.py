@@ -15,17 +15,9 @@ from games.engine.evaluate import best_arrangement
 from games.engine.tiles import kind_of, parse_kind
 from tests.e2e.test_table_e2e import act, draw_if_needed, rack
 from tests.support.accounts import sign_up
+from tests.support.waits import wait_my_turn_or_end
 
 pytestmark = pytest.mark.e2e
-
-
-def wait_my_turn_or_end(page: Page) -> bool:
-    page.wait_for_function(
-        """() => document.querySelector('#t-result.show') ||
-            document.querySelector('[data-testid=status]').textContent.includes('Your turn')""",
-        timeout=60_000,
-    )
-    return page.locator("#t-result.show").count() == 0
 
 
 def leftover_tiles(page: Page) -> list[int]:

@@ -15,6 +15,7 @@ from games.engine.melds import sum_value
 from games.engine.tiles import kind_of, parse_kind
 from tests.support.accounts import sign_up
 from tests.support.lobby import open_new_table_form
+from tests.support.waits import wait_my_turn_or_end
 
 pytestmark = pytest.mark.e2e
 TURN = "Your turn"
@@ -36,16 +37,6 @@ def rack(page: Page) -> list[tuple[int, str]]:
     return page.eval_on_selector_all(
         "#rack-grid .tile", "els => els.map(e => [parseInt(e.dataset.id), e.dataset.t])"
     )
-
-
-def wait_my_turn_or_end(page: Page) -> bool:
-    """True when it is our turn, False when the hand is over."""
-    page.wait_for_function(
-        """() => document.querySelector('#t-result.show') ||
-            document.querySelector('[data-testid=status]').textContent.includes('Your turn')""",
-        timeout=60_000,
-    )
-    return page.locator("#t-result.show").count() == 0
 
 
 def version(page: Page) -> str:

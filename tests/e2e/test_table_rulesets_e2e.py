@@ -35,6 +35,7 @@ from games.engine.rules import rules_for
 from games.engine.tiles import parse_kind
 from tests.e2e.test_table_e2e import create_table, version, wait_my_turn_or_end
 from tests.support.accounts import sign_up
+from tests.support.waits import wait_version_after
 
 pytestmark = pytest.mark.e2e
 
@@ -53,12 +54,6 @@ def shot(page: Page, name: str) -> None:
         Path(where).mkdir(parents=True, exist_ok=True)
         size = page.viewport_size
         page.screenshot(path=str(Path(where) / f"{name}-{size['width']}x{size['height']}.png"))
-
-
-def wait_version_after(page: Page, before: str) -> None:
-    page.wait_for_function(
-        f"() => document.querySelector('#act-version').value !== '{before}'", timeout=20_000
-    )
 
 
 def no_error(page: Page) -> None:

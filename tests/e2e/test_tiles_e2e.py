@@ -13,16 +13,11 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.test_table_e2e import create_table, version, wait_my_turn_or_end
 from tests.support.accounts import sign_up
+from tests.support.waits import wait_version_after
 
 pytestmark = pytest.mark.e2e
 NOTATION = re.compile(r"\b[RYBK]\d{1,2}\b")
 SHOTS = "/tmp"
-
-
-def wait_version_after(page: Page, before: str) -> None:
-    page.wait_for_function(
-        f"() => document.querySelector('#act-version').value !== '{before}'", timeout=20_000
-    )
 
 
 def heard(page: Page) -> str:

@@ -11,12 +11,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support.accounts import sign_up
 from tests.support.lobby import open_new_table_form
+from tests.support.waits import ws_open
 
 pytestmark = pytest.mark.e2e
-
-
-def ws_open(page: Page) -> None:
-    page.wait_for_function("() => document.body.classList.contains('ws-open')")
 
 
 def rack_ids(page: Page) -> set[int]:

@@ -1,4 +1,4 @@
-"""Waiting on a condition instead of sleeping a fixed time.
+"""Waiting on a condition instead of sleeping a fixed time (a process, or a page in the browser).
 
 A test that waits for another process (a server starting, a row written by a sweeper)
 polls for the condition it needs with ``wait_until`` and fails with what it waited for
@@ -56,4 +56,29 @@ def wait_for_port(
 
     wait_until(
         accepting, f"{host}:{port} to accept connections", timeout=timeout, interval=interval
+    )
+
+
+# In the browser (Playwright ``page``) ----------------------------------------------------
+
+
+def ws_open(page) -> None:
+    """Wait until the table page's socket is open (the page's ``ws-open`` class)."""
+    page.wait_for_function("() => document.body.classList.contains('ws-open')")
+
+
+def wait_my_turn_or_end(page) -> bool:
+    """Wait until it is the player's turn (True) or the hand is over (False)."""
+    page.wait_for_function(
+        """() => document.querySelector('#t-result.show') ||
+            document.querySelector('[data-testid=status]').textContent.includes('Your turn')""",
+        timeout=60_000,
+    )
+    return page.locator("#t-result.show").count() == 0
+
+
+def wait_version_after(page, before: str) -> None:
+    """Wait until the table's version (``#act-version``) is no longer ``before``."""
+    page.wait_for_function(
+        f"() => document.querySelector('#act-version').value !== '{before}'", timeout=20_000
     )

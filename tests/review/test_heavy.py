@@ -97,7 +97,7 @@ async def test_a_sync_view_never_runs_on_the_thread_of_the_consumers_database_wo
 
     seen: dict[str, threading.Thread] = {}
 
-    def spy(language: str, slug: str):
+    def spy(language: str, slug: str, **kwargs: object):
         seen["view"] = threading.current_thread()
         raise KeyError(slug)  # a 404: the thread is what this test is about
 

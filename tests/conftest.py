@@ -39,7 +39,7 @@ import pytest
 import time_machine
 
 from tests.support import servers
-from tests.support.servers import ROOT, free_port  # noqa: F401 (older imports use these)
+from tests.support.servers import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -219,8 +219,8 @@ def _fast_password_hasher():
 
 # The real server --------------------------------------------------------------------
 #
-# tests/support/servers.py starts and waits for server processes; ``free_port`` and
-# ``ROOT`` are imported from there.
+# tests/support/servers.py starts and waits for server processes (``ROOT``, ``free_port``,
+# the server's environment); the fixtures below are built from it.
 
 
 @pytest.fixture(scope="session")

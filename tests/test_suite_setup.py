@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, free_port
+from tests.support.servers import ROOT, free_port
 from tests.support.waits import wait_for_port, wait_until
 
 INNER_CONFTEST = '''

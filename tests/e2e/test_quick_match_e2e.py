@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.engine.rules import RULES
-from tests.conftest import ROOT
 from tests.support.accounts import sign_up
+from tests.support.servers import ROOT
 from tests.support.waits import ws_open
 
 pytestmark = pytest.mark.e2e

@@ -18,9 +18,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.engine.rules import RULES
-from tests.conftest import ROOT
 from tests.e2e.test_quick_match_e2e import AGE, TABLE_URL, ws_open
 from tests.support.accounts import sign_up
+from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.e2e
 

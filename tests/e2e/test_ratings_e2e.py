@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import ROOT
 from tests.support.accounts import sign_up
 from tests.support.lobby import open_new_table_form
+from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.e2e
 

@@ -36,7 +36,7 @@ from games.tools.site.players import (
     percentile,
 )
 from games.tools.site.servers import TableSpec, create_tables
-from tests.conftest import ROOT
+from tests.support.servers import ROOT
 
 VERSION = '<input type="hidden" id="act-version" name="version" value="{}" hx-swap-oob="true">'
 CONTROLS = (

@@ -22,7 +22,7 @@ from games.models import Hand, Seat, SeatConnection
 from games.tools.site import pages, soak
 from games.tools.site.load import soak_verdict
 from games.tools.site.servers import create_tables
-from tests.conftest import ROOT
+from tests.support.servers import ROOT
 
 
 def samples(*rows: tuple[float, float]) -> list[dict]:

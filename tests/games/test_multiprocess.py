@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from games.tools.site import servers as bench
-from tests.conftest import ROOT, free_port
+from tests.support.servers import ROOT, free_port
 from tests.support.waits import wait_for_port, wait_until
 
 VERSION = re.compile(r'id="act-version" name="version" value="(\d+)"')

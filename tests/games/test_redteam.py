@@ -93,7 +93,7 @@ def served(tmp_path):
     import subprocess
     import sys
 
-    from tests.conftest import ROOT, free_port
+    from tests.support.servers import ROOT, free_port
     from tests.support.waits import wait_for_port
 
     env = {

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, free_port
+from tests.support.servers import ROOT, free_port
 
 CREATE = """
 from games.live import actions as table_actions

@@ -18,7 +18,7 @@ from games.management.commands.serve import (
     SERVER_QUEUE_LIMIT,
     bounded_protocol,
 )
-from tests.conftest import ROOT, free_port
+from tests.support.servers import ROOT, free_port
 from tests.support.waits import wait_for_port
 
 

@@ -10,8 +10,8 @@ import signal
 
 import pytest
 
-from tests.conftest import free_port
 from tests.games.test_multiprocess import SETUP, _manage, _serve, _wait_http, postgres, redis
+from tests.support.servers import free_port
 from tests.support.waits import wait_until
 
 __all__ = ["postgres", "redis"]  # the fixtures, imported for this module's test

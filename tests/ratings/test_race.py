@@ -17,8 +17,8 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
 from tests.games.test_multiprocess import postgres  # noqa: F401 - the PostgreSQL fixture
+from tests.support.servers import ROOT
 
 RACE = """
 import json, threading

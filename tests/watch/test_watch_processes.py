@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from tests.conftest import free_port
 from tests.games.test_multiprocess import _manage, _serve, _wait_http, postgres, redis  # noqa: F401
+from tests.support.servers import free_port
 
 COUNT = re.compile(r'data-testid="watchers" data-n="(\d+)"')
 LOBBY_COUNT = re.compile(r'data-testid="live-watchers" data-n="(\d+)"')

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from games.engine.legal import is_penalty_tile
 from games.engine.melds import PAIR, classify
 from games.engine.racksort import RACK_ROW
 from games.engine.state import HandState, new_hand
@@ -104,7 +105,21 @@ FIFTY_ONE = Script(
     add="B9",
 )
 
-SCRIPTS = {s.slug: s for s in (CLASSIC, FIFTY_ONE)}
+OKEY_101 = Script(
+    slug="101",
+    variant="101",
+    # found by ``python -m games.learn.seeds 101``: five melds worth 101 or more after the
+    # first draw (each tile of them named once); the second draw is Y1, below Y2 Y3 Y4 Y5
+    seed="learn:101:1231",
+    seat=1,
+    first_discard="B4",
+    take="",
+    discards=("R8", "R8"),
+    opening=("R6 Y6 K6", "Y11 B11 K11", "R12 Y12 B12", "Y2 Y3 Y4 Y5", "K2 K3 K4"),
+    add="Y1",
+)
+
+SCRIPTS = {s.slug: s for s in (CLASSIC, FIFTY_ONE, OKEY_101)}
 
 
 def script_for_seed(seed: Any) -> Script | None:
@@ -204,7 +219,11 @@ def cpu_move(script: Script, state: HandState, seat: int) -> dict[str, Any] | No
             return {"type": "discard", "tile": tile}
     dealt_rack = set(dealt(script).racks[seat])
     drawn = [t for t in rack if t not in dealt_rack]
-    return {"type": "discard", "tile": drawn[-1] if drawn else rack[-1]}
+    # the tile drawn, unless the rule set would penalise it (an okey, a tile that fits a
+    # meld on the table: 101, fifty-one): then the first of its rack it would not
+    tiles = [*drawn[-1:], *reversed(rack)]
+    tile = next((t for t in tiles if not is_penalty_tile(state, t)), tiles[0])
+    return {"type": "discard", "tile": tile}
 
 
 def added_to_meld(script: Script, melds: Any, seat: int) -> bool:

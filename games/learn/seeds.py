@@ -2,14 +2,15 @@
 
 Tries the seeds ``learn:<rule set>:0``, ``:1``, ... and prints the first whose deal lets
 every step of the lesson happen with the scripted CPUs of ``script.cpu_move`` (seat 0
-starts and discards first; the learner sits at seat 1; the others draw and discard the
-tile they drew). The printed tiles go into the lesson's ``Script`` (games/learn/script.py).
+starts and discards first; the learner sits at seat 1; the others draw and discard, so
+the learner's draws are the same pile positions whatever the CPUs throw away). The printed tiles go into the lesson's ``Script`` (games/learn/script.py).
 
 - classic: the learner holds an okey and a false joker, and wins on their third turn
   with both: a tile of the pile on turn one, seat 0's second discard taken on turn two,
   a tile of the pile on turn three. Seat 0's first discard fits nothing of theirs.
-- fifty-one: the learner's first draw lets them open (RULES.md §4, at least 51) with no
-  okey or false joker, and their second draw fits exactly one of the opened melds.
+- fifty-one and 101: the learner's first draw lets them open (at least 51, RULES.md §4;
+  at least 101 in 101) with no okey or false joker, and their second draw fits exactly
+  one of the opened melds.
 """
 
 from __future__ import annotations
@@ -85,17 +86,28 @@ def _fits(meld, tile, okey) -> bool:
 
 
 def fifty_one(i: int) -> str | None:
-    s = new_hand("fifty-one", {}, f"learn:fifty-one:{i}", 0)
+    return lay_down("fifty-one", 51, i)
+
+
+def okey101(i: int) -> str | None:
+    return lay_down("101", 101, i)
+
+
+def lay_down(variant: str, minimum: int, i: int) -> str | None:
+    s = new_hand(variant, {}, f"learn:{variant}:{i}", 0)
     ok, rack, pile = s.okey_kind, list(s.racks[1]), s.pile
     p1, p2 = pile[-1], pile[-5]  # the learner's draws on turns one and two
     if any(_special(t, ok) for t in [*rack, p1, p2]):
         return None
     a = _arrangement(rack + [p1], ok, "sum")
-    if (a.opening_total or 0) < 51 or len(a.leftover) < 2 or p1 in a.leftover:
+    if (a.opening_total or 0) < minimum or len(a.leftover) < 2 or p1 in a.leftover:
         return None
-    if (_arrangement(rack, ok, "sum").opening_total or 0) >= 51:
+    if (_arrangement(rack, ok, "sum").opening_total or 0) >= minimum:
         return None
     melds = [m.tiles for m in a.melds]
+    kinds = [kind_of(t) for m in melds for t in m]
+    if len(set(kinds)) != len(kinds):
+        return None  # each tile of the opening named once, by its face alone
     if any(kind_of(t) == kind_of(p2) for m in melds for t in m):
         return None
     target = [m for m in melds if _fits(m, p2, ok)]
@@ -111,13 +123,13 @@ def fifty_one(i: int) -> str | None:
     if d0 is None:
         return None
     return (
-        f"seed=learn:fifty-one:{i} first_discard={notation(d0)} "
+        f"seed=learn:{variant}:{i} first_discard={notation(d0)} "
         f"opening={[' '.join(notation(t) for t in m) for m in melds]} add={notation(p2)} "
         f"discards=({notation(a.leftover[0])}, {notation(a.leftover[1])})"
     )
 
 
-SEARCHES = {"classic": classic, "fifty-one": fifty_one}
+SEARCHES = {"classic": classic, "fifty-one": fifty_one, "101": okey101}
 
 
 def main(argv: list[str]) -> int:

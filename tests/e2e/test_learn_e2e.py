@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from games.learn.script import CLASSIC, FIFTY_ONE
+from games.learn.script import CLASSIC, FIFTY_ONE, OKEY_101
 
 pytestmark = pytest.mark.e2e
 SHOTS = Path(os.environ.get("LEARN_SHOTS", "/tmp/shots/learn"))
@@ -107,10 +107,11 @@ def test_how_to_play_shows_tiles_and_links_to_the_lesson(page: Page, daphne_serv
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_fifty_one_lesson_through_opening_and_adding(page: Page, daphne_server, size):
+@pytest.mark.parametrize("script", [FIFTY_ONE, OKEY_101], ids=lambda s: s.slug)
+def test_a_lay_down_lesson_through_opening_and_adding(page: Page, daphne_server, size, script):
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     page.goto(f"{daphne_server}/learn/")
-    page.get_by_test_id("learn-start-fifty-one").click()
+    page.get_by_test_id(f"learn-start-{script.slug}").click()
     expect(page).to_have_url(re.compile(r"/t/[\w-]+/$"))
     page.wait_for_function("() => document.body.classList.contains('ws-open')")
 
@@ -118,37 +119,37 @@ def test_the_fifty_one_lesson_through_opening_and_adding(page: Page, daphne_serv
     page.get_by_test_id("draw-pile").click()
 
     at_step(page, "open")
-    shot(page, size, "51-2-open")
-    select(page, FIFTY_ONE.discards[0])
+    shot(page, size, f"{script.slug}-2-open")
+    select(page, script.discards[0])
     press(page, "discard")  # not yet: the panel says to open first
     expect(page.get_by_test_id("lesson-wrong")).to_have_attribute("data-code", "lesson_open_first")
-    shot(page, size, "51-2-open-wrong")
+    shot(page, size, f"{script.slug}-2-open-wrong")
     # the refusal sent the rack again: nothing is selected any more
     expect(page.locator("#rack-grid .tile.selected")).to_have_count(0)
-    for meld in FIFTY_ONE.opening:
+    for meld in script.opening:
         for t in meld.split():
             select(page, t)
         page.locator("#t-controls [data-stage]").click()
     press(page, "open")
 
     at_step(page, "discard")
-    expect(page.get_by_test_id("melds").locator(".meld")).to_have_count(2)
-    shot(page, size, "51-3-discard")
-    select(page, FIFTY_ONE.discards[0])
+    expect(page.get_by_test_id("melds").locator(".meld")).to_have_count(len(script.opening))
+    shot(page, size, f"{script.slug}-3-discard")
+    select(page, script.discards[0])
     press(page, "discard")
 
     at_step(page, "draw_again")
     press(page, "draw")
 
     at_step(page, "add")
-    shot(page, size, "51-5-add")
-    select(page, FIFTY_ONE.add)
+    shot(page, size, f"{script.slug}-5-add")
+    select(page, script.add)
     press(page, "place")
 
     at_step(page, "discard_again")
-    select(page, FIFTY_ONE.discards[1])
+    select(page, script.discards[1])
     press(page, "discard")
 
     at_step(page, "done")
     expect(page.get_by_test_id("lesson-done")).to_be_visible()
-    shot(page, size, "51-7-done")
+    shot(page, size, f"{script.slug}-7-done")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.engine.actions import apply
 from games.engine.racksort import rack_sort
 from games.engine.tiles import FALSE_IDS, kind_of, notation
@@ -137,8 +139,8 @@ def test_a_seed_that_is_no_lessons_has_no_script():
     assert lesson.script_for_seed(SCRIPT.seed) is SCRIPT
 
 
-def test_the_fifty_one_lesson_opens_then_adds_to_a_meld():
-    sc = lesson.FIFTY_ONE
+@pytest.mark.parametrize("sc", [lesson.FIFTY_ONE, lesson.OKEY_101], ids=lambda s: s.slug)
+def test_a_lay_down_lesson_opens_then_adds_to_a_meld(sc):
     state = lesson.dealt(sc)
 
     def cpus(state):
@@ -166,7 +168,8 @@ def test_the_fifty_one_lesson_opens_then_adds_to_a_meld():
     assert says(type="open", melds=melds[:1]) is None
     state, _ = apply(state, {"type": "open", "melds": melds, "seat": sc.seat})
     assert at() == lesson.DISCARD
-    assert says(type="discard", tile=own(sc.discards[1])) == "lesson_discard_this"
+    other = next(t for t in state.racks[sc.seat] if notation(t) != sc.discards[0])
+    assert says(type="discard", tile=other) == "lesson_discard_this"
     state, _ = apply(state, {"type": "discard", "tile": own(sc.discards[0]), "seat": sc.seat})
     state = cpus(state)
     assert at() == lesson.DRAW_AGAIN
@@ -191,7 +194,12 @@ def test_the_seed_search_finds_the_stored_deals():
     """``python -m games.learn.seeds`` gives back each script's seed and tiles."""
     from games.learn import seeds
 
-    for sc, search in ((lesson.CLASSIC, seeds.classic), (lesson.FIFTY_ONE, seeds.fifty_one)):
+    scripts = (
+        (lesson.CLASSIC, seeds.classic),
+        (lesson.FIFTY_ONE, seeds.fifty_one),
+        (lesson.OKEY_101, seeds.okey101),
+    )
+    for sc, search in scripts:
         number = int(sc.seed.rsplit(":", 1)[1])
         found = search(number)
         assert found is not None and found.startswith(f"seed={sc.seed} ")

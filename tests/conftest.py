@@ -39,7 +39,7 @@ import pytest
 import time_machine
 
 from tests.support import servers
-from tests.support.servers import free_port
+from tests.support.servers import free_port, postgres, redis  # noqa: F401 (fixtures)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

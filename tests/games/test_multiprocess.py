@@ -15,104 +15,27 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import glob
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from games.tools.site import servers as bench
+from tests.support import servers
 from tests.support.servers import ROOT, free_port
-from tests.support.waits import wait_for_port, wait_until
+from tests.support.waits import wait_until
 
 VERSION = re.compile(r'id="act-version" name="version" value="(\d+)"')
 STATUS = re.compile(r'data-testid="status">([^<]*)<')
 RACK = re.compile(r'id="t-rack".*?</section>', re.S)
 TILE = re.compile(r'data-id="(\d+)"')
-
-
-def _pg_bin(name: str) -> str:
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    assert found, "PostgreSQL is missing: apt-get install -y postgresql (make test does)"
-    return found[-1]
-
-
-def _as_postgres(cmd: list[str]) -> list[str]:
-    return cmd if os.getuid() != 0 else ["runuser", "-u", "postgres", "--", *cmd]
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    # not under pytest's tmp dirs: those are private to root, and PostgreSQL
-    # refuses to run as root, so it runs as the postgres user in its own dir
-    base = Path(tempfile.mkdtemp(prefix="okey-pg-"))
-    data, sock = base / "data", base
-    if os.getuid() == 0:
-        shutil.chown(base, "postgres")
-    subprocess.run(
-        _as_postgres([_pg_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]),
-        check=True,
-        capture_output=True,
-    )
-    port = free_port()
-    proc = subprocess.Popen(
-        _as_postgres(
-            [
-                _pg_bin("postgres"),
-                "-D",
-                str(data),
-                "-p",
-                str(port),
-                "-k",
-                str(sock),
-                "-c",
-                "listen_addresses=127.0.0.1",
-                "-c",
-                "fsync=off",
-            ]
-        ),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"postgres://postgres@127.0.0.1:{port}/postgres"
-    for _ in range(100):
-        if (
-            subprocess.run(
-                [_pg_bin("pg_isready"), "-h", "127.0.0.1", "-p", str(port)], capture_output=True
-            ).returncode
-            == 0
-        ):
-            break
-        time.sleep(0.1)
-    yield url
-    proc.terminate()
-    proc.wait(20)
-    shutil.rmtree(base, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def redis():
-    exe = shutil.which("redis-server")
-    assert exe, "Redis is missing: apt-get install -y redis-server (make test does)"
-    port = free_port()
-    proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    wait_for_port(port, timeout=30, interval=0.05, proc=proc)  # Redis accepts connections
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.terminate()
-    proc.wait(10)
 
 
 SETUP = """
@@ -233,40 +156,6 @@ print("OPENED", open_connections() - before)
 """
 
 
-def _manage(env, *args):
-    out = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr
-    return out.stdout
-
-
-def _serve(env, port):
-    log = open(Path(tempfile.gettempdir()) / f"okey-serve-{port}.log", "wb")  # noqa: SIM115
-    return subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-
-
-def _wait_http(port):
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("server did not start")
-
-
 class Player:
     def __init__(self, port: int, key: str, code: str) -> None:
         self.port, self.key, self.code = port, key, code
@@ -326,13 +215,13 @@ def site(postgres, redis):
         TRUSTED_PROXIES="1",
         DJANGO_SETTINGS_MODULE="okeysite.settings",
     )
-    _manage(env, "migrate", "--noinput", "-v", "0")
+    servers.manage(env, "migrate", "--noinput", "-v", "0")
     ports = [free_port(), free_port()]
-    procs = [_serve(env, p) for p in ports]
+    procs = [servers.serve(env, p) for p in ports]
     nginx = None
     try:
         for p in ports:
-            _wait_http(p)
+            servers.wait_for_http(f"http://127.0.0.1:{p}/")
         nginx = bench.start_nginx(ports)
         yield env, ports, nginx
     finally:
@@ -352,7 +241,7 @@ def test_a_database_trip_sends_only_its_own_queries(site):
     """Three trips of one query each on a kept connection are three statements: no
     "SELECT 1" health check before each (a sixth round trip on every move)."""
     env, _ports, _nginx = site
-    sent = json.loads(_manage(env, "shell", "-c", TRIPS).split("SENT", 1)[1])
+    sent = json.loads(servers.manage(env, "shell", "-c", TRIPS).split("SENT", 1)[1])
     assert len(sent) == 3, sent
     assert not any(q.strip() == "SELECT 1" for q in sent), sent
 
@@ -362,7 +251,7 @@ def test_page_requests_do_not_pile_up_database_connections(site):
     open (a kept connection per thread stayed open until collected: 1,000 pages ran
     PostgreSQL out of connections)."""
     env, _ports, _nginx = site
-    out = _manage(env, "shell", "-c", PAGE_THREADS)
+    out = servers.manage(env, "shell", "-c", PAGE_THREADS)
     assert int(out.split("OPENED", 1)[1]) <= 10, out  # the pool's size
 
 
@@ -390,7 +279,7 @@ def test_two_processes_share_a_table(site):
     socket sees every move at once, and the two CPU seats, swept by both processes, move
     once each per turn."""
     env, ports, nginx = site
-    _, code, key_a, key_b = _manage(env, "shell", "-c", SETUP).split()[-4:]
+    _, code, key_a, key_b = servers.manage(env, "shell", "-c", SETUP).split()[-4:]
     path = f"/ws/t/{code}/"
     with pytest.raises(urllib.error.HTTPError):  # a socket's path, asked as a page: 404
         urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{path}", timeout=10)
@@ -401,7 +290,7 @@ def test_two_processes_share_a_table(site):
     (other,) = set(ports) - {home}
 
     def holders() -> dict[int, list[str]]:
-        out = _manage(env, "shell", "-c", HOLDERS.format(code=code)).split("HOLDERS", 1)[1]
+        out = servers.manage(env, "shell", "-c", HOLDERS.format(code=code)).split("HOLDERS", 1)[1]
         by_seat: dict[int, list[str]] = {}
         for seat, process in json.loads(out):
             by_seat.setdefault(seat, []).append(process)
@@ -461,7 +350,7 @@ def test_two_processes_share_a_table(site):
     )
     assert sockets == [home, home]
     assert max(lags) < 1.0, lags
-    cpu_moves, total = map(int, _manage(env, "shell", "-c", CHECK).split()[-2:])
+    cpu_moves, total = map(int, servers.manage(env, "shell", "-c", CHECK).split()[-2:])
     assert cpu_moves >= 4 and total >= 8  # at least one full round, every move once
 
 
@@ -478,7 +367,7 @@ def _fresh_database(postgres: str, name: str) -> dict[str, str]:
         DATABASE_URL=postgres.rsplit("/", 1)[0] + "/" + name,
         DJANGO_SETTINGS_MODULE="okeysite.settings",
     )
-    _manage(env, "migrate", "--noinput", "-v", "0")
+    servers.manage(env, "migrate", "--noinput", "-v", "0")
     return env
 
 
@@ -491,7 +380,7 @@ def test_two_sweeping_processes_play_every_cpu_move_once(postgres):
     both sweepers played (they raced)."""
     env = _fresh_database(postgres, "sweeponce")
     tables = 8
-    _manage(env, "shell", "-c", SWEEP_SETUP.format(tables=tables))
+    servers.manage(env, "shell", "-c", SWEEP_SETUP.format(tables=tables))
     sweepers = [
         subprocess.Popen(
             [sys.executable, "manage.py", "shell", "-c", SWEEPER.format(tables=tables)],
@@ -508,7 +397,7 @@ def test_two_sweeping_processes_play_every_cpu_move_once(postgres):
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err[-3000:]
         played.append(int(out.split("PLAYED", 1)[1]))
-    swept = json.loads(_manage(env, "shell", "-c", SWEEP_CHECK).split("SWEPT", 1)[1])
+    swept = json.loads(servers.manage(env, "shell", "-c", SWEEP_CHECK).split("SWEPT", 1)[1])
     assert swept["tables"] == swept["over"] == tables, swept
     assert swept["same"] and swept["numbered"], swept
     # a sweep that plays is a CPU move, or the next hand dealt at a table nobody sits at
@@ -546,7 +435,7 @@ def test_two_sweeping_processes_count_every_time_out_once(postgres):
     gap; no table deals a second hand (its people are there to press "Next hand")."""
     env = _fresh_database(postgres, "clockonce")
     tables = 6
-    _manage(env, "shell", "-c", CLOCK_SETUP.format(tables=tables))
+    servers.manage(env, "shell", "-c", CLOCK_SETUP.format(tables=tables))
     sweepers = [
         subprocess.Popen(
             [sys.executable, "manage.py", "shell", "-c", SWEEPER.format(tables=tables)],
@@ -563,11 +452,11 @@ def test_two_sweeping_processes_count_every_time_out_once(postgres):
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err[-3000:]
         played.append(int(out.split("PLAYED", 1)[1]))
-    swept = json.loads(_manage(env, "shell", "-c", SWEEP_CHECK).split("SWEPT", 1)[1])
+    swept = json.loads(servers.manage(env, "shell", "-c", SWEEP_CHECK).split("SWEPT", 1)[1])
     assert swept["tables"] == swept["over"] == swept["hands"] == tables, swept
     assert swept["same"] and swept["numbered"], swept
     assert sum(played) == swept["actions"], (played, swept)
-    timeouts = json.loads(_manage(env, "shell", "-c", CLOCK_CHECK).split("TIMEOUTS", 1)[1])
+    timeouts = json.loads(servers.manage(env, "shell", "-c", CLOCK_CHECK).split("TIMEOUTS", 1)[1])
     assert timeouts == [2] * (2 * tables), timeouts
     assert min(played) > 0, played
 
@@ -590,7 +479,7 @@ def test_the_load_benchmark_plays_through_nginx(postgres, redis):
     )
     tables = 6
     args = ("--tables", str(tables), "--processes", "2", "--think", "0", "--seconds", "90")
-    r = json.loads(_manage(env, "loadbench", *args, "--json"))
+    r = json.loads(servers.manage(env, "loadbench", *args, "--json"))
     assert r["finished"] and r["tables_done"] == tables and r["errors"] == 0, r
     assert len(r["servers"]) == 2 and r["proxy"]["cpu_s"] >= 0
     held = r["proxy"]["sockets_by_port"]

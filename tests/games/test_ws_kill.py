@@ -10,11 +10,10 @@ import signal
 
 import pytest
 
-from tests.games.test_multiprocess import SETUP, _manage, _serve, _wait_http, postgres, redis
+from tests.games.test_multiprocess import SETUP
+from tests.support import servers
 from tests.support.servers import free_port
 from tests.support.waits import wait_until
-
-__all__ = ["postgres", "redis"]  # the fixtures, imported for this module's test
 
 
 def _seats(url: str, code: str) -> list[tuple[int, bool]]:
@@ -54,16 +53,16 @@ def test_a_killed_process_leaves_no_seat_present(postgres, redis):
         "OKEY_PRESENCE_TTL_S": "3",
         "OKEY_AWAY_GRACE_S": "60",
     }
-    _manage(env, "migrate", "--noinput", "-v", "0")
-    _manage(env, "flush", "--noinput")
-    out = _manage(env, "shell", "-c", SETUP)
+    servers.manage(env, "migrate", "--noinput", "-v", "0")
+    servers.manage(env, "flush", "--noinput")
+    out = servers.manage(env, "shell", "-c", SETUP)
     code, key_a, key_b = out.split("SETUP", 1)[1].split()[:3]
     port_a, port_b = free_port(), free_port()
-    a, b = _serve(env, port_a), _serve(env, port_b)
+    a, b = servers.serve(env, port_a), servers.serve(env, port_b)
     stack = contextlib.ExitStack()
     try:
-        _wait_http(port_a)
-        _wait_http(port_b)
+        servers.wait_for_http(f"http://127.0.0.1:{port_a}/")
+        servers.wait_for_http(f"http://127.0.0.1:{port_b}/")
 
         def sock(port: int, key: str):
             ws = stack.enter_context(

@@ -24,7 +24,6 @@ import sys
 
 import pytest
 
-from tests.games.test_multiprocess import postgres  # noqa: F401 - the PostgreSQL fixture
 from tests.support.servers import ROOT
 
 RACE = """
@@ -117,5 +116,5 @@ def test_presses_at_once_end_at_one_table_on_sqlite(tmp_path):
 
 
 @pytest.mark.slow
-def test_presses_at_once_end_at_one_table_on_postgresql(postgres):  # noqa: F811
+def test_presses_at_once_end_at_one_table_on_postgresql(postgres):
     assert_one_table_per_round(race_on(postgres))

@@ -17,7 +17,6 @@ import sys
 
 import pytest
 
-from tests.games.test_multiprocess import postgres  # noqa: F401 - the PostgreSQL fixture
 from tests.support.servers import ROOT
 
 RACE = """
@@ -112,5 +111,5 @@ def test_games_finishing_at_once_both_count_on_sqlite(tmp_path):
 
 
 @pytest.mark.slow
-def test_games_finishing_at_once_both_count_on_postgresql(postgres):  # noqa: F811
+def test_games_finishing_at_once_both_count_on_postgresql(postgres):
     assert_both_count_in_turn(race_on(postgres))

@@ -8,15 +8,20 @@ and carry ``@pytest.mark.servers`` (docs/testing.md).
 
 from __future__ import annotations
 
+import glob
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.support.waits import wait_until
+import pytest
+
+from tests.support.waits import wait_for_port, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SERVER_START_TIMEOUT = 60.0
@@ -65,6 +70,21 @@ def server_env(tmp_dir: Path) -> dict[str, str]:
     return env
 
 
+def manage(env: dict[str, str], *args: str, timeout: float = 180) -> str:
+    """Run ``manage.py *args`` with ``env``; fail with its output unless it succeeds; its
+    standard output."""
+    out = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout
+
+
 def prepare(env: dict[str, str]) -> None:
     """Migrate the server's database and collect its static files (``env`` names both),
     the two commands at once (collectstatic reads no database); fail with their output."""
@@ -90,9 +110,12 @@ def prepare(env: dict[str, str]) -> None:
                 proc.wait()
 
 
-def serve(env: dict[str, str], port: int, log_path: Path) -> subprocess.Popen:
+def serve(env: dict[str, str], port: int, log_path: Path | None = None) -> subprocess.Popen:
     """Start ``manage.py serve`` (daphne and the CPU/clock sweeper, as ``make run`` starts
-    it) on ``127.0.0.1:port`` with ``env``, its output written to ``log_path``."""
+    it) on ``127.0.0.1:port`` with ``env``, its output written to ``log_path`` (by default
+    ``okey-serve-<port>.log`` in the system's temporary directory)."""
+    if log_path is None:
+        log_path = Path(tempfile.gettempdir()) / f"okey-serve-{port}.log"
     with open(log_path, "ab") as log:
         return subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -151,3 +174,84 @@ def stop(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=10)
+
+
+# PostgreSQL and Redis of a test module's own ----------------------------------------------
+#
+# Throw-away servers on free ports (``make servers`` installs them; nothing is configured
+# system-wide). Fixtures: a test module imports the ones it uses (``from
+# tests.support.servers import postgres, redis``), and using them marks its tests ``servers``.
+
+
+def _pg_bin(name: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    assert found, "PostgreSQL is missing: apt-get install -y postgresql (make test does)"
+    return found[-1]
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    return cmd if os.getuid() != 0 else ["runuser", "-u", "postgres", "--", *cmd]
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    """A PostgreSQL server of the module's own; yields its URL (user postgres, trusted)."""
+    # not under pytest's tmp dirs: those are private to root, and PostgreSQL
+    # refuses to run as root, so it runs as the postgres user in its own dir
+    base = Path(tempfile.mkdtemp(prefix="okey-pg-"))
+    data, sock = base / "data", base
+    if os.getuid() == 0:
+        shutil.chown(base, "postgres")
+    subprocess.run(
+        _as_postgres([_pg_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]),
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    proc = subprocess.Popen(
+        _as_postgres(
+            [
+                _pg_bin("postgres"),
+                "-D",
+                str(data),
+                "-p",
+                str(port),
+                "-k",
+                str(sock),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "fsync=off",
+            ]
+        ),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def ready() -> bool:
+        assert proc.poll() is None, f"postgres exited with {proc.returncode}"
+        check = [_pg_bin("pg_isready"), "-h", "127.0.0.1", "-p", str(port)]
+        return subprocess.run(check, capture_output=True).returncode == 0
+
+    wait_until(ready, "PostgreSQL to accept connections", timeout=30, interval=0.1)
+    yield f"postgres://postgres@127.0.0.1:{port}/postgres"
+    proc.terminate()
+    proc.wait(20)
+    shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def redis():
+    """A Redis server of the module's own (no persistence); yields its URL."""
+    exe = shutil.which("redis-server")
+    assert exe, "Redis is missing: apt-get install -y redis-server (make test does)"
+    port = free_port()
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for_port(port, timeout=30, interval=0.05, proc=proc)  # Redis accepts connections
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(10)

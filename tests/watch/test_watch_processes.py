@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.games.test_multiprocess import _manage, _serve, _wait_http, postgres, redis  # noqa: F401
+from tests.support import servers
 from tests.support.servers import free_port
 
 COUNT = re.compile(r'data-testid="watchers" data-n="(\d+)"')
@@ -47,7 +47,7 @@ async def _until(ws, pattern: re.Pattern[str], value: str, timeout: float = 10.0
 
 
 @pytest.mark.slow
-def test_watchers_on_two_processes_are_counted_by_both(postgres, redis):  # noqa: F811
+def test_watchers_on_two_processes_are_counted_by_both(postgres, redis):
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         DATABASE_URL=postgres,
@@ -57,13 +57,13 @@ def test_watchers_on_two_processes_are_counted_by_both(postgres, redis):  # noqa
         ALLOWED_HOSTS="127.0.0.1,localhost",
         DJANGO_SETTINGS_MODULE="okeysite.settings",
     )
-    _manage(env, "migrate", "--noinput", "-v", "0")
-    code = _manage(env, "shell", "-c", SETUP).split()[-1]
+    servers.manage(env, "migrate", "--noinput", "-v", "0")
+    code = servers.manage(env, "shell", "-c", SETUP).split()[-1]
     p1, p2 = free_port(), free_port()
-    servers = [_serve(env, p1), _serve(env, p2)]
+    procs = [servers.serve(env, p1), servers.serve(env, p2)]
     try:
-        _wait_http(p1)
-        _wait_http(p2)
+        servers.wait_for_http(f"http://127.0.0.1:{p1}/")
+        servers.wait_for_http(f"http://127.0.0.1:{p2}/")
 
         async def watch() -> None:
             lobby = await _socket(p1, "/ws/lobby/")
@@ -83,9 +83,9 @@ def test_watchers_on_two_processes_are_counted_by_both(postgres, redis):  # noqa
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             pool.submit(asyncio.run, watch()).result()
     finally:
-        for s in servers:
+        for s in procs:
             s.terminate()
-        for s in servers:
+        for s in procs:
             try:
                 s.wait(10)
             except Exception:

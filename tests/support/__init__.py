@@ -1,1 +1,4 @@
-"""What tests share beyond fixtures: waits (``waits``). Import it; it has no fixtures."""
+"""What tests share beyond one directory's conftest: ``waits`` (waiting on a process or a
+page), ``servers`` (test servers, and the ``postgres``/``redis`` fixtures tests/conftest.py
+offers), ``accounts`` (accounts made through the ORM, sign-up and log-in in the browser),
+and the modules others added (``lobby``, ``rulesets``). Import them (docs/testing.md)."""

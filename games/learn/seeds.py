@@ -3,7 +3,8 @@
 Tries the seeds ``learn:<rule set>:0``, ``:1``, ... and prints the first whose deal lets
 every step of the lesson happen with the scripted CPUs of ``script.cpu_move`` (seat 0
 starts and discards first; the learner sits at seat 1; the others draw and discard, so
-the learner's draws are the same pile positions whatever the CPUs throw away). The printed tiles go into the lesson's ``Script`` (games/learn/script.py).
+the learner's draws are the same pile positions whatever the CPUs throw away). The printed
+tiles go into the lesson's ``Script`` (games/learn/script.py).
 
 - classic: the learner holds an okey and a false joker, and wins on their third turn
   with both: a tile of the pile on turn one, seat 0's second discard taken on turn two,

@@ -242,7 +242,7 @@ async def test_no_frame_carries_a_tile_the_seat_may_not_see(variant, monkeypatch
     watcher (no seat) who follows that player from the first move is held to the
     spectator's view: no frame of theirs carries a tile outside ``view_for(state,
     None)`` of the version it shows, nor the seed, until the hand is over; then the
-    followed seat's finished rack is shown (games/watch/follow.py)."""
+    followed seat's finished rack is shown (games/live/follow.py)."""
     # The player answers as fast as the CPUs, faster than any person: the rate
     # limit (which answers only the first refused frame of a burst) is not the
     # subject here, and would leave a frame unanswered.

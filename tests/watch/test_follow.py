@@ -1,4 +1,4 @@
-"""Following a seat (games/watch/follow.py): a watcher picks a seat to sit behind; it
+"""Following a seat (games/live/follow.py): a watcher picks a seat to sit behind; it
 shows that seat's rack of the finished hand in the outcome, and nothing of it while a
 hand is played. (The frame-by-frame check over a whole hand in every rule set is
 tests/games/test_online.py::test_no_frame_carries_a_tile_the_seat_may_not_see.)"""

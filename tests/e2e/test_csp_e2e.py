@@ -16,7 +16,6 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.e2e.test_table_e2e import (
     create_table,
-    discard,
     draw_if_needed,
     wait_my_turn_or_end,
     worst_tile,
@@ -54,6 +53,20 @@ class Watch:
         )
 
 
+def drag_discard(page: Page, tile_id: int) -> None:
+    """Drag the tile from the rack onto the player's discard zone, as a mouse does."""
+    tile = page.locator(f"#rack-grid .tile[data-id='{tile_id}']")
+    src = tile.bounding_box()
+    dst = page.get_by_test_id("discard-zone").bounding_box()
+    assert src and dst
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + 5, dst["y"] + 5, steps=8)
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
+    page.mouse.up()
+    expect(tile).to_have_count(0)  # the discard was accepted: the tile left the rack
+
+
 def test_every_page_works_under_the_policy(page: Page, daphne_server: str):
     base = daphne_server
     watch = Watch(page.context)
@@ -75,6 +88,14 @@ def test_every_page_works_under_the_policy(page: Page, daphne_server: str):
     assert page.request.get(base + icon).ok
     assert page.request.get(f"{base}/favicon.ico").ok  # redirected to the same icon
 
+    # A guest's first minute: "Play now" deals a table at once; the lessons' list and a
+    # lesson table (its panel) render under the policy too.
+    page.get_by_test_id("play-cpu").click()
+    expect(page.locator("#rack-grid .tile").first).to_be_visible()
+    page.goto(f"{base}/learn/")
+    page.get_by_test_id("learn-start-classic").click()
+    expect(page.get_by_test_id("lesson-step")).to_be_visible()
+
     sign_up(page, base, "csp_player")
 
     # The new-table form shows the chosen rule set's options only (static/js/new-table.js).
@@ -84,7 +105,8 @@ def test_every_page_works_under_the_policy(page: Page, daphne_server: str):
     expect(page.locator(".variant-options[data-variant='fifty-one']")).to_be_visible()
     expect(page.locator(".variant-options[data-variant='classic']")).to_be_hidden()
 
-    # A table: moves go over the websocket (connect-src 'self'); play the hand out.
+    # A table: moves go over the websocket (connect-src 'self'); the hand is played out by
+    # dragging each discard onto the discard zone (static/js/table.js's drag and drop).
     create_table(page, base, "classic")
     table_url = page.url
     code = re.search(r"/t/([\w-]+)/$", table_url).group(1)
@@ -93,7 +115,7 @@ def test_every_page_works_under_the_policy(page: Page, daphne_server: str):
         draw_if_needed(page)
         if page.locator("#t-result.show").count():
             break
-        discard(page, worst_tile(page))
+        drag_discard(page, worst_tile(page))
         turns += 1
         assert turns < 40
     expect(page.get_by_test_id("result")).to_contain_text("Hand over")

@@ -10,8 +10,10 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from tests.support.imports import imports_of as support_imports_of
+from tests.support.imports import module_name
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 LAYERS = (
@@ -26,45 +28,13 @@ SUB_APPS = tuple(
 )
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(GAMES.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def is_module(name: str) -> bool:
-    path = GAMES.parent.joinpath(*name.split("."))
-    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
-
-
 def imports_of(path: Path) -> list[tuple[str, bool]]:
-    """(games module imported, whether the import is inside a function) of one file."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    inner = {
-        id(node)
-        for fn in ast.walk(tree)
-        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
-        for node in ast.walk(fn)
-    }
-    found = []
-    for node in ast.walk(tree):
-        targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            # ``from games import services`` imports the module games.live.actions
-            targets = [
-                f"{base}.{a.name}" if is_module(f"{base}.{a.name}") else base for a in node.names
-            ]
-        for target in targets:
-            if target == "games" or target.startswith("games."):
-                found.append((target, id(node) in inner))
-    return found
+    """The games modules one file imports (and whether inside a function)."""
+    return [
+        (t, inner)
+        for t, inner in support_imports_of(path)
+        if t == "games" or t.startswith("games.")
+    ]
 
 
 def layer_of(name: str) -> str:

@@ -8,43 +8,13 @@ relative imports resolved."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.imports import ROOT, module_name
+from tests.support.imports import imports_of as imports
+
 TOOLS = ROOT / "games" / "tools"
 COMMANDS = ROOT / "games" / "management" / "commands"
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def imports(path: Path) -> list[tuple[str, bool]]:
-    """(module named by an import, whether the import is inside a function) of one file;
-    ``from a import b`` names both ``a`` and ``a.b`` (b may be a module)."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    inner = {
-        id(node)
-        for fn in ast.walk(tree)
-        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
-        for node in ast.walk(fn)
-    }
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(a.name, id(node) in inner) for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            found.append((base, id(node) in inner))
-            found += [(f"{base}.{a.name}", id(node) in inner) for a in node.names]
-    return found
 
 
 def is_tools(module: str) -> bool:

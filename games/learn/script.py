@@ -91,6 +91,20 @@ CLASSIC = Script(
     close="Y10",
 )
 
+RUMMY = Script(
+    slug="rummy",
+    variant="rummy",
+    # found by ``python -m games.learn.seeds rummy``: Okey Rummy closes as classic does
+    # (RULES.md §3), so its lesson is classic's: an okey and a false joker, a close on the
+    # third turn with both
+    seed="learn:rummy:274",
+    seat=1,
+    first_discard="B7",
+    take="K4",
+    discards=("Y9", "B4"),
+    close="K1",
+)
+
 FIFTY_ONE = Script(
     slug="fifty-one",
     variant="fifty-one",
@@ -119,7 +133,21 @@ OKEY_101 = Script(
     add="Y1",
 )
 
-SCRIPTS = {s.slug: s for s in (CLASSIC, FIFTY_ONE, OKEY_101)}
+SEVENTEEN = Script(
+    slug="seventeen",
+    variant="seventeen",
+    # found by ``python -m games.learn.seeds seventeen``: a group of 7s (7) and Y11 Y12 Y13
+    # (12) open at 19, at least the first limit of 17 (RULES.md §5); the second draw is Y10
+    seed="learn:seventeen:24",
+    seat=1,
+    first_discard="R7",
+    take="",
+    discards=("R3", "R5"),
+    opening=("R7 Y7 B7", "Y11 Y12 Y13"),
+    add="Y10",
+)
+
+SCRIPTS = {s.slug: s for s in (CLASSIC, RUMMY, FIFTY_ONE, OKEY_101, SEVENTEEN)}
 
 
 def script_for_seed(seed: Any) -> Script | None:

@@ -1,4 +1,4 @@
-"""Find a lesson's deal: ``python -m games.learn.seeds classic|fifty-one [how many]``.
+"""Find a lesson's deal: ``python -m games.learn.seeds <rule set> [how many]``.
 
 Tries the seeds ``learn:<rule set>:0``, ``:1``, ... and prints the first whose deal lets
 every step of the lesson happen with the scripted CPUs of ``script.cpu_move`` (seat 0
@@ -6,12 +6,13 @@ starts and discards first; the learner sits at seat 1; the others draw and disca
 the learner's draws are the same pile positions whatever the CPUs throw away). The printed
 tiles go into the lesson's ``Script`` (games/learn/script.py).
 
-- classic: the learner holds an okey and a false joker, and wins on their third turn
-  with both: a tile of the pile on turn one, seat 0's second discard taken on turn two,
-  a tile of the pile on turn three. Seat 0's first discard fits nothing of theirs.
-- fifty-one and 101: the learner's first draw lets them open (at least 51, RULES.md §4;
-  at least 101 in 101) with no okey or false joker, and their second draw fits exactly
-  one of the opened melds.
+- classic and rummy (Okey Rummy closes as classic does, RULES.md §3): the learner holds
+  an okey and a false joker, and wins on their third turn with both: a tile of the pile on
+  turn one, seat 0's second discard taken on turn two, a tile of the pile on turn three.
+  Seat 0's first discard fits nothing of theirs.
+- fifty-one, 101 and seventeen: the learner's first draw lets them open (at least 51,
+  RULES.md §4; at least 101 in 101; at least 17 by seventeen's meld values, §5) with no
+  okey or false joker, and their second draw fits exactly one of the opened melds.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from games.engine.state import new_hand
 from games.engine.tiles import FALSE_IDS, kind_of, notation
 
 
-def _arrangement(tiles, okey, values=None):
-    return best_arrangement(list(tiles), okey, values=values, pairs=False)
+def _arrangement(tiles, okey, values=None, ace_high=True):
+    return best_arrangement(list(tiles), okey, values=values, pairs=False, ace_high=ace_high)
 
 
 def _special(tile: int, okey: int) -> bool:
@@ -33,7 +34,15 @@ def _special(tile: int, okey: int) -> bool:
 
 
 def classic(i: int) -> str | None:
-    s = new_hand("classic", {}, f"learn:classic:{i}", 0)
+    return whole_rack("classic", i)
+
+
+def rummy(i: int) -> str | None:
+    return whole_rack("rummy", i)
+
+
+def whole_rack(variant: str, i: int) -> str | None:
+    s = new_hand(variant, {}, f"learn:{variant}:{i}", 0)
     ok, rack, pile = s.okey_kind, list(s.racks[1]), s.pile
     okeys = [t for t in rack if kind_of(t) == ok]
     if not okeys or not any(t in FALSE_IDS for t in rack):
@@ -75,14 +84,14 @@ def classic(i: int) -> str | None:
         ):
             continue  # the okey must stand in for another tile
         return (
-            f"seed=learn:classic:{i} first_discard={notation(d0)} take={notation(d)} "
+            f"seed=learn:{variant}:{i} first_discard={notation(d0)} take={notation(d)} "
             f"discards=({notation(x1)}, {notation(x2)}) close={notation(close)}"
         )
     return None
 
 
-def _fits(meld, tile, okey) -> bool:
-    shape = classify([*meld, tile], okey)
+def _fits(meld, tile, okey, ace_high=True) -> bool:
+    shape = classify([*meld, tile], okey, ace_high=ace_high)
     return shape is not None and shape.kind != "pair"
 
 
@@ -94,16 +103,23 @@ def okey101(i: int) -> str | None:
     return lay_down("101", 101, i)
 
 
-def lay_down(variant: str, minimum: int, i: int) -> str | None:
+def seventeen(i: int) -> str | None:
+    # RULES.md §5: meld values of their own, 1 low only, the first opening at 17 or more
+    return lay_down("seventeen", 17, i, values="seventeen", ace_high=False)
+
+
+def lay_down(
+    variant: str, minimum: int, i: int, values: str = "sum", ace_high: bool = True
+) -> str | None:
     s = new_hand(variant, {}, f"learn:{variant}:{i}", 0)
     ok, rack, pile = s.okey_kind, list(s.racks[1]), s.pile
     p1, p2 = pile[-1], pile[-5]  # the learner's draws on turns one and two
     if any(_special(t, ok) for t in [*rack, p1, p2]):
         return None
-    a = _arrangement(rack + [p1], ok, "sum")
+    a = _arrangement(rack + [p1], ok, values, ace_high)
     if (a.opening_total or 0) < minimum or len(a.leftover) < 2 or p1 in a.leftover:
         return None
-    if (_arrangement(rack, ok, "sum").opening_total or 0) >= minimum:
+    if (_arrangement(rack, ok, values, ace_high).opening_total or 0) >= minimum:
         return None
     melds = [m.tiles for m in a.melds]
     kinds = [kind_of(t) for m in melds for t in m]
@@ -111,14 +127,18 @@ def lay_down(variant: str, minimum: int, i: int) -> str | None:
         return None  # each tile of the opening named once, by its face alone
     if any(kind_of(t) == kind_of(p2) for m in melds for t in m):
         return None
-    target = [m for m in melds if _fits(m, p2, ok)]
+    target = [m for m in melds if _fits(m, p2, ok, ace_high)]
     if len(target) != 1:
         return None
     grown = [*melds, (*target[0], p2)]
-    if any(_fits(m, x, ok) for m in grown for x in a.leftover):
+    if any(_fits(m, x, ok, ace_high) for m in grown for x in a.leftover):
         return None
     d0 = next(
-        (t for t in s.racks[0] if not _special(t, ok) and not any(_fits(m, t, ok) for m in melds)),
+        (
+            t
+            for t in s.racks[0]
+            if not _special(t, ok) and not any(_fits(m, t, ok, ace_high) for m in melds)
+        ),
         None,
     )
     if d0 is None:
@@ -130,7 +150,13 @@ def lay_down(variant: str, minimum: int, i: int) -> str | None:
     )
 
 
-SEARCHES = {"classic": classic, "fifty-one": fifty_one, "101": okey101}
+SEARCHES = {
+    "classic": classic,
+    "rummy": rummy,
+    "fifty-one": fifty_one,
+    "101": okey101,
+    "seventeen": seventeen,
+}
 
 
 def main(argv: list[str]) -> int:

@@ -63,10 +63,12 @@ def panel(table, error=None) -> dict:
 def test_the_index_lists_the_lesson_and_the_home_and_rules_pages_link_to_it(client):
     page = client.get(reverse("learn:index"))
     assert page.status_code == 200
-    assert reverse("learn:start", args=["classic"]) in page.content.decode()
     learn = reverse("learn:index")
     assert learn in client.get(reverse("home")).content.decode()
-    assert learn in client.get(reverse("games:rules_page", args=["classic"])).content.decode()
+    for slug in ("classic", "rummy", "fifty-one", "101", "seventeen"):
+        assert reverse("learn:start", args=[slug]) in page.content.decode()
+        rules = client.get(reverse("games:rules_page", args=[lesson.SCRIPTS[slug].variant]))
+        assert learn in rules.content.decode()
 
 
 def test_an_unknown_lesson_is_not_found_and_start_needs_a_post(client):

@@ -306,7 +306,11 @@ def table_context(
             finisher = ctx["result"].get("finisher")
             name = next((p["name"] for p in players if p["position"] == finisher), "")
             ctx["result_text"] = messages.ending_text(ctx["result"]["ending"], name, table.variant)
-        ctx["revealed"] = view.get("revealed") if view["over"] else None
+        revealed = view.get("revealed") if view["over"] else None
+        if revealed:  # every rack, drawn as the table draws tiles (the outcome's "All racks")
+            racks = [[tile_ctx(t, table.variant) for t in rack] for rack in revealed["racks"]]
+            revealed = {**revealed, "racks": racks}
+        ctx["revealed"] = revealed
         ctx["hand_lines"] = [
             {**line, "label": messages.reason_label(line["reason"], table.variant)}
             for line in view.get("scores", [])

@@ -232,6 +232,22 @@ def test_the_outcome_dialog_arrives_over_the_websocket_when_the_hand_ends():
 
 
 @pytest.mark.django_db
+def test_all_racks_draws_every_tile_with_its_number_and_colour():
+    """The outcome's "All racks" (RULES.md "Information": every rack is revealed once the
+    hand is over) draws each seat's tiles as the table does: number and colour shown."""
+    table = play_out_hand(cpu_table("classic"))
+    ctx = _ctx(table)
+    racks = table_actions.load_state(table.current_hand).racks
+    html = get_template("games/_outcome.html#outcome").render(ctx)
+    revealed = re.search(r'<details class="outcome-revealed">.*?</details>', html, re.S).group(0)
+    shown = re.findall(r'data-t="([^"]+)"[^>]*><span class="num"[^>]*>([^<]*)</span>', revealed)
+    assert len(shown) == sum(len(r) for r in racks)
+    for t, number in shown:
+        assert number == ("F" if t == "F" else t[1:]), (t, number)
+    assert all(f"c-{t[0].lower()}" in revealed for t, _ in shown if t != "F")
+
+
+@pytest.mark.django_db
 def test_the_end_of_the_game_names_its_winner_and_the_places():
     table = cpu_table("fifty-one", hands=1, clock=0)
     table = play_out_hand(table)

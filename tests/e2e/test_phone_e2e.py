@@ -5,8 +5,12 @@ invite card as the invited friend sees it ("Ayşe invites you to a Classic table
 seat) and the host's Copy and Share buttons; a watcher's four seats around the felt as a
 player's are.
 
+Held sideways (844x390, 740x360) the score chips still name every player: each name
+whole, or cut with an ellipsis and whole in the chip's title. In German, the long labels
+of a fifty-one table's action bar stay inside their buttons at 390x844.
+
 Set ``PHONE_SHOTS=/some/dir`` to save screenshots of each situation at 390x844, 360x740,
-844x390 and 1366x768.
+844x390, 740x360 and 1366x768.
 """
 
 from __future__ import annotations
@@ -18,14 +22,22 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from games.engine.testing import make_state
 from tests.e2e.test_table_e2e import act
-from tests.e2e.test_table_layout_e2e import MUST_SEE, PLAY_PHASE, layout_problems
+from tests.e2e.test_table_layout_e2e import (
+    CROWDED,
+    MUST_SEE,
+    PLAY_PHASE,
+    layout_problems,
+    put_hand_state,
+)
 from tests.support.accounts import sign_up
 
 pytestmark = pytest.mark.e2e
 
 PHONES = [(390, 844), (360, 740)]
-SHOT_SIZES = [(390, 844), (360, 740), (844, 390), (1366, 768)]
+SIDEWAYS = [(844, 390), (740, 360)]
+SHOT_SIZES = [(390, 844), (360, 740), (844, 390), (740, 360), (1366, 768)]
 TILE_MIN_WIDTH = 32
 TAP_MIN_HEIGHT = 44
 
@@ -78,8 +90,9 @@ def boxes(page: Page, selector: str) -> list[dict]:
 
 
 def clipped_names(page: Page) -> list[str]:
-    """Names in the score chips that are cut short without the full name on offer, and
-    the chip row itself when it runs past its box."""
+    """Names in the score chips that are cut short without the full name on offer (the
+    chip's title) or without an ellipsis to say so, and the chip row itself when it runs
+    past its box (a chip scrolled out of sight)."""
     return page.evaluate(
         """() => {
           const row = document.querySelector('#t-scores');
@@ -90,7 +103,8 @@ def clipped_names(page: Page) -> list[str]:
           row.querySelectorAll('.name').forEach(n => {
             const cut = n.scrollWidth > n.clientWidth + 1;
             const full = n.closest('li').getAttribute('title') === n.textContent.trim();
-            if (cut && !full) out.push(n.textContent);
+            const ellipsis = getComputedStyle(n).textOverflow === 'ellipsis';
+            if (cut && !(full && ellipsis)) out.push(n.textContent);
           });
           return out;
         }"""
@@ -136,6 +150,88 @@ def test_a_phone_gets_big_tiles_and_tap_targets_during_a_hand(page: Page, daphne
     act(page, "#t-controls [data-act=discard]")
     expect(page.get_by_test_id("status")).to_contain_text("Your turn: draw", timeout=60_000)
     problems += phone_problems(page, MUST_SEE)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_phone_held_sideways_names_every_player_in_the_score_chips(
+    page: Page, daphne_server: str
+):
+    sign_up(page, daphne_server, "sideways_player_with_a_long_name")
+    new_table(page, daphne_server, "classic", clock="0")
+    ws_open(page)
+    expect(page.get_by_test_id("status")).to_have_text("Your turn: discard a tile to end it.")
+    expect(page.locator("#t-scores li")).to_have_count(4)
+    shots(page, "sideways-chips")
+    problems = []
+    for width, height in SIDEWAYS:
+        resize(page, width, height)
+        where = f"at {width}x{height}"
+        problems += [f"{where}: score chip clipped: {n}" for n in clipped_names(page)]
+        # each chip shows some of its name, and its total whole
+        chips = page.eval_on_selector_all(
+            "#t-scores li",
+            """els => els.map(li => {
+                 const n = li.querySelector('.name'), b = li.querySelector('b');
+                 return [li.title, n.getBoundingClientRect().width,
+                         b.scrollWidth <= b.clientWidth + 1]; })""",
+        )
+        problems += [
+            f"{where}: the chip of {name} shows {shown:.0f} px of the name, total whole: {whole}"
+            for name, shown, whole in chips
+            if shown < 24 or not whole
+        ]
+        problems += [f"{where}: {p}" for p in layout_problems(page, {**MUST_SEE, **PLAY_PHASE})]
+    assert not problems, "\n".join(problems)
+
+
+def labels_outside_their_buttons(page: Page) -> list[str]:
+    """Action-bar buttons whose label (any line of it) runs past the button's box."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#t-controls .buttons .button')]
+          .filter(b => b.offsetParent !== null)
+          .filter(b => {
+            const box = b.getBoundingClientRect();
+            const range = document.createRange();
+            range.selectNodeContents(b);
+            return [...range.getClientRects()].some(r => r.width > 0 && (
+              r.left < box.left - 0.5 || r.right > box.right + 0.5 ||
+              r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5));
+          })
+          .map(b => b.textContent.trim())"""
+    )
+
+
+def test_long_german_labels_stay_inside_the_action_bar_buttons(
+    page: Page, daphne_server: str, e2e_env
+):
+    sign_up(page, daphne_server, "phone_deutsch")
+    new_table(page, daphne_server, "fifty-one", clock="0")
+    ws_open(page)
+    # seat 0 has opened (its melds are on the table): "lay" and "group" are offered, and
+    # the assisted table adds "put selected where it fits"
+    state = make_state("fifty-one", **CROWDED, options={"clock": 0, "assisted": True})
+    put_hand_state(e2e_env, page.locator(".table-page").get_attribute("data-code"), state.to_json())
+    page.reload()
+    ws_open(page)
+    # the site's language menu (it saves the choice in the profile, and comes back here)
+    page.select_option("#language-select", "de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    ws_open(page)
+    # "Diese Kombinationen auslegen", "Auswahl als Kombination ..." (the German catalogue's
+    # wording may change; what matters is a word too long for a quarter of the bar)
+    bar = page.locator("#t-controls .buttons")
+    expect(bar.locator("[data-act=lay][data-melds]")).to_contain_text("Kombinationen")
+    expect(bar.locator("[data-stage]")).to_contain_text("Kombination")
+    shots(page, "deutsch-lay-down")
+    problems = []
+    for width, height in [(390, 844), (360, 740)]:
+        resize(page, width, height)
+        problems += [
+            f"at {width}x{height}: a label outside its button: {label}"
+            for label in labels_outside_their_buttons(page)
+        ]
+        # the wider cells take one more row: the rack and the pile stay in view
+        problems += [f"at {width}x{height}: {p}" for p in layout_problems(page, MUST_SEE)]
     assert not problems, "\n".join(problems)
 
 

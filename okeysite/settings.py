@@ -255,6 +255,9 @@ SIGNUP_THROTTLE_LIMIT = int(os.environ.get("SIGNUP_THROTTLE_LIMIT", "5"))
 SIGNUP_THROTTLE_WINDOW = int(os.environ.get("SIGNUP_THROTTLE_WINDOW", "3600"))
 PASSWORD_RESET_THROTTLE_LIMIT = int(os.environ.get("PASSWORD_RESET_THROTTLE_LIMIT", "5"))
 PASSWORD_RESET_THROTTLE_WINDOW = int(os.environ.get("PASSWORD_RESET_THROTTLE_WINDOW", "3600"))
+# Tables opened in one tap ("Play now", a lesson's start) per account, or per IP for a guest.
+PLAY_NOW_LIMIT = int(os.environ.get("PLAY_NOW_LIMIT", "10"))
+PLAY_NOW_WINDOW = int(os.environ.get("PLAY_NOW_WINDOW", "60"))
 # How many reverse proxies stand in front of the site (nginx alone: 1). 0 (the default):
 # the client is REMOTE_ADDR and X-Forwarded-For is ignored, since clients can write it.
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))

@@ -76,6 +76,25 @@ def test_an_unknown_lesson_is_not_found_and_start_needs_a_post(client):
     assert client.get(reverse("learn:start", args=["classic"])).status_code == 405
 
 
+def test_lesson_starts_are_limited_per_player_with_play_now(settings):
+    """Each start deals a table: starts count with "Play now" (PLAY_NOW_LIMIT per address
+    for guests); a refused start opens nothing and says why."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    cache.clear()
+    settings.PLAY_NOW_LIMIT = 2
+    url = reverse("learn:start", args=["classic"])
+    Client().post(reverse("games:play"))  # one Play now from the address
+    assert Client().post(url).status_code == 302
+    assert Table.objects.count() == 2
+    refused = Client().post(url, follow=True)
+    assert Table.objects.count() == 2
+    assert refused.redirect_chain[-1][0] == reverse("learn:index")
+    assert "Wait a minute" in refused.content.decode()
+    cache.clear()
+
+
 def test_the_classic_lesson_from_deal_to_close(client):
     table = start(client)
     assert table.current_hand.seed == SCRIPT.seed

@@ -65,6 +65,9 @@ def server_env(tmp_dir: Path) -> dict[str, str]:
             # Every browser signs up from 127.0.0.1 (the tournament test alone makes nine
             # accounts): lift the per-IP sign-up limit (tests/accounts/ tests the limit).
             "SIGNUP_THROTTLE_LIMIT": "1000",
+            # and every guest's "Play now" and lesson start (tests/games/test_home_play.py
+            # and tests/learn/ test the limit)
+            "PLAY_NOW_LIMIT": "1000",
         }
     )
     return env

@@ -255,7 +255,7 @@ SHORT = ["B10 B11 B12", "K11 Y11 R11", "Y4 Y5 Y6 Y7"]
 OPENER = " ".join(SHORT) + " R8 K8 B8 R1 Y2 K5 B3 R13 Y9 K3 B6 R6"
 REFUSED = {
     "en": "Your opening totals 88; it needs at least 101.",
-    "tr": "Açılışın 88 ediyor; en az 101 gerekiyor.",
+    "tr": "Açılışınız 88 ediyor; en az 101 gerekiyor.",
 }
 
 

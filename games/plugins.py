@@ -45,14 +45,34 @@ live_list: Callable[[int], str] = lambda limit: ""  # noqa: E731
 # page links back to it), or None.
 tournament_table: Callable[[Any], Any] = _none
 
-# Learn (games/learn): a scripted first hand on the real table. ``seed_for`` (table, hand
-# number): the seed to deal instead of the table's own (None: the table's own);
-# ``scripted_move`` (hand, state, seat position): the move a CPU seat of a lesson plays
-# instead of its bot's (None: the bot's); ``lesson_refusal`` (hand, state, seat position,
-# action): (code, message) when a learner's move is not the lesson's (None: let the
-# engine judge it); ``lesson_panel`` (the table page's context for one seat): the lesson
-# panel, ``{"key": ..., "html": ...}``, or None at any other table.
-seed_for: Callable[[Any, int], str | None] = _none
+# Deals from a sub-app: each source (table, hand number) gives the seed to deal instead
+# of the table's own, or None; ``seed_for`` asks them in turn.
+seed_sources: list[Callable[[Any, int], str | None]] = []
+
+
+def seed_for(table: Any, number: int) -> str | None:
+    """The seed a sub-app deals at ``table``'s hand ``number``: the first of
+    ``seed_sources`` that has one (games/learn: a lesson's scripted deal;
+    games/tournaments: a duplicate round's shared deals), else None (the table's own)."""
+    for source in seed_sources:
+        seed = source(table, number)
+        if seed is not None:
+            return seed
+    return None
+
+
+# Learn (games/learn): a scripted first hand on the real table; its deal comes through
+# ``seed_sources`` (above). ``scripted_move`` (hand, state, seat position): the move a CPU
+# seat of a lesson plays instead of its bot's (None: the bot's); ``lesson_refusal`` (hand,
+# state, seat position, action): (code, message) when a learner's move is not the lesson's
+# (None: let the engine judge it); ``lesson_panel`` (the table page's context for one
+# seat): the lesson panel, ``{"key": ..., "html": ...}``, or None at any other table.
 scripted_move: Callable[[Any, Any, int], dict[str, Any] | None] = _none
 lesson_refusal: Callable[[Any, Any, int, dict[str, Any]], tuple[str, Any] | None] = _none
 lesson_panel: Callable[[dict[str, Any]], dict[str, Any] | None] = _none
+
+# Duplicate tournaments (games/tournaments): ``deal_embargoed`` (table) is True while the
+# deals of ``table`` are still being played at another table of the same duplicate round:
+# until then no page shows more of a finished hand than its seat could see in play (no
+# other rack at the hand's end, no review, no watchers).
+deal_embargoed: Callable[[Any], bool] = lambda table: False  # noqa: E731

@@ -13,7 +13,7 @@ class LearnConfig(AppConfig):
         from games.learn import hooks
 
         # a lesson's deal, its CPUs' moves, its checks and its panel (games/plugins.py)
-        plugins.seed_for = hooks.seed_for
+        plugins.seed_sources.append(hooks.seed_for)
         plugins.scripted_move = hooks.scripted_move
         plugins.lesson_refusal = hooks.lesson_refusal
         plugins.lesson_panel = hooks.lesson_panel

@@ -36,7 +36,7 @@ from games.live.actions.clock import schedule, stand_in_plays, with_turn_clock
 from games.live.rated import GUESTS_REFUSED, rated_refusal
 from games.live.realtime import broadcast_on_commit, game_for, remember_on_commit, snapshot
 from games.models import SNAPSHOT_EVERY, Hand, HandAction, ScoreLine, Seat, Table
-from games.signals import game_finished
+from games.signals import game_finished, hand_finished
 
 
 def _validated_options(variant: str, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -521,7 +521,7 @@ def apply_action(
     insert_action(row)
     if new_state.over:
         game = _finish_hand(table, hand, new_state, at)
-    if new_state.over or len(new_state.actions) % SNAPSHOT_EVERY == 0:
+    elif len(new_state.actions) % SNAPSHOT_EVERY == 0:
         hand.snapshot = new_state.to_json()
         hand.save(update_fields=["snapshot", "result", "finished_at"])
     table.version += 1
@@ -556,6 +556,9 @@ def _finish_hand(
             reason=line["reason"],
             detail=line.get("detail", {}),
         )
+    hand.snapshot = state.to_json()
+    hand.save(update_fields=["snapshot", "result", "finished_at"])
+    hand_finished.send(sender=Table, table=table, hand=hand, state=state, game=game)
     if game.is_over():
         table.status = Table.Status.FINISHED
         table.finished_at = at

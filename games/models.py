@@ -96,6 +96,9 @@ class Table(models.Model):
     # under the organiser's rules: a seat whose player is gone is played by its CPU and
     # scored as played, and hands are dealt even when no person is connected.
     organised = models.BooleanField(default=False)
+    # Duplicate play (RULES.md D38): the game is exactly this many deals, each dealt as a
+    # game's first hand; None: the rule set's own game.
+    deals = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -13,6 +13,11 @@
 * ``seventeen``: seven rounds; the lowest total wins.
 
 The starter moves one seat each hand [D2]. The web layer supplies each hand's seed.
+
+A game of fixed deals (``deals``, duplicate play [D38]) is exactly that many hands, each
+dealt as a game's first hand (the rule set's game context from the starting totals), so
+every table that deals the same seeds plays the same hands; the rule set's own end of
+the game (a countdown reaching 0, rummy's target) does not end it.
 """
 
 from __future__ import annotations
@@ -51,9 +56,13 @@ class Game:
     variant: str
     options: dict = field(default_factory=dict)
     hands: list[HandResult] = field(default_factory=list)
+    # duplicate play [D38]: exactly this many hands, each dealt as a game's first
+    deals: int | None = None
 
     def __post_init__(self) -> None:
         self.options = validate_options(self.variant, self.options)
+        if self.deals is not None and (type(self.deals) is not int or not 1 <= self.deals <= 64):
+            raise Refusal("bad_option", "deals: a whole number of hands from 1 to 64")
 
     @property
     def n_players(self) -> int:
@@ -71,7 +80,8 @@ class Game:
     def new_hand(self, seed: int | str) -> HandState:
         if self.is_over():
             raise Refusal("hand_over", "The game is over.")
-        context = self.rules.game_context(self.totals())
+        totals = self.totals() if self.deals is None else [self.start_points()] * self.n_players
+        context = self.rules.game_context(totals)
         return new_hand(self.variant, self.options, seed, self.next_starter(), context=context)
 
     def record_hand(self, state: HandState) -> HandResult:
@@ -117,6 +127,8 @@ class Game:
         return self.rules.game_target(self.options)
 
     def hands_to_play(self) -> int | None:
+        if self.deals is not None:
+            return self.deals
         return self.rules.game_hands(self.options)
 
     def current_round(self) -> int:
@@ -124,6 +136,8 @@ class Game:
         return len(self.hands) if self.is_over() else len(self.hands) + 1
 
     def is_over(self) -> bool:
+        if self.deals is not None:
+            return len(self.hands) >= self.deals
         return self.rules.game_over(self.totals(), len(self.hands), self.options)
 
     def winners(self) -> list[int]:
@@ -155,6 +169,7 @@ class Game:
             "round": self.current_round(),
             "rounds": self.hands_to_play(),
             "target": self.target(),
+            "deals": self.deals,
         }
 
     @classmethod
@@ -162,7 +177,7 @@ class Game:
         try:
             if data.get("format") != 1:
                 raise Refusal("bad_format")
-            g = cls(data["variant"], data["options"])
+            g = cls(data["variant"], data["options"], deals=data.get("deals"))
             for h in data["hands"]:
                 totals = list(h["totals"])
                 if len(totals) != g.n_players or any(type(x) is not int for x in totals):

@@ -190,7 +190,7 @@ def rebuild_hand(hand: Hand) -> engine_state.HandState:
 
 def game_for(table: Table) -> engine_game.Game:
     """The engine's game-level bookkeeping rebuilt from the finished hands."""
-    game = engine_game.Game(table.variant, table.options)
+    game = engine_game.Game(table.variant, table.options, deals=table.deals)
     for hand in table.hands.filter(result__isnull=False).order_by("number"):
         game.hands.append(hand_result(hand))
     return game

@@ -67,6 +67,7 @@ def _open_table(
     quick_match: bool = False,
     competitive: bool = False,
     organised: bool = False,
+    deals: int | None = None,
 ) -> Table:
     """Store a new table and its seats, in ``seats`` order (a "me" seat is the
     caller's: ``user`` or ``guest_key``; a "player" seat names its own account and
@@ -84,6 +85,7 @@ def _open_table(
         quick_match=quick_match,
         competitive=competitive or rated,
         organised=organised,
+        deals=deals,
     )
     for pos, spec in enumerate(seats):
         seat = Seat(table=table, position=pos)
@@ -159,13 +161,15 @@ def do_seat_players(
     away_since: datetime | None = None,
     at: datetime | None = None,
     competitive: bool = False,
+    deals: int | None = None,
 ) -> Table:
     """Open an online table with its players already seated where the caller says
     ("player" seats, bound to their accounts, and "cpu" fill seats; no seat is
     moved) and deal its first hand: a tournament's table (``organised``: played out
     under the organiser's rules, games/models.py). The players count as
     away from ``away_since`` (their CPU plays for them once the away grace has
-    passed since then, until they connect)."""
+    passed since then, until they connect). ``deals``: a game of exactly that many
+    deals (duplicate play, RULES.md D38)."""
     if any(s.kind not in ("player", "cpu") for s in seats):
         raise ActionRefused("bad_option", "every seat is a named player or a CPU")
     options = with_turn_clock(variant, options, seats)
@@ -181,6 +185,7 @@ def do_seat_players(
             at=at,
             competitive=competitive,
             organised=True,
+            deals=deals,
         )
 
 

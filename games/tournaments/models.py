@@ -7,6 +7,7 @@ never entries, so a CPU never appears in the standings.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -27,6 +28,17 @@ def default_placing_points() -> list[int]:
     return list(DEFAULT_PLACING_POINTS)
 
 
+def new_deal_seed() -> str:
+    """A duplicate round's deal seed: secret until every table of the round has played it."""
+    return secrets.token_hex(16)
+
+
+def seed_commitment(seed: str) -> str:
+    """What the public sees of a deal's seed before the round is complete: its SHA-256
+    (hex of the seed's UTF-8 bytes, as ``duplicate.commitment`` and ``Hand.commit_to``)."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
 class Tournament(models.Model):
     class Mode(models.TextChoices):
         ONLINE = "online", _("Online")
@@ -39,6 +51,14 @@ class Tournament(models.Model):
     class Seating(models.TextChoices):
         AVOID_REPEATS = "avoid_repeats", _("Avoid repeat opponents")
         SWISS = "swiss", _("Swiss (group by standing)")
+
+    class Format(models.TextChoices):
+        STANDARD = "standard", _("Standard")
+        DUPLICATE = "duplicate", _("Duplicate (every table plays the same deals)")
+
+    class DuplicateScoring(models.TextChoices):
+        MATCHPOINTS = "matchpoints", _("Matchpoints")
+        IMPS = "imps", _("IMPs")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
@@ -59,6 +79,19 @@ class Tournament(models.Model):
     seating = models.CharField(
         _("seating"), max_length=16, choices=Seating.choices, default=Seating.AVOID_REPEATS
     )
+    # Duplicate play (docs/duplicate.md, RULES.md D38): every table of a round plays the
+    # round's deals; players are compared seat by seat (matchpoints or IMPs).
+    format = models.CharField(
+        _("format"), max_length=12, choices=Format.choices, default=Format.STANDARD
+    )
+    duplicate_scoring = models.CharField(
+        _("duplicate scoring"),
+        max_length=12,
+        choices=DuplicateScoring.choices,
+        default=DuplicateScoring.MATCHPOINTS,
+    )
+    # deals per duplicate round; None: one per seat of a table (everyone starts once)
+    deals_per_round = models.PositiveSmallIntegerField(_("deals per round"), null=True, blank=True)
     # Three-player tables instead of CPU fill seats (a rule set played by three only).
     three_player_tables = models.BooleanField(_("three-player tables"), default=False)
     seed = models.CharField(_("published seed"), max_length=64, default=new_seed)
@@ -112,6 +145,21 @@ class Tournament(models.Model):
     @property
     def seated_rounds(self) -> int:
         return self.round_set.count()
+
+    @property
+    def duplicate(self) -> bool:
+        return self.format == self.Format.DUPLICATE
+
+    @property
+    def table_size(self) -> int:
+        """Seats at a duplicate table: every table of a round has as many (three only
+        with three-player tables, CPU seats filling the rest)."""
+        return 3 if self.three_player_tables else 4
+
+    @property
+    def deals_in_round(self) -> int:
+        """How many deals a duplicate round has (default: one per seat)."""
+        return self.deals_per_round or self.table_size
 
 
 class Entry(models.Model):
@@ -221,6 +269,33 @@ class Round(models.Model):
         return bool(tables) and all(t.has_result for t in tables)
 
 
+class Deal(models.Model):
+    """One deal of a duplicate round, played at every table of the round (hand number
+    ``number - 1`` of each table's game). The seed stays secret until the round is
+    complete; its commitment is public from the moment the round is seated."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()  # 1..deals_in_round
+    seed = models.CharField(max_length=64, default=new_deal_seed)
+    commitment = models.CharField(max_length=64)
+    # a deal is dealt for one player count (the round's table size)
+    players = models.PositiveSmallIntegerField(default=4)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_deal_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} deal {self.number}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self.commitment:
+            self.commitment = seed_commitment(self.seed)
+        super().save(*args, **kwargs)
+
+
 class TournamentTable(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
@@ -261,6 +336,9 @@ class TableResult(models.Model):
     table = models.OneToOneField(TournamentTable, on_delete=models.CASCADE, related_name="result")
     # One game score per seat, in seat order (CPU seats too).
     scores = models.JSONField(default=list)
+    # Duplicate rounds: each deal's hand totals, one list per deal (in deal order), one
+    # total per seat (the game's hand totals, RULES.md D38); empty otherwise.
+    hands = models.JSONField(default=list, blank=True)
     source = models.CharField(max_length=8, choices=Source.choices, default=Source.ENTERED)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_cards
 
 app_name = "tournaments"
 
@@ -59,5 +59,10 @@ urlpatterns = [
         name="round_tables",
     ),
     path("tournaments/<int:pk>/rounds/<int:number>/cards/", views.table_cards, name="cards"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/deal-cards/",
+        views_cards.deal_cards_page,
+        name="deal_cards",
+    ),
     path("tournaments/<int:pk>/audit/", views.audit_log, name="audit"),
 ]

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import plugins
 from games.common import heavy, pagecache
 from games.engine.tiles import N_TILES, kind_notation, kind_of, notation
 from games.live import actions
@@ -59,6 +60,19 @@ def in_progress(request: HttpRequest) -> HttpResponse:
         request,
         403,
         _("This hand is still being played. Replays, exports and commentary open when it is over."),
+    )
+
+
+def still_dealt(request: HttpRequest) -> HttpResponse:
+    """A duplicate round's hand whose deal another table of the round still plays
+    (``plugins.deal_embargoed``, RULES.md D38): its replay would show every rack."""
+    return denied(
+        request,
+        403,
+        _(
+            "This deal is still being played at another table of the tournament round. "
+            "Its replay, export and commentary open when every table has played it."
+        ),
     )
 
 
@@ -369,6 +383,8 @@ def _own_finished_hand(request: HttpRequest, hand_id: int):
         return None, None, not_yours(request)
     if hand.result is None:
         return None, None, in_progress(request)
+    if plugins.deal_embargoed(hand.table):
+        return None, None, still_dealt(request)
     return hand, seat, None
 
 
@@ -468,6 +484,8 @@ def game_export(request: HttpRequest, code: str) -> HttpResponse:
         return not_yours(request)
     if not table.hands.filter(result__isnull=False).exists():
         return in_progress(request)
+    if plugins.deal_embargoed(table):
+        return still_dealt(request)
     return _json_download(_game_document(table), f"okey-{table.code}.json")
 
 
@@ -509,6 +527,8 @@ def _live_link(request: HttpRequest, token: str):
         return None, denied(request, 404, _("This share link was revoked by a player."))
     if link.table.status != Table.Status.FINISHED:
         return None, in_progress(request)
+    if plugins.deal_embargoed(link.table):
+        return None, still_dealt(request)
     return link, None
 
 

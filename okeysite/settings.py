@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "games.watch.apps.WatchConfig",
     "games.fairplay.apps.FairPlayConfig",
     "games.learn.apps.LearnConfig",
+    "games.insights.apps.InsightsConfig",
 ]
 
 MIDDLEWARE = [

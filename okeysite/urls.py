@@ -32,4 +32,5 @@ urlpatterns = [
     path("", include("games.ratings.urls")),
     path("", include("games.fairplay.urls")),
     path("", include("games.learn.urls")),
+    path("", include("games.insights.urls")),
 ]

@@ -147,6 +147,15 @@ def _fresh_page_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_par_at_hand_end(settings):
+    """A finished hand queues its pars in a background thread once its transaction
+    commits (games/review/par.py); in the test process that thread would write to the
+    test database behind the test's back. tests/review/test_par_site.py switches it on
+    with its own runner; the browser tests' server computes pars as the site does."""
+    settings.OKEY_PAR_AT_HAND_END = False
+
+
+@pytest.fixture(autouse=True)
 def _site_language():
     """Each test starts and ends in the site's default language: a request through the test
     client activates the visitor's language in the test's thread (LocaleMiddleware), and a

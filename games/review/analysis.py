@@ -21,6 +21,13 @@ per IP address in any hour, and none while ``QUEUE_LIMIT`` analyses are waiting 
 running in all. Beyond that ``ensure`` refuses (``AnalysisRefused``) and makes no row, so
 nothing is queued; an analysis already made, or already under way, is shown whatever
 the counts (looking at it starts nothing).
+
+The par of each hand and seat (``games.review.par``, ``HandPar``) is background work of
+the same kind: it goes through the same runner and pool (``start``), is claimed the same
+way (``claim``) and counts in the same queue (``queued`` counts both kinds of row).
+
+When an analysis of a played hand is stored, ``games.signals.analysis_ready`` is sent
+(``hand_id``, ``seat``, ``summary``: accuracy, value lost, decisions).
 """
 
 from __future__ import annotations
@@ -43,30 +50,33 @@ from django.utils.translation import gettext as _
 from games.engine import analysis as engine_analysis
 from games.engine.tiles import ids_of_kind, kind_of, notation
 from games.live.messages import hint_text
+from games.signals import analysis_ready
 from games.tilewords import tile_words
 
 from .commentary import move_text
-from .models import HandAnalysis, ImportedHand
+from .models import HandAnalysis, HandPar, ImportedHand
 from .replay import record_for_hand
 
 log = logging.getLogger(__name__)
 STALE_AFTER = timedelta(minutes=2)
 
 _pool: ThreadPoolExecutor | None = None
-# the analyses handed to this process's pool and not finished: a waiting card asks for
-# itself every second, and each visit of a pending row would queue it once more
-_handed: set[int] = set()
+# the jobs (function, row pk) handed to this process's pool and not finished: a waiting
+# card asks for itself every second, and each visit of a pending row would queue it once
+# more (an analysis and a par may share a pk: the function tells them apart)
+_handed: set[tuple[Callable[[int], None], int]] = set()
 _handed_lock = threading.Lock()
 
 
 def _in_thread(fn: Callable[[int], None], pk: int) -> None:
     """Hand ``pk`` to the one-thread pool, unless it is there already (queued or being
-    computed): the pool's queue holds each analysis once."""
+    computed): the pool's queue holds each analysis (and each par) once."""
     global _pool
+    key = (fn, pk)
     with _handed_lock:
-        if pk in _handed:
+        if key in _handed:
             return
-        _handed.add(pk)
+        _handed.add(key)
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review-analysis")
 
@@ -75,7 +85,7 @@ def _in_thread(fn: Callable[[int], None], pk: int) -> None:
             fn(pk)
         finally:
             with _handed_lock:
-                _handed.discard(pk)
+                _handed.discard(key)
 
     _pool.submit(job)
 
@@ -93,6 +103,11 @@ def set_runner(runner: Runner | None) -> Runner:
     previous = _runner
     _runner = runner or _in_thread
     return previous
+
+
+def start(fn: Callable[[int], None], pk: int) -> None:
+    """Start ``fn(pk)`` with the current runner (the pool, or the test's)."""
+    _runner(fn, pk)
 
 
 def _record(row: HandAnalysis) -> dict[str, Any]:
@@ -187,11 +202,15 @@ def _starts(ident: str, now: datetime) -> list[float]:
 
 
 def queued(now: datetime) -> int:
-    """Analyses waiting (made in the last ``QUEUED_FOR``) or running (not stale)."""
-    S = HandAnalysis.Status
-    waiting = HandAnalysis.objects.filter(status=S.PENDING, updated__gte=now - QUEUED_FOR)
-    running = HandAnalysis.objects.filter(status=S.RUNNING, updated__gte=now - STALE_AFTER)
-    return waiting.count() + running.count()
+    """Analyses and pars waiting (made in the last ``QUEUED_FOR``) or running (not
+    stale): the one queue of the pool."""
+    count = 0
+    for model in (HandAnalysis, HandPar):
+        S = model.Status
+        waiting = model.objects.filter(status=S.PENDING, updated__gte=now - QUEUED_FOR)
+        running = model.objects.filter(status=S.RUNNING, updated__gte=now - STALE_AFTER)
+        count += waiting.count() + running.count()
+    return count
 
 
 def do_ensure(
@@ -224,21 +243,26 @@ def do_ensure(
     stale = row.status == HandAnalysis.Status.RUNNING and row.updated < now - STALE_AFTER
     if row.status == HandAnalysis.Status.PENDING or stale:
         pk = row.pk
-        transaction.on_commit(lambda: _runner(do_run, pk))
+        transaction.on_commit(lambda: start(do_run, pk))
         row.refresh_from_db()  # a runner that computes at once has finished already
     return row
 
 
-def _claim(pk: int, now) -> bool:
-    """Pending (or stale) → running; True for the one caller that moved it."""
-    S = HandAnalysis.Status
-    base = HandAnalysis.objects.filter(pk=pk)
-    claimed = base.filter(status=S.PENDING).update(status=S.RUNNING, done=0, updated=now)
+def claim(model, pk: int, now, **reset: Any) -> bool:
+    """A row of ``model`` (``HandAnalysis``, ``HandPar``) pending (or stale) → running,
+    with the fields ``reset``; True for the one caller that moved it."""
+    S = model.Status
+    base = model.objects.filter(pk=pk)
+    claimed = base.filter(status=S.PENDING).update(status=S.RUNNING, updated=now, **reset)
     if not claimed:
         claimed = base.filter(status=S.RUNNING, updated__lt=now - STALE_AFTER).update(
-            status=S.RUNNING, done=0, updated=now
+            status=S.RUNNING, updated=now, **reset
         )
     return bool(claimed)
+
+
+def _claim(pk: int, now) -> bool:
+    return claim(HandAnalysis, pk, now, done=0)
 
 
 def do_run(pk: int) -> None:
@@ -270,8 +294,39 @@ def do_run(pk: int) -> None:
         HandAnalysis.objects.filter(pk=pk).update(
             status=HandAnalysis.Status.DONE, data=data, error=""
         )
+        if row.hand_id is not None:
+            send_robust(
+                analysis_ready,
+                sender=HandAnalysis,
+                hand_id=row.hand_id,
+                seat=row.seat,
+                summary=summary(data),
+            )
     finally:
         close_old_connections()
+
+
+def send_robust(signal, **kwargs: Any) -> None:
+    """Send ``signal`` once the result is stored: a receiver that fails (another app's
+    bookkeeping) is logged and leaves the stored result as it is."""
+    for receiver, result in signal.send_robust(**kwargs):
+        if isinstance(result, Exception):
+            log.error("%s failed on %s", receiver, kwargs, exc_info=result)
+
+
+def summary(data: dict[str, Any]) -> dict[str, Any]:
+    """What ``analysis_ready`` says of a stored analysis: its ``accuracy`` (0-100, None
+    without a decision), ``value_lost`` (the sum of its decisions' losses against the
+    expert's best, in the rule set's points), ``value_lost_per_decision`` and the number
+    of ``decisions``."""
+    decisions = data.get("decisions") or []
+    lost = round(sum(d["loss"] for d in decisions), 3)
+    return {
+        "accuracy": data.get("accuracy"),
+        "value_lost": lost,
+        "value_lost_per_decision": round(lost / len(decisions), 3) if decisions else None,
+        "decisions": len(decisions),
+    }
 
 
 # ------------------------------------------------------------------ presentation

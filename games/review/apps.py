@@ -7,3 +7,11 @@ class ReviewConfig(AppConfig):
     name = "games.review"
     label = "review"
     verbose_name = _("Reviews")
+
+    def ready(self) -> None:
+        from games.signals import hand_finished
+
+        from . import par
+
+        # each finished hand's par, queued once the hand's transaction commits
+        hand_finished.connect(par.on_hand_finished, dispatch_uid="review-par")

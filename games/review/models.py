@@ -175,3 +175,51 @@ class HandAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand or self.imported} seat {self.seat}: {self.status}"
+
+
+class HandPar(models.Model):
+    """The par of one seat in a finished played hand: the hand total the expert CPU makes
+    from that seat on the same deal with hard CPUs in the other seats
+    (``games.engine.par.par_for_seat``), and the luck of the seat's deal. Computed once in
+    the background (``games.review.par``), one row per (hand, seat), kept."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="pars")
+    seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    par = models.IntegerField(null=True, blank=True)  # the expert's hand total
+    result = models.IntegerField(null=True, blank=True)  # the seat's real hand total
+    # result against par in the rule set's better direction (+: better than the expert)
+    versus = models.IntegerField(null=True, blank=True)
+    luck = models.JSONField(default=dict, blank=True)  # games.engine.par.Luck.to_json()
+    ending = models.CharField(max_length=32, blank=True, default="")  # the replay's ending
+    actions = models.PositiveIntegerField(default=0)  # actions of the expert's replay
+    cpu_seconds = models.FloatField(null=True, blank=True)  # the computing thread's CPU time
+    error = models.CharField(max_length=200, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("hand par")
+        verbose_name_plural = _("hand pars")
+        constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="one_par_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat}: par {self.par} ({self.status})"
+
+    def as_dict(self) -> dict:
+        """What ``games.signals.par_ready`` carries (JSON-ready)."""
+        return {
+            "par": self.par,
+            "result": self.result,
+            "versus": self.versus,
+            "luck": dict(self.luck),
+            "ending": self.ending,
+            "actions": self.actions,
+            "cpu_seconds": self.cpu_seconds,
+        }

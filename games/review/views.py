@@ -30,6 +30,7 @@ from games.review import actions as review_actions
 from games.views import guest_key, hint_counts
 
 from . import analysis, commentary, records
+from . import par as review_par
 from .forms import FilterForm, ImportForm
 from .models import HandAnalysis, HandCommentary, ImportedHand, ImportedRecord, ShareLink
 from .replay import build_replay, compute_replay, present_replay, record_for_hand
@@ -154,6 +155,7 @@ def replay_context(
     nav: dict[str, str | None],
     analysis_url: str | None = None,
     hints: list[dict[str, Any]] | None = None,
+    par_url: str | None = None,
 ) -> dict[str, Any]:
     """The replay page of a hand: replayed from ``record`` now (a played hand: one hand,
     bounded by the rules), or read from ``stored`` (an import's ``compute_replay``).
@@ -208,6 +210,7 @@ def replay_context(
         "commentary_url": commentary_url,
         "commentary_seat": commentary_seat,
         "analysis_url": analysis_url,
+        "par_url": par_url,
         "export_url": export_url,
         "back_url": back_url,
         "nav": nav,
@@ -424,6 +427,7 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
             commentary_url=reverse("review:hand_commentary", args=[hand.pk]),
             commentary_seat=seat.position,
             analysis_url=reverse("review:hand_analysis", args=[hand.pk]),
+            par_url=reverse("review:hand_par", args=[hand.pk]),
             export_url=reverse("review:hand_export", args=[hand.pk]),
             back_url=reverse("review:game", args=[table.code]),
             nav=nav,
@@ -582,6 +586,7 @@ def shared_hand(request: HttpRequest, token: str, number: int) -> HttpResponse:
             commentary_url=reverse("review:shared_commentary", args=[token, number]),
             commentary_seat=_first_human(players),
             analysis_url=reverse("review:shared_analysis", args=[token, number]),
+            par_url=reverse("review:shared_par", args=[token, number]),
             export_url=reverse("review:shared_export", args=[token]),
             back_url=reverse("review:shared", args=[token]),
             nav=nav,
@@ -879,4 +884,56 @@ def imported_analysis(request: HttpRequest, pk: int, number: int) -> HttpRespons
         variant=rec.variant,
         imported=hand,
         game_rows=HandAnalysis.objects.filter(imported__record=rec),
+    )
+
+
+# ------------------------------------------------------------------ par
+
+
+def _par_response(
+    request: HttpRequest, *, hand: Hand, players: list[dict], me: int | None, url: str
+) -> HttpResponse:
+    """The par card of a finished hand (games/review/par.py): each person's result, par,
+    result against par and the luck of their deal. A missing par is started here, within
+    the visitor's quota (``analysis.Quota``: the pool and its queue are the analyses');
+    while one is computed the card asks for itself every two seconds. Nothing is shown
+    while the hand's deal is embargoed (a duplicate round still plays it)."""
+    ctx: dict[str, Any] = {"url": url}
+    if not review_par.visible(hand):
+        ctx["hidden"] = True
+        return render(request, "review/_par.html", ctx)
+    try:
+        review_par.do_ensure(hand, quota=analysis.Quota.of(request))
+    except analysis.AnalysisRefused as e:
+        ctx["refused"] = {"code": e.code, "message": e.message}
+    ctx.update(review_par.present(hand, players, me))
+    return render(request, "review/_par.html", ctx)
+
+
+def hand_par(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand, seat, refusal = _own_finished_hand(request, hand_id)
+    if refusal is not None:
+        return refusal
+    return _par_response(
+        request,
+        hand=hand,
+        players=players_of(hand.table),
+        me=seat.position,
+        url=reverse("review:hand_par", args=[hand.pk]),
+    )
+
+
+def shared_par(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    link, refusal = _live_link(request, token)
+    if refusal is not None:
+        return refusal
+    hand = _shared_hand(link, number)
+    if hand is None:
+        return denied(request, 404, _("This game has no such finished hand."))
+    return _par_response(
+        request,
+        hand=hand,
+        players=players_of(link.table),
+        me=None,
+        url=reverse("review:shared_par", args=[token, number]),
     )

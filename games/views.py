@@ -195,6 +195,15 @@ def create_table(request: HttpRequest) -> HttpResponse:
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     seat = my_seat(request, table)
+    if seat is None and plugins.deal_embargoed(table):
+        # a duplicate round's table: watching it would show its deals to the players of
+        # the round's other tables (RULES.md D38); it opens once every table has played
+        return render(
+            request,
+            "games/not_watchable.html",
+            {"table": table, "tournament_table": plugins.tournament_table(table)},
+            status=403,
+        )
     ctx = presenter.table_context(table, seat)
     # coming back: what the stand-in played meanwhile, on this page only (no frame
     # replaces it; the player dismisses it)
@@ -269,6 +278,8 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
         if seat in people:
             stand_in[hand_id, seat] = stand_in.get((hand_id, seat), 0) + 1
     stand_in_totals = [0] * len(seats)
+    # a duplicate round's seeds stay secret while another table plays them (RULES.md D38)
+    withheld = plugins.deal_embargoed(table)
     for hand in table.hands.filter(result__isnull=False).prefetch_related("score_lines"):
         per_seat = {s.position: [] for s in seats}
         for line in hand.score_lines.all():
@@ -282,7 +293,7 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
         hands.append(
             {
                 "number": hand.number + 1,
-                "seed": hand.seed,
+                "seed": None if withheld else hand.seed,
                 "commitment": hand.seed_commitment,
                 "cells": [
                     {

@@ -436,6 +436,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         session = self.scope.get("session")
         guest_key = session.session_key if session is not None else ""
         seat = table_actions.seat_of(list(table.seats.all()), user, guest_key or "")
+        if seat is None and plugins.deal_embargoed(table):
+            return None  # a duplicate round's table is not watched while its deals are played
         return table.pk, (seat.pk if seat else None), (seat.position if seat else None)
 
     # -------------------------------------------------------------- frames in

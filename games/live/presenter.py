@@ -214,6 +214,19 @@ def _variant_label(variant: str, lang: str) -> str:
     return str(dict(variant_choices()).get(variant, variant))
 
 
+def embargoed_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A finished hand's view while its deal is still played at another table of a
+    duplicate round (RULES.md D38, ``plugins.deal_embargoed``): no more than the seat saw
+    in play. The finisher's rack stays (it is shown at the table when they finish); the
+    other racks and the seed are withheld."""
+    revealed = view.get("revealed")
+    if not revealed:
+        return view
+    finisher = (view.get("result") or {}).get("finisher")
+    racks = [rack if i == finisher else [] for i, rack in enumerate(revealed["racks"])]
+    return {**view, "revealed": {**revealed, "racks": racks, "seed": None, "withheld": True}}
+
+
 def table_context(
     table: Table,
     seat: Seat | None,
@@ -250,6 +263,8 @@ def table_context(
     view = None
     if hand is not None:
         view = view_for(state, me)
+        if view["over"] and plugins.deal_embargoed(table):
+            view = embargoed_view(view)
         ctx["view"] = view
         ctx["hand_number"] = shared["hand_number"]
     places = relative_positions(len(seats), me if me is not None else 0, table.variant)
@@ -307,6 +322,10 @@ def table_context(
             name = next((p["name"] for p in players if p["position"] == finisher), "")
             ctx["result_text"] = messages.ending_text(ctx["result"]["ending"], name, table.variant)
         revealed = view.get("revealed") if view["over"] else None
+        # a duplicate deal still played at another table: the racks wait (the page says so)
+        ctx["racks_withheld"] = bool(revealed and revealed.get("withheld"))
+        if ctx["racks_withheld"]:
+            revealed = None
         if revealed:  # every rack, drawn as the table draws tiles (the outcome's "All racks")
             racks = [[tile_ctx(t, table.variant) for t in rack] for rack in revealed["racks"]]
             revealed = {**revealed, "racks": racks}

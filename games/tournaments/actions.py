@@ -17,29 +17,34 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine import game as engine_game
 from games.engine import options as engine_options
 from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
 from games.live import actions as table_actions
+from games.live import realtime
 from games.models import CPU_LEVELS, Table
 
+from . import dealing, duplicate_rounds, seating
 from . import results as result_rules
-from . import seating
 from . import standings as standing_rules
 from .models import (
     AuditEntry,
+    Deal,
     Entry,
     KeepApart,
     Round,
     TableResult,
     Tournament,
     TournamentTable,
+    seed_commitment,
 )
 
 MAX_ROUNDS = 30
@@ -59,8 +64,21 @@ SETTINGS_FIELDS = (
     "arrival_s",
     "cpu_level",
     "late_entry_until",
+    "format",
+    "duplicate_scoring",
+    "deals_per_round",
 )
-LOCKED_AFTER_START = ("variant", "options", "mode", "seed", "three_player_tables")
+LOCKED_AFTER_START = (
+    "variant",
+    "options",
+    "mode",
+    "seed",
+    "three_player_tables",
+    "format",
+    "duplicate_scoring",
+    "deals_per_round",
+)
+MAX_DEALS = 16
 
 
 class TournamentError(Exception):
@@ -146,6 +164,9 @@ def settings_snapshot(t: Tournament) -> dict[str, Any]:
         "arrival_s": t.arrival_s,
         "cpu_level": t.cpu_level,
         "late_entry_until": t.late_entry_until,
+        "format": t.format,
+        "duplicate_scoring": t.duplicate_scoring,
+        "deals_per_round": t.deals_per_round,
     }
 
 
@@ -196,7 +217,29 @@ def clean_settings(values: dict[str, Any]) -> dict[str, Any]:
         raise TournamentError("bad_option", "unknown seating method")
     if out.get("cpu_level") not in (None, *(code for code, _label in CPU_LEVELS)):
         raise TournamentError("bad_option", "unknown CPU level")
+    _clean_duplicate(out)
     return out
+
+
+def _clean_duplicate(out: dict[str, Any]) -> None:
+    """The duplicate settings (docs/duplicate.md): the format, its scoring method and the
+    deals of a round (None: one per seat of a table, so everyone starts once)."""
+    if out.get("format") not in (None, *Tournament.Format.values):
+        raise TournamentError("bad_option", "unknown format")
+    if out.get("duplicate_scoring") not in (None, *Tournament.DuplicateScoring.values):
+        raise TournamentError("bad_option", "unknown duplicate scoring")
+    deals = out.get("deals_per_round")
+    if deals is not None and (type(deals) is not int or not 1 <= deals <= MAX_DEALS):
+        raise TournamentError(
+            "bad_deals", "a duplicate round has from 1 to 16 deals", most=MAX_DEALS
+        )
+    if out.get("format") != Tournament.Format.DUPLICATE:
+        return
+    # Partners (fifty-one's and 101's option, the rules object's ``teams``) score as a
+    # team: a seat's hand total depends on its partner's play, so it cannot be compared
+    # alone with the same seat elsewhere; refused rather than scored by a rule of ours.
+    if rules_for(out.get("variant")).teams(out["options"]):
+        raise TournamentError("duplicate_partners", "partner play cannot be scored as duplicate")
 
 
 def table_options(t: Tournament, seats: int) -> dict[str, Any]:
@@ -520,14 +563,20 @@ def do_seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None
         ranking = None
         if t.seating == Tournament.Seating.SWISS:
             ranking = [row.player for row in standings(t)]
+        # Duplicate: every table of the round the same size (CPU seats fill it), as a deal
+        # is for one player count; three-player tables only if all of them are.
+        if t.duplicate:
+            table_size, min_table_size = t.table_size, None
+        else:
+            table_size, min_table_size = 4, 3 if t.three_player_tables else None
         try:
             seated = seating.seat_round(
                 players,
                 past_rounds(t),
                 seed=t.seed,
                 round_no=number,
-                table_size=4,
-                min_table_size=3 if t.three_player_tables else None,
+                table_size=table_size,
+                min_table_size=min_table_size,
                 method=t.seating,
                 ranking=ranking,
                 rounds_total=t.rounds,
@@ -539,10 +588,11 @@ def do_seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None
             code = "pairs_cannot_be_kept_apart" if e.proven else "pairs_not_kept_apart"
             raise TournamentError(code, str(e), tables=e.tables, pairs=names) from e
         rnd = Round.objects.create(tournament=t, number=number)
+        seeds = _deal_round(t, rnd, table_size) if t.duplicate else None
         for st in seated:
             tt = TournamentTable.objects.create(round=rnd, number=st.number, seats=list(st.seats))
             if t.online:
-                tt.game = _open_game(t, tt, by_pid, actor, at)
+                tt.game = _open_game(t, tt, by_pid, actor, at, seeds)
                 tt.save(update_fields=["game"])
         t.status = Tournament.Status.RUNNING
         t.save(update_fields=["status", "updated_at"])
@@ -558,10 +608,23 @@ def do_seat_next_round(tournament_id: int, actor: Any, *, at: dt.datetime | None
                     {"table": st.number, "seats": [by_pid[p].name if p else None for p in st.seats]}
                     for st in seated
                 ],
+                # a duplicate round's deals as published: their commitments only
+                **({"commitments": [seed_commitment(x) for x in seeds]} if seeds else {}),
             },
         )
         _on_commit_broadcast(t.pk)
         return rnd
+
+
+def _deal_round(t: Tournament, rnd: Round, players: int) -> list[str]:
+    """A duplicate round's deals: one secret seed per deal (``dealing.seed_source``), its
+    SHA-256 commitment public at once; each deal is for ``players`` seats."""
+    deals = [
+        Deal(round=rnd, number=n, seed=seed, commitment=seed_commitment(seed), players=players)
+        for n, seed in enumerate((dealing.seed_source() for _ in range(t.deals_in_round)), 1)
+    ]
+    Deal.objects.bulk_create(deals)
+    return [d.seed for d in deals]
 
 
 def _open_game(
@@ -570,17 +633,20 @@ def _open_game(
     by_pid: dict[str, Entry],
     actor: Any,
     at: dt.datetime,
+    seeds: Sequence[str] | None = None,
 ) -> Table:
     """Open and deal the online table of one tournament table (caller holds the
     tournament lock) through the table action ``do_seat_players``. Players count
     as away from the start; their CPU plays for them once ``arrival_s`` has
-    passed and until they connect."""
+    passed and until they connect. ``seeds``: a duplicate round's deals, one hand each
+    (the game is exactly that many hands, RULES.md D38; ``dealing.seed_for``)."""
     seats = [
         table_actions.SeatSpec("cpu", t.cpu_level)
         if pid is None
         else table_actions.SeatSpec("player", user=by_pid[pid].user, name=by_pid[pid].name)
         for pid in tt.seats
     ]
+    token = dealing.opening.set(seeds)
     try:
         return table_actions.do_seat_players(
             variant=t.variant,
@@ -590,9 +656,12 @@ def _open_game(
             away_since=at - table_actions.grace() + dt.timedelta(seconds=t.arrival_s),
             at=at,
             competitive=True,  # a tournament's table: no engine help for a seat
+            deals=len(seeds) if seeds is not None else None,
         )
     except table_actions.ActionRefused as e:
         raise TournamentError(e.code, e.message) from e
+    finally:
+        dealing.opening.reset(token)
 
 
 def do_deal_next_hand(tournament_id: int, actor: Any, table_id: int) -> Table:
@@ -646,6 +715,8 @@ def do_enter_result(
     with transaction.atomic():
         t = _lock(tournament_id)
         _require_organiser(t, actor)
+        if t.duplicate:  # a duplicate table's result is its deals' (do_enter_deal_results)
+            raise TournamentError("deal_lines_needed", "enter a duplicate table's deals")
         tt = _table(t, table_id)
         problems = result_problems(t, len(tt.seats), scores)
         if problems:
@@ -666,6 +737,115 @@ def do_enter_result(
             existing.save()
             result = existing
             do_audit(t, actor, "result_corrected", what, before, {"scores": clean})
+        do_finish_if_complete(t, actor)
+        _on_commit_broadcast(t.pk)
+        return result
+
+
+# the largest hand total typed for one seat of one deal (far beyond any rule set's hand)
+MAX_HAND_TOTAL = 10_000
+
+
+@dataclass(frozen=True)
+class DealProblem:
+    """Why a typed deal line cannot be stored: a stable code, an English message, and
+    the deal (1-based) and seat (0-based) it is about, if one."""
+
+    code: str
+    message: str
+    deal: int | None = None
+    seat: int | None = None
+
+
+class DealResultRefused(TournamentError):
+    """A duplicate table's deal lines that cannot be stored, one problem per line/seat."""
+
+    def __init__(self, problems: Sequence[DealProblem]) -> None:
+        super().__init__("bad_result", "; ".join(p.message for p in problems))
+        self.problems = list(problems)
+
+
+def deal_problems(t: Tournament, tt: TournamentTable, hands: Sequence[Any]) -> list[DealProblem]:
+    """Every reason why ``hands`` (one line per deal of the round, one hand total per
+    seat) cannot be a duplicate table's result: a line per deal, a whole number per
+    seat, within ``MAX_HAND_TOTAL``; and the round's deals must be for this table's
+    player count (``player_count_mismatch``: a deal is dealt for one player count)."""
+    seats = len(tt.seats)
+    deals = list(Deal.objects.filter(round_id=tt.round_id).order_by("number"))
+    wrong = [d.number for d in deals if d.players != seats]
+    if wrong:
+        return [
+            DealProblem(
+                "player_count_mismatch",
+                f"the deals of this round are for {deals[0].players} players, "
+                f"this table has {seats} seats",
+            )
+        ]
+    if len(hands) != len(deals):
+        return [DealProblem("deal_count", f"enter one line for each of the {len(deals)} deals")]
+    problems = []
+    for d, line in enumerate(hands, 1):
+        if not isinstance(line, (list, tuple)) or len(line) != seats:
+            problems.append(DealProblem("seat_count", f"deal {d}: one score per seat", d))
+            continue
+        for seat, v in enumerate(line):
+            if type(v) is not int:
+                problems.append(
+                    DealProblem(
+                        "not_integer", f"deal {d}, seat {seat + 1}: a whole number", d, seat
+                    )
+                )
+            elif abs(v) > MAX_HAND_TOTAL:
+                problems.append(
+                    DealProblem("out_of_range", f"deal {d}, seat {seat + 1}: too large", d, seat)
+                )
+    return problems
+
+
+def do_enter_deal_results(
+    tournament_id: int, actor: Any, table_id: int, hands: Sequence[Sequence[Any]]
+) -> TableResult:
+    """Record (or correct) a duplicate table's result: each deal's hand total per seat
+    (the organiser copies them from the table's score sheet). The table's game scores
+    are the start plus the deals' totals, as the online game counts them. A correction
+    keeps the old lines in the audit log; nothing is stored when a line is refused."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _require_organiser(t, actor)
+        if not t.duplicate:
+            raise TournamentError("not_duplicate", "this tournament is not duplicate")
+        tt = _table(t, table_id)
+        problems = deal_problems(t, tt, hands)
+        if problems:
+            raise DealResultRefused(problems)
+        clean = [[int(v) for v in line] for line in hands]
+        start = engine_game.Game(t.variant, table_options(t, len(tt.seats))).start_points()
+        scores = [start + sum(line[s] for line in clean) for s in range(len(tt.seats))]
+        existing = TableResult.objects.filter(table=tt).first()
+        what = f"round {tt.round.number} table {tt.number}"
+        after = {"scores": scores, "hands": clean}
+        if existing is None:
+            result = TableResult.objects.create(
+                table=tt,
+                scores=scores,
+                hands=clean,
+                source=TableResult.Source.ENTERED,
+                entered_by=_actor(actor),
+            )
+            do_audit(t, actor, "result_entered", what, None, after)
+        else:
+            before = {
+                "scores": list(existing.scores),
+                "hands": list(existing.hands),
+                "source": existing.source,
+            }
+            existing.scores, existing.hands = scores, clean
+            existing.source = TableResult.Source.ENTERED
+            existing.entered_by = _actor(actor)
+            existing.save()
+            result = existing
+            do_audit(t, actor, "result_corrected", what, before, after)
+        _reveal_if_round_over(tt.round)
         do_finish_if_complete(t, actor)
         _on_commit_broadcast(t.pk)
         return result
@@ -695,7 +875,9 @@ def do_post_game_result(sender: Any, *, table: Table, game: Any, **kwargs: Any) 
             t, None, "game_result_ignored", what, {"scores": existing.scores}, {"scores": totals}
         )
         return
-    TableResult.objects.create(table=tt, scores=totals, source=TableResult.Source.GAME)
+    # each deal's hand totals (a duplicate round compares them seat by seat)
+    hands = [[int(x) for x in h.totals] for h in game.hands] if table.deals is not None else []
+    TableResult.objects.create(table=tt, scores=totals, hands=hands, source=TableResult.Source.GAME)
     # the organiser's rules: a seat whose player was gone is played by its CPU and scored
     # as played; the log says how many of each seat's turns the CPU played
     stand_in = {
@@ -703,9 +885,24 @@ def do_post_game_result(sender: Any, *, table: Table, game: Any, **kwargs: Any) 
         for seat, (own, total) in table.turn_shares().items()
         if own < total and tt.seats[seat] is not None
     }
-    do_audit(t, None, "result_posted", what, None, {"scores": totals, "stand_in_turns": stand_in})
+    after = {"scores": totals, "stand_in_turns": stand_in}
+    if hands:
+        after["hands"] = hands
+    do_audit(t, None, "result_posted", what, None, after)
+    if t.duplicate:
+        _reveal_if_round_over(tt.round)
     do_finish_if_complete(t, None)
     _on_commit_broadcast(t.pk)
+
+
+def _reveal_if_round_over(rnd: Round) -> None:
+    """The last table of a duplicate round has its result: the embargo is over, so each
+    of the round's games re-renders its frames once this commits (the finished hands'
+    racks and seeds appear at every table, RULES.md D38)."""
+    if dealing.round_in_play(rnd.pk):
+        return
+    for game in Table.objects.filter(tournament_table__round=rnd):
+        realtime.broadcast_on_commit(game, presence=True)
 
 
 # ----------------------------------------------------------------- standings
@@ -730,7 +927,14 @@ def table_results(t: Tournament) -> list[standing_rules.TableResult]:
 
 def standings(t: Tournament) -> list[standing_rules.StandingRow]:
     """The current ranking of every entry (CPU seats are never entries). The rounds a
-    late entry missed (before their first round) count as last place."""
+    late entry missed (before their first round) count as last place. A duplicate
+    tournament ranks by its complete rounds' matchpoints or IMPs (``duplicate_rounds``;
+    ``TournamentError`` when the stored results cannot be compared)."""
+    if t.duplicate:
+        try:
+            return duplicate_rounds.standings(t)
+        except duplicate_rounds.DuplicateRefused as e:
+            raise TournamentError(e.code, e.message) from e
     rows = list(t.entries.values_list("pk", "joins_round"))
     players = [str(pk) for pk, _ in rows]
     missed = {str(pk): range(1, first) for pk, first in rows if first > 1}

@@ -25,3 +25,10 @@ class TournamentsConfig(AppConfig):
             )
 
         plugins.tournament_table = tournament_table
+
+        from games.tournaments import dealing
+
+        # duplicate rounds: every table deals the round's seeds, and their finished hands
+        # stay hidden while another table of the round plays them (games/plugins.py)
+        plugins.seed_sources.append(dealing.seed_for)
+        plugins.deal_embargoed = dealing.deal_embargoed

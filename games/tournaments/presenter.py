@@ -16,9 +16,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
 
-from . import actions
+from . import actions, duplicate_rounds
 from . import standings as standing_rules
-from .models import Entry, TableResult, Tournament, TournamentTable
+from .messages import error_text
+from .models import Deal, Entry, TableResult, Tournament, TournamentTable
 
 DECIDED_BY = {
     "points": _("points"),
@@ -108,9 +109,13 @@ def table_rows(
     entries: dict[str, Entry],
     only_entry: Entry | None = None,
     numbers: Collection[int] | None = None,
+    conceal: bool = True,
 ) -> list[dict[str, Any]]:
     """Every round (or the rounds of ``numbers``) with its tables, seats, scores and
-    placing points."""
+    placing points. A duplicate round still being played shows no table's scores
+    (``conceal``; the organiser's desk sees them): they would tell the players of
+    another table what the deals hold (RULES.md D38)."""
+    in_play = duplicate_rounds.rounds_in_play(t) if t.duplicate and conceal else set()
     tables = (
         TournamentTable.objects.filter(round__tournament=t)
         .select_related("round", "game")
@@ -126,8 +131,9 @@ def table_rows(
         if only_entry is not None and only_entry.pid not in tt.seats:
             continue
         res = results.get(tt.pk)
+        hidden = tt.round.number in in_play
         points: list[float | None] = [None] * len(tt.seats)
-        if res is not None and t.scoring == Tournament.Scoring.PLACING:
+        if res is not None and t.scoring == Tournament.Scoring.PLACING and not t.duplicate:
             sr = standing_rules.TableResult(
                 tt.round.number, tt.number, tuple(tt.seats), tuple(res.scores)
             )
@@ -141,7 +147,7 @@ def table_rows(
                     "entry": entry,
                     "name": entry.name if entry else _("CPU"),
                     "cpu": pid is None,
-                    "score": res.scores[pos] if res is not None else None,
+                    "score": res.scores[pos] if res is not None and not hidden else None,
                     "points": fmt_points(points[pos]) if points[pos] is not None else "",
                 }
             )
@@ -152,6 +158,8 @@ def table_rows(
                 "number": tt.number,
                 "seats": seats,
                 "result": res,
+                "concealed": hidden,  # a duplicate round still played: no score shown
+                "watchable": not (t.duplicate and tt.round.number in in_play),
                 "game": tt.game,
                 "playing": tt.game is not None and tt.game.status == Table.Status.PLAYING,
                 "between_hands": _between_hands(tt.game),
@@ -248,8 +256,12 @@ def page_context(t: Tournament, user: Any, every_round: bool = False) -> dict[st
     entries = {e.pid: e for e in t.entries.select_related("user")}
     mine = entry_of(t, user)
     full = sees_all(t, user)
-    rows = standing_rows(t, entries) if full else []
-    return {
+    standings_error = ""
+    try:
+        rows = standing_rows(t, entries) if full else []
+    except actions.TournamentError as e:  # stored results that cannot be compared
+        rows, standings_error = [], error_text(e.code, e.message, **e.params)
+    ctx = {
         "t": t,
         "full": full,
         "has_results": any(r["played"] for r in rows),
@@ -258,14 +270,77 @@ def page_context(t: Tournament, user: Any, every_round: bool = False) -> dict[st
         "my_tables": my_tables(t, mine),
         "standings": rows,
         "rounds": (
-            table_rows(t, entries, None if full else mine)
+            table_rows(t, entries, None if full else mine, conceal=False)
             if every_round
             else shown_rounds(t, entries, full, mine)
         ),
         "seated_rounds": t.seated_rounds,
         "entries": list(entries.values()),
         "higher_is_better": standing_rules.higher_is_better(t.variant),
+        "standings_error": standings_error,
     }
+    if t.duplicate:
+        ctx["duplicate"] = duplicate_context(t, entries, full and not standings_error)
+    return ctx
+
+
+def _deal_lines(
+    lines: list[Any], entries: dict[str, Entry], tables: list[int]
+) -> list[dict[str, Any]]:
+    """One round's breakdown as rows per deal and seat, one cell per table."""
+    out = []
+    for line in lines:
+        by_table = {r.table: r for r in line.results}
+        cells = []
+        for number in tables:
+            r = by_table.get(number)
+            entry = entries.get(r.player) if r is not None and r.player is not None else None
+            cells.append(
+                None
+                if r is None
+                else {
+                    "table": number,
+                    "name": entry.name if entry else _("CPU"),
+                    "cpu": r.player is None,
+                    "entry": entry,
+                    "score": r.score,
+                    "points": fmt_points(r.points),
+                }
+            )
+        out.append({"deal": line.deal, "seat": line.seat + 1, "cells": cells})
+    return out
+
+
+def duplicate_context(t: Tournament, entries: dict[str, Entry], full: bool) -> dict[str, Any]:
+    """A duplicate tournament's page: each round's deals (their commitments, and their
+    seeds once the round is complete) and, for a visitor who sees all, the deal-by-deal
+    breakdown of the latest complete round (``round_breakdown`` of the others on the
+    deals page)."""
+    in_play = duplicate_rounds.rounds_in_play(t)
+    deals: dict[int, list[dict[str, Any]]] = {}
+    for d in Deal.objects.filter(round__tournament=t).select_related("round"):
+        shown = d.round.number not in in_play
+        deals.setdefault(d.round.number, []).append(
+            {"number": d.number, "commitment": d.commitment, "seed": d.seed if shown else None}
+        )
+    complete = sorted(n for n in deals if n not in in_play)
+    return {
+        "method": t.get_duplicate_scoring_display(),
+        "imps": t.duplicate_scoring == Tournament.DuplicateScoring.IMPS,
+        "deals": [
+            {"round": n, "deals": deals[n], "complete": n not in in_play} for n in sorted(deals)
+        ],
+        "complete_rounds": complete,
+        "breakdown": round_breakdown(t, entries, complete[-1]) if full and complete else None,
+    }
+
+
+def round_breakdown(t: Tournament, entries: dict[str, Entry], number: int) -> dict[str, Any]:
+    """Deal by deal, seat by seat: each table's holder of round ``number`` (complete),
+    their hand total and their matchpoints or IMPs."""
+    lines = [line for line in duplicate_rounds.breakdown(t) if line.round == number]
+    tables = sorted({r.table for line in lines for r in line.results})
+    return {"round": number, "tables": tables, "lines": _deal_lines(lines, entries, tables)}
 
 
 def history(t: Tournament, entry: Entry) -> list[dict[str, Any]]:

@@ -64,5 +64,6 @@ urlpatterns = [
         views_cards.deal_cards_page,
         name="deal_cards",
     ),
+    path("tournaments/<int:pk>/rounds/<int:number>/deals/", views.round_deals, name="deals"),
     path("tournaments/<int:pk>/audit/", views.audit_log, name="audit"),
 ]

@@ -30,7 +30,7 @@ from games.engine.refusals import Refusal
 from games.engine.rules import rules_for
 from games.models import Hand, Table
 
-from . import actions, exchange, presenter
+from . import actions, duplicate_rounds, exchange, presenter
 from .forms import EntryForm, ImportForm, KeepApartForm, OrganiserForm, TournamentForm
 from .messages import error_text, problem_text
 from .models import AuditEntry, Entry, KeepApart, Round, Tournament, TournamentTable
@@ -362,6 +362,29 @@ def _matrix_context(t: Tournament, row_page: int, col_page: int) -> dict[str, An
             "right": link(row_page, col_page + 1),
         },
     }
+
+
+def round_deals(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A complete duplicate round deal by deal: each seat's holder at every table, their
+    hand total and points (published, or an organiser). A round still being played is
+    404: its scores would tell another table what the deals hold."""
+    t = _public(request, pk)
+    if not t.duplicate or not Round.objects.filter(tournament=t, number=number).exists():
+        raise Http404("no such round")
+    if number in duplicate_rounds.rounds_in_play(t):
+        raise Http404("round still being played")
+    entries = {e.pid: e for e in t.entries.all()}
+    try:
+        breakdown = presenter.round_breakdown(t, entries, number)
+    except duplicate_rounds.DuplicateRefused as e:
+        flash.error(request, error_text(e.code, e.message))
+        breakdown = None
+    ctx = {"t": t, "number": number, "breakdown": breakdown}
+    ctx["duplicate"] = {
+        "imps": t.duplicate_scoring == Tournament.DuplicateScoring.IMPS,
+        "method": t.get_duplicate_scoring_display(),
+    }
+    return render(request, "tournaments/deals.html", ctx)
 
 
 def standings_print(request: HttpRequest, pk: int) -> HttpResponse:

@@ -25,7 +25,7 @@ from games.tournaments import actions
 from games.tournaments.duplicate import commitment, deal_cards
 from games.tournaments.models import Deal, TableResult, Tournament
 from tests.support.accounts import sign_up
-from tests.tournaments.conftest import make_user, register_accounts
+from tests.tournaments.conftest import in_person, make_user, register_accounts, register_names
 from tests.tournaments.deal_cards_seed import NAMES, SEEDS, duplicate_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,6 +148,26 @@ def test_a_101_round_deals_its_own_rack_size(client, organiser):
     cards = deal_cards("101", {"players": 4}, SEEDS[0], 0)
     assert seat_words(html)[0] == tiles_words(list(cards[0].sorted_rack), "101")
     assert f"{len(cards[0].pile)} tiles face down" in html
+
+
+@pytest.mark.django_db
+def test_a_round_seated_at_the_desk_has_its_cards(client, organiser):
+    # the desk's own path: a duplicate tournament seated by the actions, not rows of ours
+    t = in_person(organiser, format="duplicate", deals_per_round=3)
+    register_names(t, organiser, NAMES)
+    rnd = actions.do_seat_next_round(t.pk, organiser)
+    client.force_login(organiser)
+    html = client.get(url(rnd)).content.decode()
+    deals = list(rnd.deals.order_by("number"))
+    tables = rnd.tables.count()
+    assert len(deals) == 3 and tables == 2
+    assert html.count('data-testid="deal-sheet"') == 3 * tables
+    assert html.count('data-testid="seat-card"') == 3 * tables * 4
+    for d in deals:
+        assert d.commitment in html and d.seed not in html
+    first_words = seat_words(html)[:4]  # table 1, deal 1
+    cards = deal_cards("classic", actions.table_options(t, 4), deals[0].seed, 0)
+    assert first_words == [tiles_words(list(c.sorted_rack), "classic") for c in cards]
 
 
 # ------------------------------------------------------------------ in the browser

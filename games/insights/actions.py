@@ -38,7 +38,9 @@ LESSON_SEED_PREFIX = "learn:"
 
 
 def _seats(table: Table) -> list[tuple[int, int | None, bool, str]]:
-    return list(table.seats.values_list("position", "user_id", "is_cpu", "cpu_level"))
+    """(position, user id, is CPU, CPU level) of the table's seats (the live table has
+    them loaded already: no query)."""
+    return [(s.position, s.user_id, s.is_cpu, s.cpu_level) for s in table.seats.all()]
 
 
 def stats_for_hand(

@@ -147,8 +147,8 @@ def analysis_figures(summary: Any) -> tuple[int, int, int] | None:
     decisions = summary.get("decisions")
     lost = summary.get("value_lost")
     if isinstance(decisions, list):
-        if lost is None:
-            lost = sum(float(d.get("loss", 0)) for d in decisions)
+        if lost is None:  # rounded as the review rounds its summary's
+            lost = round(sum(float(d.get("loss", 0)) for d in decisions), 3)
         decisions = len(decisions)
     accuracy = summary.get("accuracy")
     if not isinstance(decisions, int) or decisions <= 0 or accuracy is None:

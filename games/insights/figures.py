@@ -10,7 +10,7 @@ counted in days (30, 90, 365) starts inside a month: that first month is added f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -101,7 +101,7 @@ def sums_by_month(user: Any, variant: str, filters: Filters, now: datetime) -> d
                 variant=variant,
                 embargoed=False,
                 finished_at__gte=start,
-                finished_at__lt=_next_month(first),
+                finished_at__lt=datetime.combine(_next_month(first), time(), UTC),
             ),
             filters,
         )

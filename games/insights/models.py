@@ -10,7 +10,7 @@ the embargo is over (``HandStat.embargoed``).
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from django.conf import settings
 from django.db import models
@@ -32,6 +32,7 @@ assert [c for c, _label in CPU_LEVEL_CHOICES] == list(CPU_LEVELS)
 
 def month_of(at: datetime) -> date:
     """The first day of ``at``'s month, in UTC (the site's time zone)."""
+    at = at.astimezone(UTC)
     return date(at.year, at.month, 1)
 
 

@@ -116,7 +116,13 @@ def core_modules() -> list[Path]:
 
 
 def test_the_sub_apps_are_the_installed_apps_inside_games():
-    assert {"games.ratings", "games.review", "games.solo", "games.tournaments"} <= set(SUB_APPS)
+    assert {
+        "games.insights",
+        "games.ratings",
+        "games.review",
+        "games.solo",
+        "games.tournaments",
+    } <= set(SUB_APPS)
 
 
 def test_the_core_never_imports_a_sub_app():

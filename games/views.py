@@ -265,6 +265,16 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
     hand and seat, how many turns the seat asked "Show me" (finished hands only, like the
     rest of the sheet)."""
     table = get_object_or_404(Table, code=code)
+    # a duplicate round's seeds stay secret while another table plays them (RULES.md D38),
+    # and its sheet is for its players meanwhile, as the table itself is
+    withheld = plugins.deal_embargoed(table)
+    if withheld and my_seat(request, table) is None:
+        return render(
+            request,
+            "games/not_watchable.html",
+            {"table": table, "tournament_table": plugins.tournament_table(table)},
+            status=403,
+        )
     seats = list(table.seats.select_related("user__profile"))
     hands = []
     hint_totals = [0] * len(seats)
@@ -278,8 +288,6 @@ def score_sheet(request: HttpRequest, code: str) -> HttpResponse:
         if seat in people:
             stand_in[hand_id, seat] = stand_in.get((hand_id, seat), 0) + 1
     stand_in_totals = [0] * len(seats)
-    # a duplicate round's seeds stay secret while another table plays them (RULES.md D38)
-    withheld = plugins.deal_embargoed(table)
     for hand in table.hands.filter(result__isnull=False).prefetch_related("score_lines"):
         per_seat = {s.position: [] for s in seats}
         for line in hand.score_lines.all():

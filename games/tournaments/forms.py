@@ -64,6 +64,29 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
     scoring = forms.ChoiceField(
         label=_("Scoring"), choices=Tournament.Scoring.choices, initial="placing"
     )
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=Tournament.Format.choices,
+        initial="standard",
+        required=False,  # a form without it (an older page) keeps the standard format
+        help_text=_(
+            "Duplicate: every table of a round plays the same deals, and each seat is "
+            "compared with the same seat at the other tables."
+        ),
+    )
+    duplicate_scoring = forms.ChoiceField(
+        label=_("Duplicate scoring"),
+        choices=Tournament.DuplicateScoring.choices,
+        initial="matchpoints",
+        required=False,
+    )
+    deals_per_round = forms.IntegerField(
+        label=_("Deals per round"),
+        min_value=1,
+        max_value=16,
+        required=False,
+        help_text=_("Empty: one deal per seat, so every player starts once."),
+    )
     placing_points = forms.CharField(
         label=_("Placing points (1st 2nd 3rd 4th)"), initial="4 2 1 0", max_length=40
     )
@@ -126,6 +149,9 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
             "seed": t.seed,
             "published": t.published,
             "late_entry_until": t.late_entry_until,
+            "format": t.format,
+            "duplicate_scoring": t.duplicate_scoring,
+            "deals_per_round": t.deals_per_round,
         }
         for key, value in t.options.items():
             initial[field_name(t.variant, key)] = _encode(value)
@@ -133,6 +159,12 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
 
     def clean_cpu_level(self) -> str:
         return self.cleaned_data.get("cpu_level") or "medium"
+
+    def clean_format(self) -> str:
+        return self.cleaned_data.get("format") or "standard"
+
+    def clean_duplicate_scoring(self) -> str:
+        return self.cleaned_data.get("duplicate_scoring") or "matchpoints"
 
     def clean_placing_points(self) -> list[int]:
         raw = self.cleaned_data["placing_points"].replace(",", " ").replace("/", " ").split()
@@ -162,6 +194,9 @@ class TournamentForm(VariantOptionsMixin, forms.Form):
                 "cpu_level",
                 "published",
                 "late_entry_until",
+                "format",
+                "duplicate_scoring",
+                "deals_per_round",
             )
         }
         values["options"] = self.options()

@@ -24,8 +24,8 @@ ERRORS = {
     "bad_placing_points": _("Placing points are four whole numbers, e.g. 4 2 1 0."),
     "no_three_player_tables": _("This rule set is not played at three-player tables."),
     "locked_after_start": _(
-        "The rule set, table options, seed and where it is played cannot change "
-        "once round 1 is seated."
+        "The rule set, table options, seed, where it is played, the format, its scoring "
+        "and the deals per round cannot change once round 1 is seated."
     ),
     "no_such_account": _("There is no account with the username %(username)s."),
     "already_organiser": _("%(username)s is already an organiser."),
@@ -58,6 +58,20 @@ ERRORS = {
     "same_entry": _("Choose two different players."),
     "already_apart": _("%(a)s and %(b)s are already kept apart."),
     "no_such_pair": _("There is no such pair in this tournament."),
+    "bad_deals": _("A duplicate round has from 1 to %(most)s deals."),
+    "duplicate_partners": _(
+        "Partner play cannot be scored as duplicate: a seat's hand total depends on its "
+        "partner's play. Choose the standard format or play without partners."
+    ),
+    "deal_lines_needed": _("A duplicate table's result is entered deal by deal."),
+    "not_duplicate": _("This tournament is not a duplicate tournament."),
+    "player_count_mismatch": _(
+        "A deal is dealt for one number of players: every table that plays it must have "
+        "as many seats. These results mix tables of different sizes."
+    ),
+    "duplicate_holding": _("A seat of a deal has two results at the same table."),
+    "bad_seat": _("A table's results do not cover its seats."),
+    "imp_scale_unknown": _("IMPs are not defined for this rule set: choose matchpoints."),
     "pairs_cannot_be_kept_apart": _(
         "Round not seated: the %(tables)s tables of this round cannot keep all these pairs "
         "apart: %(pairs)s. Remove a pair, or mark one of its players absent for this round."
@@ -85,6 +99,23 @@ RESULT_PROBLEMS = {
         "Too many players are below zero: only the player who finishes a hand scores below zero."
     ),
 }
+
+# Codes of ``actions.deal_problems`` (a duplicate table's deal lines).
+DEAL_PROBLEMS = {
+    "deal_count": _("Enter one line for each deal of the round."),
+    "seat_count": _("Enter one score for each seat."),
+    "not_integer": _("Every score is a whole number."),
+    "out_of_range": _("That hand total is far too large."),
+    "player_count_mismatch": _(
+        "The deals of this round were dealt for another number of players than this "
+        "table's seats: they cannot be scored here."
+    ),
+}
+
+
+def deal_problem_text(code: str, fallback: str = "") -> str:
+    text = DEAL_PROBLEMS.get(code)
+    return str(text) if text is not None else (fallback or code.replace("_", " "))
 
 
 def error_text(code: str, fallback: str = "", **params: Any) -> str:

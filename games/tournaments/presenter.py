@@ -115,7 +115,8 @@ def table_rows(
     placing points. A duplicate round still being played shows no table's scores
     (``conceal``; the organiser's desk sees them): they would tell the players of
     another table what the deals hold (RULES.md D38)."""
-    in_play = duplicate_rounds.rounds_in_play(t) if t.duplicate and conceal else set()
+    live_rounds = duplicate_rounds.rounds_in_play(t) if t.duplicate else set()
+    in_play = live_rounds if conceal else set()
     tables = (
         TournamentTable.objects.filter(round__tournament=t)
         .select_related("round", "game")
@@ -159,7 +160,7 @@ def table_rows(
                 "seats": seats,
                 "result": res,
                 "concealed": hidden,  # a duplicate round still played: no score shown
-                "watchable": not (t.duplicate and tt.round.number in in_play),
+                "watchable": tt.round.number not in live_rounds,
                 "game": tt.game,
                 "playing": tt.game is not None and tt.game.status == Table.Status.PLAYING,
                 "between_hands": _between_hands(tt.game),

@@ -32,8 +32,8 @@ from games.models import Hand, Table
 
 from . import actions, duplicate_rounds, exchange, presenter
 from .forms import EntryForm, ImportForm, KeepApartForm, OrganiserForm, TournamentForm
-from .messages import error_text, problem_text
-from .models import AuditEntry, Entry, KeepApart, Round, Tournament, TournamentTable
+from .messages import deal_problem_text, error_text, problem_text
+from .models import AuditEntry, Deal, Entry, KeepApart, Round, Tournament, TournamentTable
 
 NOT_FOUND_CODES = {"no_such_entry", "no_such_table", "no_such_pair"}
 
@@ -650,6 +650,8 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     tt = get_object_or_404(
         TournamentTable.objects.select_related("round"), pk=table_id, round__tournament=t
     )
+    if t.duplicate:
+        return _deal_result_form(request, t, tt)
     entries = {e.pid: e for e in t.entries.all()}
     existing = getattr(tt, "result", None) if tt.has_result else None
     values: list[str] = [str(s) for s in existing.scores] if existing else [""] * len(tt.seats)
@@ -713,6 +715,93 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
         },
         status=status,
     )
+
+
+def _deal_result_form(request: HttpRequest, t: Tournament, tt: TournamentTable) -> HttpResponse:
+    """A duplicate table's result, one line per deal of the round: each seat's hand total
+    in that deal, copied from the table's score sheet (``actions.do_enter_deal_results``)."""
+    entries = {e.pid: e for e in t.entries.all()}
+    existing = getattr(tt, "result", None) if tt.has_result else None
+    n_deals = Deal.objects.filter(round_id=tt.round_id).count()
+    seats = len(tt.seats)
+    values = [[""] * seats for _ in range(n_deals)]
+    if existing is not None and existing.hands:
+        values = [[str(v) for v in line] for line in existing.hands]
+    problems: list[dict[str, Any]] = []
+    status = 200
+    if request.method == "POST":
+        values = [
+            [request.POST.get(f"deal_{d}_seat_{i}", "").strip() for i in range(seats)]
+            for d in range(1, n_deals + 1)
+        ]
+        lines = [[_int_or_text(v) for v in line] for line in values]
+        try:
+            actions.do_enter_deal_results(t.pk, request.user, tt.pk, lines)
+        except actions.DealResultRefused as e:
+            problems = [
+                {
+                    "code": p.code,
+                    "deal": p.deal,
+                    "seat": p.seat,
+                    "text": deal_problem_text(p.code, p.message),
+                }
+                for p in e.problems
+            ]
+            status = 400
+        except actions.TournamentError as e:
+            _refused(request, e)
+            status = 400
+        else:
+            flash.success(
+                request,
+                _("Result of round %(r)s, table %(n)s saved.")
+                % {"r": tt.round.number, "n": tt.number},
+            )
+            following = _next_open_table(tt)
+            if request.POST.get("then") == "next" and following is not None:
+                return redirect("tournaments:result", pk=t.pk, table_id=following.pk)
+            return redirect(f"{reverse('tournaments:desk', args=[t.pk])}#round-{tt.round.number}")
+    names = [
+        entries[pid].name if pid is not None and pid in entries else _("CPU") for pid in tt.seats
+    ]
+    deals = [
+        {
+            "number": d,
+            "starter": (d - 1) % seats,
+            "cells": [
+                {
+                    "seat": i,
+                    "name": names[i],
+                    "value": values[d - 1][i] if d - 1 < len(values) else "",
+                    "problems": [p for p in problems if p["deal"] == d and p["seat"] == i],
+                }
+                for i in range(seats)
+            ],
+            "problems": [p for p in problems if p["deal"] == d and p["seat"] is None],
+        }
+        for d in range(1, n_deals + 1)
+    ]
+    return render(
+        request,
+        "tournaments/deal_result_form.html",
+        {
+            "t": t,
+            "tt": tt,
+            "names": names,
+            "deals": deals,
+            "general_problems": [p for p in problems if p["deal"] is None],
+            "existing": existing,
+            "next_table": _next_open_table(tt),
+        },
+        status=status,
+    )
+
+
+def _int_or_text(value: str) -> Any:
+    try:
+        return int(value)
+    except ValueError:
+        return value
 
 
 def _score_hint(t: Tournament, seats: int) -> str:

@@ -1,10 +1,11 @@
 /* The tournament settings form (new tournament, and the desk's settings): show only the
- * fields that apply to the chosen rule set, mode and scoring. */
+ * fields that apply to the chosen rule set, mode, format and scoring. */
 (function () {
   "use strict";
   var sel = document.getElementById("id_variant");
   var mode = document.getElementById("id_mode");
   var scoring = document.getElementById("id_scoring");
+  var format = document.getElementById("id_format");
   if (!sel || !mode || !scoring) return;
   function show() {
     document.querySelectorAll(".variant-options").forEach(function (fs) {
@@ -19,8 +20,12 @@
     var three = !!chosen && chosen.dataset.threePlayers === "1";
     document.querySelectorAll("[data-online-only]").forEach(function (el) { el.hidden = mode.value !== "online"; });
     document.querySelectorAll("[data-three-players-only]").forEach(function (el) { el.hidden = !three; });
-    document.querySelectorAll("[data-placing-only]").forEach(function (el) { el.hidden = scoring.value !== "placing"; });
+    // a duplicate tournament is scored by matchpoints or IMPs, not by placings or sums
+    var duplicate = !!format && format.value === "duplicate";
+    document.querySelectorAll("[data-duplicate-only]").forEach(function (el) { el.hidden = !duplicate; });
+    document.querySelectorAll("[data-standard-only]").forEach(function (el) { el.hidden = duplicate; });
+    document.querySelectorAll("[data-placing-only]").forEach(function (el) { el.hidden = duplicate || scoring.value !== "placing"; });
   }
-  [sel, mode, scoring].forEach(function (el) { el.addEventListener("change", show); });
+  [sel, mode, scoring, format].forEach(function (el) { if (el) el.addEventListener("change", show); });
   show();
 })();

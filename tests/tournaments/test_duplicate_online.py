@@ -218,6 +218,7 @@ def test_the_deals_are_hidden_while_another_table_of_the_round_plays_them(organi
     watcher = logged_in(make_user("watcher"))
     assert watcher.get(f"/t/{first.code}/").status_code == 403
     assert watcher.get(f"/t/{second.code}/").status_code == 403
+    assert watcher.get(f"/t/{first.code}/sheet/").status_code == 403
     # and the standings count no deal of a round still being played
     assert all(r.points == 0 and r.played == 0 for r in actions.standings(t))
 

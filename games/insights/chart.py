@@ -10,7 +10,7 @@ from datetime import date
 
 WIDTH = 600
 HEIGHT = 220
-PAD_LEFT = 52
+PAD_LEFT = 70
 PAD_RIGHT = 12
 PAD_TOP = 14
 PAD_BOTTOM = 30  # room for the month labels

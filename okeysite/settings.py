@@ -15,6 +15,8 @@ Environment variables (all optional for development):
 - ``STATIC_ROOT``: where ``collectstatic`` puts the files WhiteNoise serves (default
   ``staticfiles/``).
 - ``PORT``: used by ``make run`` only.
+- ``LOG_FORMAT``, ``LOG_LEVEL``, ``METRICS_ALLOWED_IPS``, ``METRICS_TOKEN``,
+  ``HEALTHZ_SWEEPER_MAX_LAG_S``: logs, /metrics and /healthz (docs/operators.md).
 
 Served over HTTPS (behind a proxy that terminates TLS and sets ``X-Forwarded-Proto``):
 
@@ -108,9 +110,11 @@ INSTALLED_APPS = [
     "games.fairplay.apps.FairPlayConfig",
     "games.learn.apps.LearnConfig",
     "games.insights.apps.InsightsConfig",
+    "games.ops.apps.OpsConfig",
 ]
 
 MIDDLEWARE = [
+    "games.ops.middleware.request_id",  # the id of the request's log records (games/ops/logs.py)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -356,12 +360,39 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Logs: to standard error, as text, or one JSON object a line with LOG_FORMAT=json
+# (games/ops/logs.py: time, level, logger, message, request_id, table_id). Every record at
+# ERROR or above is also counted for /metrics (okeysite.metrics.ErrorCounter).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "filters": {"request_id": {"()": "games.ops.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "games.ops.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        },
+        "errors": {"class": "okeysite.metrics.ErrorCounter", "level": "ERROR"},
+    },
+    "root": {"handlers": ["console", "errors"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Operations (games/ops/, docs/operators.md) --------------------------------------------
+# /metrics answers these addresses (comma-separated addresses or networks; empty: none)
+# and any request with "Authorization: Bearer <METRICS_TOKEN>"; everyone else gets a 404.
+METRICS_ALLOWED_IPS = [
+    item.strip()
+    for item in os.environ.get("METRICS_ALLOWED_IPS", "127.0.0.1,::1").split(",")
+    if item.strip()
+]
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# /healthz fails "sweeper" when this process's sweeper has not finished a pass for this long.
+HEALTHZ_SWEEPER_MAX_LAG_S = float(os.environ.get("HEALTHZ_SWEEPER_MAX_LAG_S", "30"))
+# Scrapers and health checks reach each process over plain HTTP on its own port.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 
 # The table: CPU moves wait this long so players see them (each step of a CPU turn at a
 # table whose "CPU speed" is normal; fast waits 0.15 of it: games/live/actions/clock.py);

@@ -33,4 +33,5 @@ urlpatterns = [
     path("", include("games.fairplay.urls")),
     path("", include("games.learn.urls")),
     path("", include("games.insights.urls")),
+    path("", include("games.ops.urls")),
 ]

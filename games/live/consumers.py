@@ -37,6 +37,7 @@ from games import phrases, plugins
 from games.live import actions as table_actions
 from games.live import follow, messages, presenter, realtime
 from games.models import Seat, Table
+from okeysite import metrics
 from okeysite.limits import LRU, TokenBucket
 from okeysite.wsguard import FLOOD_REASON, client_ip, note_flood
 
@@ -385,6 +386,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         realtime.attach_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        metrics.SOCKETS_OPENED.inc()
         realtime.hub(self.table_id).members.add(self)
         if self.seat_id is not None:
             self._present = True

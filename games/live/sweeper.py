@@ -8,6 +8,8 @@ Every ``OKEY_PRESENCE_HEARTBEAT_S`` it also vouches for this process's open
 table sockets and drops presence nobody vouches for (a socket that ended
 uncleanly, a process that was killed), so a seat cannot stay "present" forever;
 the same heartbeat does it for the tables' watchers (``games.watch.actions``).
+The end of every pass is recorded (``okeysite.metrics.sweeper``): a process whose
+sweeper stalls or died shows its lag at /healthz and /metrics.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from django.db import close_old_connections
 
 from games import plugins
 from games.live import actions
+from okeysite import metrics
 
 log = logging.getLogger(__name__)
 
@@ -53,4 +56,5 @@ async def run_forever(interval: float | None = None) -> None:
             await database_sync_to_async(sweep_once)(live, watching)
         except Exception:  # keep sweeping whatever one table did
             log.exception("sweeper step failed")
+        metrics.sweeper.passed()  # /healthz and /metrics read the lag (games/ops)
         await asyncio.sleep(interval)

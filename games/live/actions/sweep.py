@@ -33,6 +33,7 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
     play a move twice; returns False, changing nothing, when nothing is due.
     The move is applied in the same transaction and from the same read as the
     checks (``apply_action``): as lean as a player's ``do_submit_action``."""
+    started = time.perf_counter()  # the move's latency (okeysite.metrics) counts from here
     at = at or base.now()
     with transaction.atomic():
         table = lock_table(table_id)
@@ -82,7 +83,7 @@ def do_play_due(table_id: int, *, at: datetime | None = None) -> bool:
             # [D8] the opening turn's time-out discards the rightmost tile: the one
             # rightmost on the player's own rack, so record that order first.
             current = _arrange_as_seen(table, seat, current, at)
-        apply_action(table, current, state.turn, action, by_cpu=True, at=at)
+        apply_action(table, current, state.turn, action, by_cpu=True, at=at, started=started)
     return True
 
 

@@ -7,6 +7,7 @@ A move (``do_submit_action``) is five SQL queries, BEGIN and COMMIT included
 from __future__ import annotations
 
 import copy
+import time
 from datetime import datetime
 from typing import Any
 
@@ -37,6 +38,7 @@ from games.live.rated import GUESTS_REFUSED, rated_refusal
 from games.live.realtime import broadcast_on_commit, game_for, remember_on_commit, snapshot
 from games.models import SNAPSHOT_EVERY, Hand, HandAction, ScoreLine, Seat, Table
 from games.signals import game_finished, hand_finished
+from okeysite import metrics
 
 
 def _validated_options(variant: str, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -426,6 +428,7 @@ def do_submit_action(
     (``realtime.snapshot``) and is not written back: the hand's snapshot is rewritten
     every ``SNAPSHOT_EVERY`` actions and when the hand ends (games/models.py). The
     returned table carries the seats it was read with, for the frames that follow."""
+    started = time.perf_counter()  # the move's latency (okeysite.metrics) counts from here
     at = at or base.now()
     with transaction.atomic():
         table = lock_table(table_id)
@@ -450,7 +453,15 @@ def do_submit_action(
             if lesson is not None:
                 raise ActionRefused(*lesson)
             _player_acted(table, seat_position)
-        apply_action(table, (hand, state, game), seat_position, action, by_cpu=by_cpu, at=at)
+        apply_action(
+            table,
+            (hand, state, game),
+            seat_position,
+            action,
+            by_cpu=by_cpu,
+            at=at,
+            started=started,
+        )
         return table
 
 
@@ -501,11 +512,17 @@ def apply_action(
     *,
     by_cpu: bool,
     at: datetime,
+    started: float | None = None,
 ) -> tuple[Hand, engine_state.HandState, engine_game.Game]:
     """Apply, store and schedule one action on a locked table (``lock_table``) whose hand
     (``current``: hand, state, game, as ``realtime.snapshot`` gives them) is being
     played; broadcast on commit. Returns the new (hand, state, game). A step of an
-    action: the caller holds the transaction."""
+    action: the caller holds the transaction.
+
+    Every move passes here, so here it is counted (``okeysite.metrics``: the move and the
+    time from ``started``, a ``time.perf_counter()`` reading, by default now, to its
+    commit), once the transaction commits."""
+    started = time.perf_counter() if started is None else started
     hand, state, game = current
     hand = copy.copy(hand)  # the snapshot's hand stays as it was at this version
     action = {**action, "seat": seat_position}
@@ -542,6 +559,7 @@ def apply_action(
     else:
         save_table(table, ACTION_FIELDS)
     remember_on_commit(table, (hand, new_state, game))
+    transaction.on_commit(lambda: metrics.action_done(by_cpu, started))
     broadcast_on_commit(table)
     return hand, new_state, game
 

@@ -10,11 +10,12 @@ rule, and the same queue: ``analysis.queued`` counts pars with analyses, and not
 started while ``QUEUE_LIMIT`` rows wait or run in all.
 
 * At a hand's end (``games.signals.hand_finished``), once its transaction has committed,
-  a row is made and started for each person's seat, unless the queue is full or the
-  deal is embargoed (a duplicate round still playing it, ``plugins.deal_embargoed``):
-  then nothing is queued, and a visit of the hand's review does it later (``do_ensure``
-  with the visitor's ``analysis.Quota``: each par started counts as an analysis start).
-  The table's transaction only registers the callback: the replay runs off its path.
+  a job goes to the pool that makes and starts a row for each person's seat, unless the
+  queue is full or the deal is embargoed (a duplicate round still playing it,
+  ``plugins.deal_embargoed``): then nothing is queued, and a visit of the hand's review
+  does it later (``do_ensure`` with the visitor's ``analysis.Quota``: each par started
+  counts as an analysis start). The table's request only hands the job to the pool (no
+  query, no replay): the work runs off the table's path.
 * ``do_run`` replays the deal (``games.review.replay.record_for_hand``: the hand's seed,
   starter, options and game context), stores the par, the seat's real total, the result
   against par (``engine.par.versus_par``), the luck, the replay's length and the
@@ -71,23 +72,30 @@ def visible(hand: Hand) -> bool:
 
 
 def on_hand_finished(sender: Any, *, hand: Hand, **kwargs: Any) -> None:
-    """``hand_finished`` receiver: queue the hand's pars once its transaction commits."""
+    """``hand_finished`` receiver: once the hand's transaction commits, hand the queueing
+    of its pars to the pool (``do_queue_at_hand_end``): the table's request only adds a
+    job to the pool's queue, not even a query."""
     if not getattr(settings, "OKEY_PAR_AT_HAND_END", True):
         return
     pk = hand.pk
-    transaction.on_commit(lambda: do_queue_at_hand_end(pk))
+    transaction.on_commit(lambda: analysis.start(do_queue_at_hand_end, pk))
 
 
-def do_queue_at_hand_end(hand_id: int, now: datetime | None = None) -> list[HandPar]:
+def do_queue_at_hand_end(hand_id: int) -> None:
     """Make and start the par rows of every person's seat of a finished hand, unless the
-    pool's queue is full or the deal is embargoed (then a review visit does it)."""
-    hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
-    if hand is None or not visible(hand):
-        return []
-    now = now or analysis.clock()
-    if analysis.queued(now) >= analysis._setting("ANALYSIS_QUEUE_LIMIT", analysis.QUEUE_LIMIT):
-        return []
-    return do_ensure(hand, now=now)
+    pool's queue is full or the deal is embargoed (then a review visit does it). Runs in
+    the pool."""
+    try:
+        hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
+        if hand is None or not visible(hand):
+            return
+        now = analysis.clock()
+        limit = analysis._setting("ANALYSIS_QUEUE_LIMIT", analysis.QUEUE_LIMIT)
+        if analysis.queued(now) >= limit:
+            return
+        do_ensure(hand, now=now)
+    finally:
+        close_old_connections()
 
 
 def do_ensure(

@@ -29,8 +29,9 @@ pytestmark = pytest.mark.django_db
 
 
 class Runner:
-    """Keeps the jobs started on the pool (analyses and pars); ``run_all`` runs them (the
-    background thread's work, done when the test says)."""
+    """Keeps the jobs started on the pool (hand-end queueing, pars, analyses), first in
+    first out; ``run_all`` runs them and the jobs they start (the background thread's
+    work, done when the test says)."""
 
     def __init__(self):
         self.jobs: list[tuple] = []
@@ -39,12 +40,17 @@ class Runner:
         self.jobs.append((fn, pk))
 
     @property
-    def started(self) -> list[int]:
-        return [pk for _fn, pk in self.jobs]
+    def pars(self) -> list[int]:
+        """The par rows waiting in the pool."""
+        return [pk for fn, pk in self.jobs if fn is review_par.do_run]
+
+    def run_next(self):
+        fn, pk = self.jobs.pop(0)
+        fn(pk)
 
     def run_all(self):
-        for fn, pk in self.jobs:
-            fn(pk)
+        while self.jobs:
+            self.run_next()
 
 
 @pytest.fixture
@@ -122,14 +128,23 @@ def finish(table, capture) -> Hand:
     return table.current_hand
 
 
-def test_a_finished_hand_queues_each_persons_par_on_commit_and_stores_the_engines_par(
+def test_a_finished_hand_queues_each_persons_par_off_the_tables_path_and_stores_the_engines_par(
     ayse, runner, at_hand_end, sent, django_capture_on_commit_callbacks
 ):
-    table = two_person_table(ayse)
-    hand = finish(table, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        hand = play_out_hand(two_person_table(ayse)).current_hand
+    assert runner.jobs == []  # nothing inside the table's transaction
+    for callback in callbacks:
+        callback()
+    # once it commits, the table's request hands one job to the pool and makes no row
+    assert runner.jobs == [(review_par.do_queue_at_hand_end, hand.pk)]
+    assert HandPar.objects.count() == 0
+
+    with django_capture_on_commit_callbacks(execute=True):  # the pool's autocommit
+        runner.run_next()  # in the pool: a row per person's seat, each started
     rows = list(HandPar.objects.filter(hand=hand).order_by("seat"))
     assert [(r.seat, r.status) for r in rows] == [(0, "pending"), (2, "pending")]  # no CPU seat
-    assert sorted(runner.started) == sorted(r.pk for r in rows)
+    assert runner.pars == [r.pk for r in rows]
 
     runner.run_all()
     initial = start_state(record_for_hand(hand))
@@ -148,17 +163,6 @@ def test_a_finished_hand_queues_each_persons_par_on_commit_and_stores_the_engine
     assert pars[0]["par"]["par"] == rows[0].par and "word" in pars[0]["par"]["luck"]
 
 
-def test_nothing_is_queued_inside_the_tables_transaction(
-    ayse, runner, at_hand_end, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        hand = play_out_hand(two_person_table(ayse)).current_hand
-    assert HandPar.objects.count() == 0 and runner.started == []
-    for callback in callbacks:
-        callback()
-    assert HandPar.objects.filter(hand=hand).count() == 2
-
-
 def test_a_full_queue_at_the_hands_end_queues_nothing_and_the_review_queues_it_later(
     client, ayse, runner, at_hand_end, settings, django_capture_on_commit_callbacks
 ):
@@ -167,7 +171,8 @@ def test_a_full_queue_at_the_hands_end_queues_nothing_and_the_review_queues_it_l
     HandAnalysis.objects.create(hand=other, seat=0)  # the one place of the queue is taken
     table = two_person_table(ayse)
     hand = finish(table, django_capture_on_commit_callbacks)
-    assert HandPar.objects.filter(hand=hand).count() == 0 and runner.started == []
+    runner.run_all()
+    assert HandPar.objects.filter(hand=hand).count() == 0 and runner.jobs == []
 
     HandAnalysis.objects.all().delete()
     settings.ANALYSIS_QUEUE_LIMIT = 8
@@ -267,7 +272,8 @@ def test_an_embargoed_deal_gets_no_par_until_the_embargo_ends(
     embargoed = {"on": True}
     monkeypatch.setattr(plugins, "deal_embargoed", lambda table: embargoed["on"])
     hand = finish(two_person_table(ayse), django_capture_on_commit_callbacks)
-    assert HandPar.objects.count() == 0 and runner.started == []
+    runner.run_all()
+    assert HandPar.objects.count() == 0 and runner.jobs == []
     with django_capture_on_commit_callbacks(execute=True):
         response = client.get(f"/review/hand/{hand.pk}/par/")
     assert response.status_code == 403  # the review of the hand is closed
@@ -275,17 +281,20 @@ def test_an_embargoed_deal_gets_no_par_until_the_embargo_ends(
         assert review_par.do_ensure(hand) == []
     html = render_to_string("review/_par.html", {"hidden": True, "url": "/x/"})
     assert 'data-status="hidden"' in html and "Par" not in html.split("-->")[-1]
-    assert HandPar.objects.count() == 0 and runner.started == []
+    assert HandPar.objects.count() == 0 and runner.jobs == []
 
     # a par queued before the embargo is not computed while it lasts
     embargoed["on"] = False
     with django_capture_on_commit_callbacks(execute=True):
         review_par.do_ensure(hand)
     embargoed["on"] = True
+    pars = runner.pars
     runner.run_all()
     assert set(HandPar.objects.values_list("status", flat=True)) == {"pending"}
 
     embargoed["on"] = False
+    for pk in pars:  # started again (a visit does it once the embargo ends)
+        runner(review_par.do_run, pk)
     runner.run_all()
     assert set(HandPar.objects.values_list("status", flat=True)) == {"done"}
 

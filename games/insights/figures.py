@@ -9,6 +9,7 @@ counted in days (30, 90, 365) starts inside a month: that first month is added f
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -105,8 +106,9 @@ def sums_by_month(user: Any, variant: str, filters: Filters, now: datetime) -> d
             ),
             filters,
         )
-        for stat in stats.only(*_STAT_FIELDS):
-            fold(first_sums, stat)
+        # plain tuples, not model instances: a busy month is thousands of rows
+        for values in stats.values_list(*_STAT_FIELDS):
+            fold(first_sums, _Stat(*values))
         if first_sums.hands:
             out[first] = first_sums
     for row in rows.order_by("month"):
@@ -128,6 +130,7 @@ _STAT_FIELDS = (
     "accuracy",
     "lost_milli",
 )
+_Stat = namedtuple("_Stat", _STAT_FIELDS)  # what ``fold`` reads of a HandStat
 
 
 def _next_month(month: date) -> date:

@@ -15,14 +15,16 @@ the policies are fixed the replay is a function of the deal alone:
 * each move is ``bots.choose_action(state, seat, level)`` with no ``rng``: a level's
   random stream is then seeded from public data of the seat's view (``core.seed_rng``:
   variant, version, seat, indicator, own rack), so the same state always gives the same
-  move, in any process; hard and expert order their candidates by value and then by tile
-  id and take the first (ties never depend on a set's or a dict's order), and the
-  expert's opening search is bounded in search steps, not in time (bots/README.md);
+  move, in any process; equal candidates are ordered by tile id (hard sorts its discards
+  by cost, then id) or kept in the move generator's order, and the expert's opening
+  search is bounded in search steps, not in time (bots/README.md), so a tie is broken
+  the same way every time;
 * no clock is read: no turn runs out in a par replay (a timed-out turn is the live
   table's, not the expert's play).
 
 A test replays the returned actions through ``games.engine.apply`` from the same deal and
-gets the same totals, and plays the same seat in processes of different hash seeds.
+gets the same totals, checks every move is the policy's, and plays the same seat in
+processes of different ``PYTHONHASHSEED`` with the same moves.
 
 A replay that has not ended after ``MAX_ACTIONS`` actions (no hand of the bots comes near:
 the pile runs out first) raises ``ParError("par_unfinished")``.

@@ -17,6 +17,8 @@ the tools (their rack and table generators are test data too).
   (``python -m games.tools.engine arena …``), and ``arena_results.jsonl``, the raw reports
   of the runs docs/bots-experiments.md lists;
 - ``ceiling.py``: the defence ceiling, a sighted expert on the arena's deals;
+- ``par_bench.py``: par's CPU cost per hand and seat per rule set
+  (``python -m games.tools.engine.par_bench``; docs/par.md);
 - ``efftables_gen.py``: writes the engine's precomputed tables
   (``games/engine/efftables/*.bin``; ``python -m games.tools.engine.efftables_gen``);
 - ``cli.py`` / ``__main__.py``: the ``bench`` and ``arena`` commands on the engine's own

@@ -172,3 +172,14 @@ def test_a_rule_set_without_a_stored_table_is_sampled_once(monkeypatch):
     initial = deal("seventeen", "par-sample")
     first = par_mod.luck_of(initial, 0)
     assert par_mod.luck_of(initial, 0) == first and calls == ["seventeen"]
+
+
+def test_the_bench_prints_pars_cost_per_rule_set(capsys):
+    from games.tools.engine import par_bench
+
+    assert par_bench.main(["--deals", "2", "--seats", "1", "--variant", "101", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    [row] = report["rows"]
+    assert row["variant"] == "101" and row["pars"] == 2 and row["target_s"] == 3.0
+    assert 0 < row["mean_s"] <= row["max_s"] and row["mean_actions"] > 0
+    assert len(report["load_before"]) == 3

@@ -27,10 +27,20 @@ from accounts.names import clean_public_name
 from games.common import jsonsafe
 from games.common.csvsafe import write_rows
 from games.common.jsonsafe import JSONRefused, refusal
+from games.engine import game as engine_game
 
 from . import actions
 from . import standings as standing_rules
-from .models import Entry, KeepApart, Round, TableResult, Tournament, TournamentTable
+from .models import (
+    Deal,
+    Entry,
+    KeepApart,
+    Round,
+    TableResult,
+    Tournament,
+    TournamentTable,
+    seed_commitment,
+)
 
 FORMAT = "okey-tournament/1"
 
@@ -109,7 +119,9 @@ def results_csv(t: Tournament) -> str:
                     names.get(pid, "CPU") if pid is not None else "CPU",
                     "yes" if pid is None else "no",
                     r.scores[pos],
-                    _num(points[pos]) if t.scoring == Tournament.Scoring.PLACING else "",
+                    _num(points[pos])
+                    if t.scoring == Tournament.Scoring.PLACING and not t.duplicate
+                    else "",
                 ]
             )
     return _csv(rows)
@@ -127,20 +139,30 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
     entries = list(t.entries.select_related("user").order_by("id"))
     index = {e.pid: i for i, e in enumerate(entries)}
     results = {r.table_id: r for r in TableResult.objects.filter(table__round__tournament=t)}
+    deals: dict[int, list[Deal]] = {}
+    for d in Deal.objects.filter(round__tournament=t).order_by("number"):
+        deals.setdefault(d.round_id, []).append(d)
     rounds = []
     for rnd in t.round_set.order_by("number"):
         tables = []
         for tt in rnd.tables.order_by("number"):
             res = results.get(tt.pk)
-            tables.append(
-                {
-                    "number": tt.number,
-                    "seats": [index[p] if p is not None else None for p in tt.seats],
-                    "scores": list(res.scores) if res is not None else None,
-                    "source": res.source if res is not None else None,
-                }
-            )
-        rounds.append({"number": rnd.number, "tables": tables})
+            table = {
+                "number": tt.number,
+                "seats": [index[p] if p is not None else None for p in tt.seats],
+                "scores": list(res.scores) if res is not None else None,
+                "source": res.source if res is not None else None,
+            }
+            if t.duplicate and res is not None:  # each deal's hand totals, deal after deal
+                table["hands"] = [v for line in res.hands for v in line]
+            tables.append(table)
+        out_round: dict[str, Any] = {"number": rnd.number, "tables": tables}
+        if t.duplicate:  # the round's deals: seeds and commitments (the organiser's file)
+            out_round["deals"] = [
+                {"number": d.number, "seed": d.seed, "commitment": d.commitment}
+                for d in deals.get(rnd.pk, [])
+            ]
+        rounds.append(out_round)
     snap = actions.settings_snapshot(t)
     out = {
         "format": FORMAT,
@@ -293,6 +315,16 @@ class TableIn(BaseModel):
     seats: list[int | None]  # player indexes, None for a CPU
     scores: list[Any] | None = None  # judged by the rule set (actions.result_problems)
     source: Any = None  # where the result came from, kept when it is known
+    # duplicate: each deal's hand totals, deal after deal (deals × seats whole numbers)
+    hands: list[Any] | None = None
+
+
+class DealIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    number: int
+    seed: str = Field(min_length=1, max_length=64)
+    commitment: str | None = None  # checked against the seed when given
 
 
 class RoundIn(BaseModel):
@@ -300,6 +332,7 @@ class RoundIn(BaseModel):
 
     number: int
     tables: list[TableIn]
+    deals: list[DealIn] | None = None  # a duplicate round's deals
 
 
 class TournamentFile(BaseModel):
@@ -449,6 +482,10 @@ def _explain(data: Any, error: ErrorDetails) -> tuple[str, str]:
         r = int(loc[1]) + 1
         if len(loc) < 3 or loc[2] == "number":
             return "bad_file", _("round %(r)s is missing or out of order") % {"r": r}
+        if loc[2] == "deals":
+            return "bad_file", _(
+                "round %(r)s: each deal has its number and its seed (1 to 64 characters)"
+            ) % {"r": r}
         if len(loc) < 5 or loc[4] == "number":
             if len(loc) < 4:
                 return "bad_file", _("round %(r)s has no tables") % {"r": r}
@@ -467,15 +504,67 @@ def _explain(data: Any, error: ErrorDetails) -> tuple[str, str]:
     return "bad_file", _("tournament and players are required")
 
 
+def _deals(doc: TournamentFile, check: Tournament) -> list[list[str]]:
+    """A duplicate tournament's deal seeds per round: as many as its deals per round,
+    numbered in order; each round's tables all of one size (a deal is for one player
+    count). Nothing for a standard tournament."""
+    if not check.duplicate:
+        return [[] for _ in doc.rounds]
+    out = []
+    for r, rnd in enumerate(doc.rounds, start=1):
+        deals = rnd.deals or []
+        if [d.number for d in deals] != list(range(1, check.deals_in_round + 1)):
+            raise _bad(
+                _("round %(r)s: a duplicate round has its %(n)s deals, numbered in order")
+                % {"r": r, "n": check.deals_in_round}
+            )
+        if len({len(table.seats) for table in rnd.tables}) > 1:
+            raise _bad(
+                _("round %(r)s: a deal is for one number of players, the tables differ") % {"r": r}
+            )
+        for d in deals:
+            if d.commitment is not None and d.commitment != seed_commitment(d.seed):
+                raise _bad(
+                    _("round %(r)s deal %(d)s: the seed does not match its commitment")
+                    % {"r": r, "d": d.number}
+                )
+        out.append([d.seed for d in deals])
+    return out
+
+
+def _hands(check: Tournament, table: TableIn, where: dict[str, int]) -> list[list[int]]:
+    """A duplicate table's deal lines from the file's flat list (deal after deal)."""
+    seats, flat = len(table.seats), table.hands
+    if (
+        not isinstance(flat, list)
+        or len(flat) != seats * check.deals_in_round
+        or any(type(v) is not int or abs(v) > actions.MAX_HAND_TOTAL for v in flat)
+    ):
+        raise _bad(
+            _("round %(r)s table %(t)s: hands must be each deal's hand totals, seat by seat")
+            % where
+        )
+    return [flat[i : i + seats] for i in range(0, len(flat), seats)]
+
+
 def _rounds(doc: TournamentFile, check: Tournament) -> list[list[dict]]:
     """The rounds, their results checked against the rule set: per round,
-    [{"seats": [player index or None], "scores": [...] or None, "source"}]."""
+    [{"seats": [player index or None], "scores": [...] or None, "source", "hands"}]. A
+    duplicate table's result is its deal lines (``hands``); its scores are the start
+    plus the deals' totals, as the desk stores them (``actions.do_enter_deal_results``)."""
     out = []
     for expect, rnd in enumerate(doc.rounds, start=1):
         checked = []
         for tno, table in enumerate(rnd.tables, start=1):
             scores = table.scores
-            if scores is not None:
+            hands: list[list[int]] = []
+            if scores is not None and check.duplicate:
+                hands = _hands(check, table, {"r": expect, "t": tno})
+                start = engine_game.Game(
+                    check.variant, actions.table_options(check, len(table.seats))
+                ).start_points()
+                scores = [start + sum(line[s] for line in hands) for s in range(len(table.seats))]
+            elif scores is not None:
                 problems = actions.result_problems(check, len(table.seats), scores)
                 if problems:
                     raise _bad(
@@ -490,7 +579,9 @@ def _rounds(doc: TournamentFile, check: Tournament) -> list[list[dict]]:
             source = table.source
             if source not in TableResult.Source.values:
                 source = TableResult.Source.IMPORTED
-            checked.append({"seats": list(table.seats), "scores": scores, "source": source})
+            checked.append(
+                {"seats": list(table.seats), "scores": scores, "source": source, "hands": hands}
+            )
         out.append(checked)
     return out
 
@@ -519,8 +610,15 @@ def do_import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
     ]
     apart = sorted({(min(a, b), max(a, b)) for a, b in doc.keep_apart or []})
     cleaned = actions.clean_settings(values)
-    check = Tournament(variant=cleaned.get("variant"), options=cleaned["options"])
+    check = Tournament(
+        variant=cleaned.get("variant"),
+        options=cleaned["options"],
+        format=cleaned.get("format") or Tournament.Format.STANDARD,
+        deals_per_round=cleaned.get("deals_per_round"),
+        three_player_tables=bool(cleaned.get("three_player_tables")),
+    )
     rounds = _rounds(doc, check)
+    seeds = _deals(doc, check)
     users = _accounts([p["account"] for p in players])
     with transaction.atomic():
         t = actions.do_create_tournament(owner, **values)
@@ -559,10 +657,25 @@ def do_import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
             for tno, table in enumerate(checked, start=1)
         ]
         tables = TournamentTable.objects.bulk_create(tables)
+        Deal.objects.bulk_create(
+            [
+                Deal(
+                    round=r,
+                    number=n,
+                    seed=seed,
+                    commitment=seed_commitment(seed),
+                    players=len(checked[0]["seats"]),
+                )
+                for r, checked, round_seeds in zip(made, rounds, seeds, strict=True)
+                for n, seed in enumerate(round_seeds, start=1)
+            ]
+        )
         flat = [table for checked in rounds for table in checked]
         TableResult.objects.bulk_create(
             [
-                TableResult(table=tt, scores=table["scores"], source=table["source"])
+                TableResult(
+                    table=tt, scores=table["scores"], hands=table["hands"], source=table["source"]
+                )
                 for tt, table in zip(tables, flat, strict=True)
                 if table["scores"] is not None
             ]

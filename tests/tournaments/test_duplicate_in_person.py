@@ -6,13 +6,14 @@ tables. Bad lines are refused with nothing stored; deals are for one player coun
 from __future__ import annotations
 
 import itertools
+import json
 import re
 
 import pytest
 from django.test import Client
 
-from games.tournaments import actions, dealing
-from games.tournaments.models import Deal, TableResult, TournamentTable
+from games.tournaments import actions, dealing, exchange
+from games.tournaments.models import Deal, TableResult, Tournament, TournamentTable
 from tests.tournaments.conftest import in_person, register_names
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +135,51 @@ def test_duplicate_seats_a_short_field_with_cpus_at_every_table(organiser):
     t, tables = seated(organiser, names=NAMES[:5])
     assert [len(tt.seats) for tt in tables] == [4, 4]
     assert sorted(tt.seats.count(None) for tt in tables) == [1, 2]
+
+
+def played_round(organiser):
+    t, (first, second) = seated(organiser)
+    actions.do_enter_deal_results(t.pk, organiser, first.pk, [[4, -2, -2, 0], [-4, 8, -2, -2]])
+    actions.do_enter_deal_results(t.pk, organiser, second.pk, [[2, -2, 0, 0], [-4, 2, 4, -2]])
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    return t
+
+
+def test_the_tournament_file_keeps_the_deals_and_each_deals_hand_totals(organiser):
+    t = played_round(organiser)
+    data = exchange.export_tournament(t)
+    assert data["tournament"]["format"] == "duplicate"
+    assert data["tournament"]["deals_per_round"] == 2
+    assert [d["seed"] for d in data["rounds"][0]["deals"]] == ["card-1", "card-2"]
+    assert data["rounds"][0]["tables"][0]["hands"] == [4, -2, -2, 0, -4, 8, -2, -2]
+    copy = exchange.do_import_tournament(organiser, json.loads(json.dumps(data)))
+    assert exchange.export_tournament(copy) == data  # the round trip keeps everything
+    names = {e.pid: e.name for e in t.entries.all()}
+    copy_names = {e.pid: e.name for e in copy.entries.all()}
+    assert [(names[r.player], r.points) for r in actions.standings(t)] == [
+        (copy_names[r.player], r.points) for r in actions.standings(copy)
+    ]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d["rounds"][0]["tables"][0].update(hands=[4, -2, -2, 0]),  # one deal only
+        lambda d: d["rounds"][0]["tables"][0]["hands"].__setitem__(0, "4"),
+        lambda d: d["rounds"][0]["deals"].pop(),
+        lambda d: d["rounds"][0]["deals"][0].update(seed="another"),  # not its commitment
+        lambda d: d["rounds"][0]["tables"][1]["seats"].pop(),  # tables of two sizes
+    ],
+)
+def test_a_damaged_duplicate_file_creates_nothing(organiser, damage):
+    t = played_round(organiser)
+    data = json.loads(json.dumps(exchange.export_tournament(t)))
+    damage(data)
+    if len(data["rounds"][0]["tables"][1]["seats"]) == 3:  # keep the scores one per seat
+        data["rounds"][0]["tables"][1]["scores"].pop()
+    before = (Tournament.objects.count(), Deal.objects.count())
+    with pytest.raises(actions.TournamentError) as e:
+        exchange.do_import_tournament(organiser, data)
+    assert e.value.code == "bad_file"
+    assert (Tournament.objects.count(), Deal.objects.count()) == before

@@ -10,10 +10,11 @@ from datetime import UTC, datetime
 import pytest
 from django.core.management import call_command
 
+from games.engine.simulate import play_hand
 from games.insights import actions as insights
 from games.insights.models import HandStat, MonthStat
 from games.live import actions
-from games.models import Hand
+from games.models import Hand, Seat, Table
 from games.review.models import HandAnalysis, HandPar
 from games.signals import analysis_ready, par_ready
 from tests.insights.conftest import Clock, play_hands
@@ -174,6 +175,41 @@ def test_a_guest_and_a_lesson_leave_no_row():
     play_hands(table, 1, Clock())
     assert Hand.objects.filter(table=table, result__isnull=False).exists()
     assert not HandStat.objects.exists()
+    # a lesson's hand (games/learn: a scripted deal, its seed marked) is no play of the
+    # learner's
+    (ana,) = make_users("ana")
+    lesson = Table.objects.create(variant="classic", status="finished")
+    Seat.objects.create(table=lesson, position=0, user=ana)
+    state = play_hand("classic", None, "learn:classic-1", 0)
+    hand = Hand.objects.create(
+        table=lesson,
+        number=0,
+        seed="learn:classic-1",
+        seed_commitment="-",
+        starter=0,
+        snapshot=state.to_json(),
+        result=state.result,
+        finished_at=datetime(2026, 3, 1, tzinfo=UTC),
+    )
+    assert insights.do_record_hand(lesson, hand, state) == []
+    hand.seed = "classic-1"  # the same hand at an ordinary table counts
+    assert len(insights.do_record_hand(lesson, hand, state)) == 1
+
+
+def test_a_failure_in_insights_never_stops_a_hand_from_being_recorded(monkeypatch, caplog):
+    (ana,) = make_users("ana")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("insights broke")
+
+    monkeypatch.setattr(insights, "seat_stats", broken)
+    table = cpu_game(ana, "classic", ["easy"] * 3, 2, Clock())
+    assert Hand.objects.filter(table=table, result__isnull=False).count() == 2
+    assert not HandStat.objects.exists()
+    assert "insights: hand" in caplog.text
+    monkeypatch.undo()
+    call_command("rebuild_insights", verbosity=0)  # the rebuild restores the rows
+    assert HandStat.objects.filter(user=ana).count() == 2
 
 
 def test_a_hand_under_a_duplicate_embargo_is_added_when_the_embargo_ends(monkeypatch):

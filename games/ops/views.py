@@ -8,14 +8,14 @@ import ipaddress
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from games.ops import health
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when every check passes, else 503; the body names each part "ok" or "failing"
     and nothing more (no error text, no address), so it may be open to anyone."""
@@ -69,7 +69,7 @@ def may_scrape(request: HttpRequest) -> bool:
 
 
 @never_cache
-@require_GET
+@require_safe
 def metrics(request: HttpRequest) -> HttpResponse:
     """This process's metrics in Prometheus's text format; anyone not allowed gets the
     site's 404, as for a page that does not exist."""

@@ -15,7 +15,9 @@
    close); with ``hands > 1`` seat 0 sends ``next_hand``.
 
 For every accepted action the latency is measured from sending it to the moment
-the *last* of the four seats has received a frame carrying the new version.
+the *last* of the four seats has received a frame carrying the new version. The
+servers' own counters (their /metrics, okeysite/metrics.py) are read before play and
+after it: ``metrics`` in the result is how far each moved, over all the processes.
 Nothing but 127.0.0.1 is contacted; the servers are always stopped.
 """
 
@@ -121,6 +123,7 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
         for s in procs:
             servers.wait_listening(s)
         log("servers: " + ", ".join(f"pid {s.pid} on :{s.port}" for s in procs))
+        metrics_before = [servers.scrape_metrics(s.port) for s in procs]
         if len(procs) > 1:
             proxy = servers.start_nginx([s.port for s in procs])
             log(f"nginx: pid {proxy.pid} on :{proxy.port}")
@@ -169,6 +172,10 @@ def run_bench(cfg: BenchConfig, log: Callable[[str], None] = lambda msg: None) -
 
         result = asyncio.run(phases())
         sampler.stop()
+        # the servers' own counters over the run (/metrics): every accepted move once
+        result["metrics"] = servers.metrics_moved(
+            metrics_before, [servers.scrape_metrics(s.port) for s in procs]
+        )
         if proxy is not None:
             proxy.cpu_end = proxy.cpu_seconds()
             result["proxy"] = proxy_figures(proxy, specs, result["elapsed_s"] or 1.0)

@@ -161,6 +161,44 @@ def wait_listening(server: Server, timeout: float = 60.0) -> None:
     raise RuntimeError(f"server did not listen on {server.port}:\n{tail(server.log_path)}")
 
 
+# The counters of the servers' /metrics (games/ops, okeysite/metrics.py) a run reports: what
+# moved between the start of play and its end, summed over the processes and their labels.
+METRICS = (
+    "okey_actions_total",
+    "okey_action_seconds_count",
+    "okey_action_seconds_sum",
+    "okey_table_sockets_opened_total",
+    "okey_errors_total",
+)
+
+
+def scrape_metrics(port: int) -> dict[str, float]:
+    """The ``METRICS`` samples of one process's /metrics (from 127.0.0.1, which it allows),
+    each summed over its labels."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"http://{HOST}:{port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    found = dict.fromkeys(METRICS, 0.0)
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in found:
+                found[sample.name] += sample.value
+    return found
+
+
+def metrics_moved(
+    before: list[dict[str, float]], after: list[dict[str, float]]
+) -> dict[str, float]:
+    """How far each counter moved, over all the processes."""
+    return {
+        name: round(sum(a[name] for a in after) - sum(b[name] for b in before), 6)
+        for name in METRICS
+    }
+
+
 def tail(path: Path, lines: int = 30) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])

@@ -175,7 +175,8 @@ def do_release_embargoed(user_ids: Iterable[int]) -> int:
     longer keeps their deals back (``plugins.deal_embargoed``); returns how many."""
     with transaction.atomic():
         waiting = list(
-            HandStat.objects.select_for_update()
+            # only the HandStat rows are locked, never another game's table row
+            HandStat.objects.select_for_update(of=("self",))
             .filter(user_id__in=list(user_ids), embargoed=True)
             .select_related("hand__table")
         )

@@ -25,6 +25,7 @@ the tools (their rack and table generators are test data too).
   command line (``games/engine/cli.py``).
 
 ``site/`` — the live benchmarks, which start real servers with Django:
-``manage.py loadbench``, ``floodbench``, ``heavybench``, ``seatingbench`` (their package
+``manage.py loadbench``, ``floodbench``, ``heavybench``, ``seatingbench``, and
+``python -m games.tools.site.insights_bench`` (their package
 docstring lists the modules; docs/benchmarks.md has the figures and how they were measured).
 """

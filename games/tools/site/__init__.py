@@ -12,7 +12,9 @@ Nothing of the site imports them (``games/tools/__init__.py``).
   ``loadbench --with-pages``);
 - ``dbs.sh``: the throw-away PostgreSQL and Redis of ``loadbench --processes N``;
 - ``seating`` (``manage.py seatingbench``, or ``python -m games.tools.site.seating``): the
-  tournament seating search, pure Python.
+  tournament seating search, pure Python;
+- ``insights_bench`` (``python -m games.tools.site.insights_bench``): the Insights page of
+  a player with 5,000 hands and the cost of a finished hand's Insights rows (docs/insights.md).
 
 This module imports nothing, so that ``python -m games.tools.site.seating`` needs no Django.
 """

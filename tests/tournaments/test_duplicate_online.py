@@ -325,3 +325,34 @@ def test_imps_rank_the_same_stored_hands(organiser):
     assert len(rows) == 8
     # two tables: each seat's two holders get opposite IMPs, so they sum to zero
     assert sum(r.points for r in rows) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_watchers_socket_is_refused_while_the_round_is_played(organiser):
+    """The table page refuses a watcher (above); so does its socket, while a seat's
+    socket opens as at any table."""
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from okeysite.asgi import application
+
+    def seat_round():
+        t = duplicate(organiser, rounds=1, deals_per_round=1)
+        entries = register_accounts(t, organiser, PLAYERS[:5])
+        actions.do_seat_next_round(t.pk, organiser)
+        game = games_of(t, 1)[0]
+        pid = game.tournament_table.seats[0]
+        player = next(e for e in entries if e.pid == pid).user
+        return game, logged_in(player)
+
+    game, player = await sync_to_async(seat_round)()
+    origin = (b"origin", b"http://testserver")
+    watcher = WebsocketCommunicator(application, f"/ws/t/{game.code}/", headers=[origin])
+    connected, code = await watcher.connect()
+    assert not connected and code == 4404
+    cookie = (b"cookie", f"sessionid={player.cookies['sessionid'].value}".encode())
+    seat = WebsocketCommunicator(application, f"/ws/t/{game.code}/", headers=[origin, cookie])
+    connected, _ = await seat.connect()
+    assert connected and 'data-testid="rack"' in await seat.receive_from()
+    await seat.disconnect()

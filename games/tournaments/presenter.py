@@ -344,9 +344,24 @@ def round_breakdown(t: Tournament, entries: dict[str, Entry], number: int) -> di
     return {"round": number, "tables": tables, "lines": _deal_lines(lines, entries, tables)}
 
 
+def _duplicate_round_points(t: Tournament, entry: Entry) -> dict[int, str]:
+    """A duplicate player's matchpoints or IMPs in each complete round they played."""
+    try:
+        held, points = duplicate_rounds.scored(t)
+    except duplicate_rounds.DuplicateRefused:
+        return {}  # the standings say why
+    per_round: dict[int, float] = {}
+    for h in held:
+        if h.player == entry.pid:
+            per_round[h.round] = per_round.get(h.round, 0.0) + points[h.key]
+    return {r: fmt_points(v) for r, v in per_round.items()}
+
+
 def history(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
-    """One player's rounds: table, seat, opponents, score and placing points."""
+    """One player's rounds: table, seat, opponents, score and placing points (duplicate:
+    the round's matchpoints or IMPs, once the round is complete)."""
     entries = {e.pid: e for e in t.entries.all()}
+    round_points = _duplicate_round_points(t, entry) if t.duplicate else {}
     out = []
     for rnd in table_rows(t, entries, entry):
         for table in rnd["tables"]:
@@ -357,9 +372,10 @@ def history(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
                     "table": table["number"],
                     "seat": me["position"],
                     "score": me["score"],
-                    "points": me["points"],
+                    "points": round_points.get(rnd["number"], "") if t.duplicate else me["points"],
                     "others": [s for s in table["seats"] if s is not me],
                     "result": table["result"],
+                    "concealed": table["concealed"],
                     "game": table["game"],
                 }
             )

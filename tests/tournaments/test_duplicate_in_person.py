@@ -88,6 +88,11 @@ def test_the_organiser_types_each_deals_hand_totals_and_the_standings_compare_se
     page = Client().get(f"/tournaments/{t.pk}/").content.decode()
     assert "card-1" in page and "card-2" in page
     assert page.count('data-testid="deal-line"') == 2 * 4
+    # a player's own page: the round's matchpoints
+    pid = first.seats[0]
+    history = Client().get(f"/tournaments/{t.pk}/player/{pid}/").content.decode()
+    cell = re.search(r'data-testid="history-points">([^<]*)<', history)
+    assert cell is not None and cell.group(1) == str(int(points[pid]))
 
 
 def test_a_bad_deal_line_is_refused_and_nothing_is_stored(organiser):

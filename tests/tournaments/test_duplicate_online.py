@@ -219,8 +219,14 @@ def test_the_deals_are_hidden_while_another_table_of_the_round_plays_them(organi
     assert watcher.get(f"/t/{first.code}/").status_code == 403
     assert watcher.get(f"/t/{second.code}/").status_code == 403
     assert watcher.get(f"/t/{first.code}/sheet/").status_code == 403
-    # and the standings count no deal of a round still being played
+    # and the standings count no deal of a round still being played, nor do the pages
+    # show the finished table's scores
     assert all(r.points == 0 and r.played == 0 for r in actions.standings(t))
+    mine = next(e for e in entries if e.user == player)
+    tournament = me.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-testid="result-concealed"' in tournament
+    own = me.get(f"/tournaments/{t.pk}/player/{mine.pk}/").content.decode()
+    assert 'data-testid="result-concealed"' in own
 
     play_table(second)
     page = me.get(f"/t/{first.code}/").content.decode()

@@ -151,8 +151,10 @@ def _no_par_at_hand_end(settings):
     """A finished hand queues its pars in a background thread once its transaction
     commits (games/review/par.py); in the test process that thread would write to the
     test database behind the test's back. tests/review/test_par_site.py switches it on
-    with its own runner; the browser tests' server computes pars as the site does."""
+    with its own runner; the browser tests' server computes pars as the site does. A par
+    is computed in the test's thread, not in a worker process (one test uses the worker)."""
     settings.OKEY_PAR_AT_HAND_END = False
+    settings.OKEY_PAR_PROCESS = False
 
 
 @pytest.fixture(autouse=True)

@@ -41,6 +41,7 @@ it is "lucky", above ``UNLUCKY_ABOVE`` "unlucky", else "average".
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,6 +101,9 @@ class ParError(ValueError):
         self.message = self.MESSAGES[code]
         self.detail = detail
         super().__init__(f"{code}: {self.message}")
+
+    def __reduce__(self):  # crosses process boundaries whole (the site's worker)
+        return (ParError, (self.code,), {"detail": self.detail})
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,23 @@ def par_for_seat(initial_state: HandState, seat: int) -> ParResult:
         actions=state.actions,
         luck=luck_of(initial_state, seat),
     )
+
+
+def par_of_record(record: Mapping[str, Any], seat: int) -> tuple[dict[str, Any], float]:
+    """``par_for_seat`` of a hand's record (variant, options, seed, starter, context; its
+    actions are not read) as JSON (``ParResult.to_json``), with the CPU seconds the
+    calling thread spent on it (``time.thread_time``). Picklable in and out: the site
+    runs it in a worker process."""
+    start = time.thread_time()
+    initial = new_hand(
+        record["variant"],
+        record.get("options"),
+        record["seed"],
+        record["starter"],
+        context=record.get("context"),
+    )
+    found = par_for_seat(initial, seat)
+    return found.to_json(), time.thread_time() - start
 
 
 def versus_par(result: int, par: int, variant: str) -> int:
@@ -278,6 +299,7 @@ __all__ = [
     "luck_of",
     "luck_table",
     "par_for_seat",
+    "par_of_record",
     "seat_to_move",
     "versus_par",
 ]

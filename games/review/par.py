@@ -31,7 +31,10 @@ setting ``OKEY_PAR_AT_HAND_END = False`` (default True) and replace the runner w
 from __future__ import annotations
 
 import logging
-import time
+import multiprocessing
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 from typing import Any
 
@@ -48,7 +51,7 @@ from games.signals import par_ready
 
 from . import analysis
 from .models import HandPar
-from .replay import record_for_hand, start_state
+from .replay import record_for_hand
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +142,49 @@ def do_ensure(
 
 # ------------------------------------------------------------------ computing
 
+# The replay itself runs in a worker process (one per server process, started on the
+# first par with "spawn": it imports the pure engine only), so the pool's thread only
+# waits for it and the table's requests keep the server process's interpreter lock.
+# ``OKEY_PAR_PROCESS = False`` computes in the pool's thread (the tests do).
+_worker: ProcessPoolExecutor | None = None
+_worker_lock = threading.Lock()
+WORKER_TIMEOUT = 300  # seconds: a par takes well under one (docs/par.md)
+
+
+def _executor() -> ProcessPoolExecutor:
+    global _worker
+    with _worker_lock:
+        if _worker is None:
+            _worker = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            )
+        return _worker
+
+
+def _forget_worker() -> None:
+    global _worker
+    with _worker_lock:
+        broken, _worker = _worker, None
+    if broken is not None:
+        broken.shutdown(wait=False, cancel_futures=True)
+
+
+def compute(record: dict[str, Any], seat: int) -> tuple[dict[str, Any], float]:
+    """``engine.par.par_of_record``: the par's JSON and the CPU seconds it took, in the
+    worker process (or in this thread, with ``OKEY_PAR_PROCESS = False``, or when the
+    worker cannot be used: a worker that died is replaced on the next par)."""
+    if getattr(settings, "OKEY_PAR_PROCESS", True):
+        try:
+            return (
+                _executor()
+                .submit(engine_par.par_of_record, record, seat)
+                .result(timeout=WORKER_TIMEOUT)
+            )
+        except (BrokenProcessPool, OSError, TimeoutError):
+            log.warning("par worker unusable; computing in the pool's thread", exc_info=True)
+            _forget_worker()
+    return engine_par.par_of_record(record, seat)
+
 
 def do_run(pk: int) -> None:
     """Compute one par if this caller claims it (any thread or process)."""
@@ -150,10 +196,7 @@ def do_run(pk: int) -> None:
             HandPar.objects.filter(pk=pk).update(status=HandPar.Status.PENDING)
             return
         try:
-            start = time.thread_time()
-            initial = start_state(record_for_hand(row.hand))
-            found = engine_par.par_for_seat(initial, row.seat)
-            cpu = time.thread_time() - start
+            found, cpu = compute(record_for_hand(row.hand), row.seat)
         except Exception as exc:  # stored: the review says so instead of waiting
             log.exception("par %s failed", pk)
             code = getattr(exc, "code", "")
@@ -164,12 +207,12 @@ def do_run(pk: int) -> None:
         actual = row.hand.result["totals"][row.seat]
         HandPar.objects.filter(pk=pk).update(
             status=HandPar.Status.DONE,
-            par=found.par,
+            par=found["par"],
             result=actual,
-            versus=engine_par.versus_par(actual, found.par, initial.variant),
-            luck=found.luck.to_json(),
-            ending=found.ending,
-            actions=len(found.actions),
+            versus=engine_par.versus_par(actual, found["par"], row.hand.table.variant),
+            luck=found["luck"],
+            ending=found["ending"],
+            actions=found["actions"],
             cpu_seconds=round(cpu, 4),
             error="",
         )

@@ -355,3 +355,18 @@ def _quota_from_zero():
     cache.clear()
     yield
     cache.clear()
+
+
+def test_the_worker_process_computes_the_same_par_and_its_errors_keep_their_code(ayse, settings):
+    settings.OKEY_PAR_PROCESS = True
+    hand = play_out_hand(two_person_table(ayse, "seventeen")).current_hand
+    record = record_for_hand(hand)
+    try:
+        found, cpu = review_par.compute(record, 2)
+        assert found == engine_par.par_for_seat(start_state(record), 2).to_json()
+        assert cpu > 0
+        with pytest.raises(engine_par.ParError) as e:
+            review_par.compute(record, 7)
+        assert e.value.code == "par_bad_seat" and e.value.detail == {"seat": 7}
+    finally:
+        review_par._forget_worker()

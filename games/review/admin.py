@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import HandAnalysis, HandCommentary, ImportedRecord, ShareLink
+from .models import HandAnalysis, HandCommentary, HandPar, ImportedRecord, ShareLink
 
 
 @admin.register(HandCommentary)
@@ -29,3 +29,10 @@ class HandAnalysisAdmin(admin.ModelAdmin):
     list_display = ("__str__", "status", "done", "total", "updated")
     list_filter = ("status",)
     raw_id_fields = ("hand", "imported")
+
+
+@admin.register(HandPar)
+class HandParAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "status", "par", "result", "versus", "cpu_seconds", "updated")
+    list_filter = ("status",)
+    raw_id_fields = ("hand",)

@@ -199,7 +199,7 @@ class HandPar(models.Model):
     luck = models.JSONField(default=dict, blank=True)  # games.engine.par.Luck.to_json()
     ending = models.CharField(max_length=32, blank=True, default="")  # the replay's ending
     actions = models.PositiveIntegerField(default=0)  # actions of the expert's replay
-    cpu_seconds = models.FloatField(null=True, blank=True)  # the computing thread's CPU time
+    cpu_seconds = models.FloatField(null=True, blank=True)  # the replay's CPU time
     error = models.CharField(max_length=200, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

@@ -60,13 +60,16 @@ def action_done(by_cpu: bool, started: float) -> None:
 
 class SweeperState:
     """When this process's sweeper last finished a pass (``time.monotonic()``), and when
-    this process started: before the first pass, the lag counts from the start."""
+    this process started: before the first pass, the lag counts from the start.
+    ``enabled`` is False in a process started without its sweeper on purpose
+    (``manage.py serve --no-sweeper``)."""
 
-    __slots__ = ("last_pass", "started")
+    __slots__ = ("enabled", "last_pass", "started")
 
     def __init__(self) -> None:
         self.started = time.monotonic()
         self.last_pass: float | None = None
+        self.enabled = True
 
     def passed(self) -> None:
         self.last_pass = time.monotonic()

@@ -56,8 +56,8 @@ class OpsCollector(Collector):
         try:
             in_play = Table.objects.filter(status=Table.Status.PLAYING).count()
             queue = list(queue_rows())
-        except Exception:
-            log.exception("reading the database for /metrics failed")
+        except Exception as exc:  # one line a scrape while the database is down
+            log.error("reading the database for /metrics failed: %s: %s", type(exc).__name__, exc)
             return
         yield GaugeMetricFamily(
             "okey_tables_in_play", "Tables with a game being played.", value=in_play

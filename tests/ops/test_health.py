@@ -56,6 +56,16 @@ def test_a_process_whose_sweeper_never_ran_fails_once_the_lag_has_passed(monkeyp
     assert healthz()[1]["failing"] == ["sweeper"]
 
 
+def test_a_process_started_without_its_sweeper_on_purpose_passes(monkeypatch):
+    monkeypatch.setattr(metrics.sweeper, "last_pass", time.monotonic() - 3600)
+    assert healthz()[1]["failing"] == ["sweeper"]
+    monkeypatch.setattr(metrics.sweeper, "enabled", False)  # serve --no-sweeper
+    assert healthz() == (
+        200,
+        {"status": "ok", "checks": dict.fromkeys(PARTS, "ok"), "failing": []},
+    )
+
+
 def test_a_failing_database_is_named_without_its_error(monkeypatch):
     def broken(*args, **kwargs):
         raise OperationalError("connection to server at 10.9.8.7 failed: password secret")

@@ -56,30 +56,24 @@ def rounds_in_play(t: Tournament) -> set[int]:
     )
 
 
-def holdings(t: Tournament) -> list[duplicate.Holding]:
-    """Every holding of the complete rounds, from the stored per-deal results."""
+def holdings(t: Tournament, round_no: int | None = None) -> list[duplicate.Holding]:
+    """Every holding of the complete rounds (or of round ``round_no`` if complete), from
+    the stored per-deal results."""
     open_rounds = rounds_in_play(t)
     rows = (
         TableResult.objects.filter(table__round__tournament=t)
         .exclude(table__round__number__in=open_rounds)
-        .select_related("table__round")
         .order_by("table__round__number", "table__number")
+        .values_list("table__round__number", "table__number", "table__seats", "hands")
     )
+    if round_no is not None:  # a seat of a deal is compared within its round only
+        rows = rows.filter(table__round__number=round_no)
     out = []
-    for r in rows:
-        seats = r.table.seats
-        for deal, totals in enumerate(r.hands or (), 1):
+    for rnd, table, seats, hands in rows:
+        for deal, totals in enumerate(hands or (), 1):
             for seat, total in enumerate(totals):
-                out.append(
-                    duplicate.Holding(
-                        round=r.table.round.number,
-                        deal=deal,
-                        seat=seat,
-                        table=r.table.number,
-                        player=seats[seat] if seat < len(seats) else None,
-                        score=int(total),
-                    )
-                )
+                player = seats[seat] if seat < len(seats) else None
+                out.append(duplicate.Holding(rnd, deal, seat, table, player, int(total)))
     return out
 
 
@@ -91,43 +85,47 @@ def _method(t: Tournament) -> dict[str, Any]:
     }
 
 
-def scored(t: Tournament) -> tuple[list[duplicate.Holding], dict[Any, float]]:
-    """The holdings and each one's points; raises ``DuplicateRefused``."""
-    held = holdings(t)
+def scored(
+    t: Tournament, round_no: int | None = None
+) -> tuple[list[duplicate.Holding], dict[Any, float]]:
+    """The holdings (of every complete round, or of ``round_no``) and each one's points;
+    raises ``DuplicateRefused``."""
+    held = holdings(t, round_no)
     try:
         return held, duplicate.score(held, **_method(t))
     except duplicate.DuplicateError as e:
         raise DuplicateRefused(e.code, e.message) from e
 
 
-def breakdown(t: Tournament) -> list[duplicate.DealLine]:
-    """Per (round, deal, seat) of the complete rounds: each table's holder, hand total
-    and points (``duplicate.breakdown``)."""
-    held, points = scored(t)
+def breakdown(t: Tournament, round_no: int | None = None) -> list[duplicate.DealLine]:
+    """Per (round, deal, seat) of the complete rounds (or of round ``round_no``): each
+    table's holder, hand total and points (``duplicate.breakdown``)."""
+    held, points = scored(t, round_no)
     return duplicate.breakdown(held, points)
 
 
 def standings(t: Tournament) -> list[standing_rules.StandingRow]:
-    """Every entry ranked by duplicate points (``duplicate.standings``), as the pages and
+    """Every entry ranked by duplicate points (``duplicate.score`` summed), as the pages and
     exports read standings (``StandingRow``): ``points`` the matchpoints or IMPs,
     ``game_total`` the sum of the player's hand totals, ``played`` the rounds played,
     ``missed`` the rounds a late entry missed (scored as the round's lowest total).
-    Equal points share a rank (``duplicate.standings``: no tie-break)."""
+    Equal points share a rank, as in ``duplicate.standings`` (no tie-break; the order
+    inside a tie is by entry id)."""
     held, points = scored(t)
-    try:
-        rows = duplicate.standings(held, **_method(t))
-    except duplicate.DuplicateError as e:  # pragma: no cover - scored() refused it first
-        raise DuplicateRefused(e.code, e.message) from e
-    total: dict[str, float] = defaultdict(float, {r.player: r.points for r in rows})
+    # the players' sums of ``duplicate.score`` (as ``duplicate.standings`` sums them, but
+    # with every entry listed and a late entry's missed rounds added; one scoring pass)
+    total: dict[str, float] = defaultdict(float)
     hand_total: dict[str, int] = defaultdict(int)
     played: dict[str, set[int]] = defaultdict(set)
     by_round: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for h in held:
         if h.player is None:
             continue
+        p = points[h.key]
+        total[h.player] += p
         hand_total[h.player] += h.score
         played[h.player].add(h.round)
-        by_round[h.round][h.player] += points[h.key]
+        by_round[h.round][h.player] += p
     missed: dict[str, int] = {}
     for pk, first in t.entries.values_list("pk", "joins_round"):
         pid = str(pk)

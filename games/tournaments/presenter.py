@@ -339,7 +339,7 @@ def duplicate_context(t: Tournament, entries: dict[str, Entry], full: bool) -> d
 def round_breakdown(t: Tournament, entries: dict[str, Entry], number: int) -> dict[str, Any]:
     """Deal by deal, seat by seat: each table's holder of round ``number`` (complete),
     their hand total and their matchpoints or IMPs."""
-    lines = [line for line in duplicate_rounds.breakdown(t) if line.round == number]
+    lines = duplicate_rounds.breakdown(t, number)
     tables = sorted({r.table for line in lines for r in line.results})
     return {"round": number, "tables": tables, "lines": _deal_lines(lines, entries, tables)}
 

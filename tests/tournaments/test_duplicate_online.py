@@ -18,7 +18,8 @@ from django.utils import timezone
 from games.engine.state import new_hand
 from games.live import actions as table_actions
 from games.models import Hand, Table
-from games.tournaments import actions, dealing
+from games.tournaments import actions, dealing, duplicate_rounds
+from games.tournaments import duplicate as scoring
 from games.tournaments.models import Deal, TableResult, Tournament, TournamentTable
 from tests.support.accounts import logged_in, make_user
 from tests.tournaments.conftest import register_accounts
@@ -137,6 +138,13 @@ def test_standings_and_the_per_deal_breakdown_come_from_the_stored_hands(organis
     assert [r.rank for r in rows] == sorted(r.rank for r in rows)
     assert all(rows[i].points >= rows[i + 1].points for i in range(len(rows) - 1))
     assert all(r.played == 1 for r in rows)
+    # the same ranks and points as the pure module's standings of the stored holdings
+    pure = scoring.standings(
+        duplicate_rounds.holdings(t), method="matchpoints", higher_is_better=True
+    )
+    assert [(r.rank, r.player, r.points) for r in rows] == [
+        (r.rank, r.player, r.points) for r in pure
+    ]
     # the tournament page shows each deal's holders with their hand totals and points
     t.published = True
     t.save()

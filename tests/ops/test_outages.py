@@ -17,10 +17,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from email.message import Message
 from pathlib import Path
 
 import pytest
 
+from games.tools.site import servers as bench
 from tests.support import servers
 from tests.support.servers import _as_postgres, _pg_bin, free_port
 from tests.support.waits import wait_for_port, wait_until
@@ -105,7 +107,8 @@ def rd() -> Iterator[Service]:
 
 @pytest.fixture(scope="module")
 def site(pg: Service, rd: Service) -> Iterator[list[int]]:
-    """Two ``manage.py serve`` processes on the PostgreSQL and the Redis above."""
+    """Two ``manage.py serve`` processes on the PostgreSQL and the Redis above, nginx (the
+    site's configuration) in front; yields the processes' ports, then nginx's."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         DATABASE_URL=f"postgres://postgres@127.0.0.1:{pg.port}/postgres",
@@ -116,11 +119,15 @@ def site(pg: Service, rd: Service) -> Iterator[list[int]]:
     servers.manage(env, "migrate", "--noinput", "-v", "0")
     ports = [free_port(), free_port()]
     procs = [servers.serve(env, p) for p in ports]
+    nginx = None
     try:
         for p in ports:
             servers.wait_for_http(f"http://127.0.0.1:{p}/healthz", proc=procs[ports.index(p)])
-        yield ports
+        nginx = bench.start_nginx(ports)
+        yield [*ports, nginx.port]
     finally:
+        if nginx is not None:
+            bench.stop_nginx(nginx)
         for proc in procs:
             servers.stop(proc)
 
@@ -143,8 +150,32 @@ def wait_for(ports: list[int], status: int, failing: list[str]) -> None:
         wait_until(reached, f":{port}/healthz {status} {failing}", timeout=60, interval=0.2)
 
 
+def get(url: str, **headers: str) -> tuple[int, Message, bytes]:
+    """Status, headers (looked up in any case) and body of a GET."""
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers, exc.read()
+
+
+def test_through_nginx_metrics_is_refused_and_requests_carry_nginxs_id(site):
+    *ports, proxy = site
+    status, _headers, body = get(f"http://127.0.0.1:{ports[0]}/metrics")
+    assert status == 200 and b"okey_actions_total" in body  # the scraper, at the process
+    status, _headers, body = get(f"http://127.0.0.1:{proxy}/metrics")
+    assert status == 404 and b"okey_" not in body
+    status, headers, _body = get(f"http://127.0.0.1:{proxy}/healthz")
+    assert status == 200
+    rid = headers["X-Request-ID"]  # nginx's $request_id, 32 hex digits, sent back
+    assert len(rid) == 32 and int(rid, 16) >= 0
+    _status, again, _body = get(f"http://127.0.0.1:{proxy}/healthz", **{"X-Request-ID": rid})
+    assert again["X-Request-ID"] != rid  # nginx sets its own id: a client's is not trusted
+
+
 def test_healthz_names_a_stopped_postgresql_then_a_stopped_redis(site, pg, rd):
-    ports = site
+    ports = site[:-1]
     for port in ports:
         assert healthz(port) == (
             200,

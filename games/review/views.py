@@ -905,7 +905,13 @@ def _par_response(
     try:
         review_par.do_ensure(hand, quota=analysis.Quota.of(request))
     except analysis.AnalysisRefused as e:
-        ctx["refused"] = {"code": e.code, "message": e.message}
+        messages = {
+            "analysis_queue_full": _(
+                "The expert is busy with other hands; try again in a few minutes."
+            ),
+            "analysis_quota": _("Too many pars and analyses requested; try again later."),
+        }
+        ctx["refused"] = {"code": e.code, "message": messages.get(e.code, e.message)}
     ctx.update(review_par.present(hand, players, me))
     return render(request, "review/_par.html", ctx)
 

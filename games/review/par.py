@@ -15,7 +15,9 @@ started while ``QUEUE_LIMIT`` rows wait or run in all.
   ``plugins.deal_embargoed``): then nothing is queued, and a visit of the hand's review
   does it later (``do_ensure`` with the visitor's ``analysis.Quota``: each par started
   counts as an analysis start). The table's request only hands the job to the pool (no
-  query, no replay): the work runs off the table's path.
+  query, no replay): the work runs off the table's path. The same job then catches up,
+  within the queue's room, on recent hands left without a par (``do_catch_up``: the
+  queue was full, or their embargo has ended since).
 * ``do_run`` replays the deal (``games.review.replay.record_for_hand``: the hand's seed,
   starter, options and game context), stores the par, the seat's real total, the result
   against par (``engine.par.versus_par``), the luck, the replay's length and the
@@ -84,21 +86,54 @@ def on_hand_finished(sender: Any, *, hand: Hand, **kwargs: Any) -> None:
     transaction.on_commit(lambda: analysis.start(do_queue_at_hand_end, pk))
 
 
+# the catch-up at each hand's end looks among this many of the latest hands (by id), at
+# the newest CATCH_UP_SCAN of those without a par
+CATCH_UP_HANDS = 2000
+CATCH_UP_SCAN = 50
+
+
 def do_queue_at_hand_end(hand_id: int) -> None:
     """Make and start the par rows of every person's seat of a finished hand, unless the
-    pool's queue is full or the deal is embargoed (then a review visit does it). Runs in
-    the pool."""
+    pool's queue is full or the deal is embargoed; then catch up, within the queue's room,
+    on recent finished hands that have no par yet (one skipped when the queue was full,
+    or whose embargo has ended since: a duplicate round's last hand frees the others).
+    Runs in the pool."""
     try:
-        hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
-        if hand is None or not visible(hand):
-            return
         now = analysis.clock()
         limit = analysis._setting("ANALYSIS_QUEUE_LIMIT", analysis.QUEUE_LIMIT)
-        if analysis.queued(now) >= limit:
-            return
-        do_ensure(hand, now=now)
+        room = limit - analysis.queued(now)
+        hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
+        if hand is not None and room > 0 and visible(hand):
+            room -= len(do_ensure(hand, now=now))
+        if room > 0:
+            do_catch_up(room, now)
     finally:
         close_old_connections()
+
+
+def do_catch_up(room: int, now: datetime) -> int:
+    """Queue the pars of the latest finished hands that have none (the newest
+    ``CATCH_UP_SCAN`` among the last ``CATCH_UP_HANDS``), newest first, whole hands only,
+    at most ``room`` rows; returns how many were made."""
+    latest = Hand.objects.order_by("-pk").values_list("pk", flat=True).first()
+    if latest is None:
+        return 0
+    hands = (
+        Hand.objects.filter(pk__gt=latest - CATCH_UP_HANDS, result__isnull=False)
+        .filter(pars__isnull=True)
+        .select_related("table")
+        .prefetch_related("table__seats")
+        .order_by("-pk")[:CATCH_UP_SCAN]
+    )
+    made = 0
+    for hand in hands:
+        seats = person_seats(hand)
+        if not seats or len(seats) > room - made or not visible(hand):
+            continue
+        made += len(do_ensure(hand, seats=seats, now=now))
+        if made >= room:
+            break
+    return made
 
 
 def do_ensure(

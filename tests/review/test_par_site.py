@@ -128,6 +128,14 @@ def finish(table, capture) -> Hand:
     return table.current_hand
 
 
+def drain(runner, capture) -> None:
+    """Run the pool's jobs and the jobs they start on commit (the pool's autocommit)
+    until none is left."""
+    while runner.jobs:
+        with capture(execute=True):
+            runner.run_all()
+
+
 def test_a_finished_hand_queues_each_persons_par_off_the_tables_path_and_stores_the_engines_par(
     ayse, runner, at_hand_end, sent, django_capture_on_commit_callbacks
 ):
@@ -370,3 +378,34 @@ def test_the_worker_process_computes_the_same_par_and_its_errors_keep_their_code
         assert e.value.code == "par_bad_seat" and e.value.detail == {"seat": 7}
     finally:
         review_par._forget_worker()
+
+
+def test_the_next_hands_end_catches_up_on_hands_left_without_a_par(
+    ayse, runner, at_hand_end, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A hand that ended with the queue full, and one whose deal was embargoed, get their
+    pars queued when a later hand ends with room in the queue."""
+    settings.ANALYSIS_QUEUE_LIMIT = 1
+    blocker = play_out_hand(two_person_table(ayse)).current_hand
+    HandAnalysis.objects.create(hand=blocker, seat=0)
+    full = finish(two_person_table(ayse), django_capture_on_commit_callbacks)
+    drain(runner, django_capture_on_commit_callbacks)
+    embargoed = {"table": None}
+    monkeypatch.setattr(plugins, "deal_embargoed", lambda t: t.pk == embargoed["table"])
+    settings.ANALYSIS_QUEUE_LIMIT = 8
+    table = two_person_table(ayse)
+    embargoed["table"] = table.pk
+    held = finish(table, django_capture_on_commit_callbacks)
+    drain(runner, django_capture_on_commit_callbacks)
+    # the embargoed hand: nothing; the hand of the full queue: caught up meanwhile
+    assert not HandPar.objects.filter(hand=held).exists()
+    assert HandPar.objects.filter(hand=full).count() == 2
+
+    embargoed["table"] = None  # the round's last table has played the deal
+    HandAnalysis.objects.all().delete()
+    later = finish(two_person_table(ayse), django_capture_on_commit_callbacks)
+    drain(runner, django_capture_on_commit_callbacks)
+    for hand in (held, later, full):
+        assert set(HandPar.objects.filter(hand=hand).values_list("status", flat=True)) == {"done"}
+    # the blocker's own hand ended before the hand-end queueing was on: caught up too
+    assert HandPar.objects.filter(hand=blocker).count() == 2

@@ -60,9 +60,12 @@ MAX_STRING = 150
 MAX_DEPTH = 6
 # The largest file these limits allow (256 players with the longest names and accounts, 30
 # rounds of 256 tables of one player each, every result, the export's indented layout) is
-# about 110,000 values and 1.6 MB; 256 players at four-seat tables make 0.5 MB.
-MAX_VALUES = 150_000
-MAX_BYTES = 2 * 1024 * 1024
+# about 110,000 values and 1.6 MB; 256 players at four-seat tables make 0.5 MB. A duplicate
+# tournament's tables are all of one size and each result holds every deal's hand totals:
+# 256 players at 64 tables, 30 rounds of 16 deals (actions.MAX_DEALS) make about 154,000
+# values and 2.1 MB (hand totals of four or five characters).
+MAX_VALUES = 170_000
+MAX_BYTES = 3 * 1024 * 1024
 
 
 class ImportRefused(actions.TournamentError):

@@ -68,7 +68,7 @@ FULL_COLLECTION_EVERY_S = 600.0
 AFTER_FLOOD_S = 10.0
 
 
-# The largest request body the site takes: an import file (at most 2 MB,
+# The largest request body the site takes: an import file (at most 3 MB,
 # games.tournaments.exchange.MAX_BYTES) in its form. daphne (twisted.web) stores a whole
 # body, however large, in a temporary file before the application sees a byte, and Django
 # copies an upload once more: without a bound, one client could fill the disk.

@@ -13,7 +13,15 @@ import pytest
 from django.test import Client
 
 from games.tournaments import actions, dealing, exchange
-from games.tournaments.models import Deal, TableResult, Tournament, TournamentTable
+from games.tournaments.models import (
+    Deal,
+    Entry,
+    Round,
+    TableResult,
+    Tournament,
+    TournamentTable,
+    seed_commitment,
+)
 from tests.tournaments.conftest import in_person, register_names
 
 pytestmark = pytest.mark.django_db
@@ -188,3 +196,40 @@ def test_a_damaged_duplicate_file_creates_nothing(organiser, damage):
         exchange.do_import_tournament(organiser, data)
     assert e.value.code == "bad_file"
     assert (Tournament.objects.count(), Deal.objects.count()) == before
+
+
+def test_the_largest_duplicate_tournament_exports_and_imports_again(organiser):
+    """256 players at 64 tables, 30 rounds of 16 deals, every hand total of five
+    characters: within the file's limits (``exchange.MAX_VALUES``, ``MAX_BYTES``)."""
+    t = in_person(organiser, format="duplicate", deals_per_round=16, rounds=30)
+    entries = Entry.objects.bulk_create(
+        [Entry(tournament=t, name=f"Player {i:03d} of the largest duplicate") for i in range(256)]
+    )
+    pids = [e.pid for e in entries]
+    for number in range(1, 31):
+        rnd = Round.objects.create(tournament=t, number=number)
+        seeds = [f"{number:02d}{n:030x}" for n in range(1, 17)]
+        Deal.objects.bulk_create(
+            [
+                Deal(round=rnd, number=n, seed=s, commitment=seed_commitment(s))
+                for n, s in enumerate(seeds, 1)
+            ]
+        )
+        pids = pids[number:] + pids[:number]
+        tables = TournamentTable.objects.bulk_create(
+            [
+                TournamentTable(round=rnd, number=k + 1, seats=pids[4 * k : 4 * k + 4])
+                for k in range(64)
+            ]
+        )
+        TableResult.objects.bulk_create(
+            [
+                TableResult(table=tt, scores=[10] * 4, hands=[[-1000, -1000, 1000, 1000]] * 16)
+                for tt in tables
+            ]
+        )
+    raw = exchange.dumps(t)
+    assert len(raw.encode()) <= exchange.MAX_BYTES
+    copy = exchange.do_import_tournament(organiser, exchange.load(raw))
+    assert Deal.objects.filter(round__tournament=copy).count() == 30 * 16
+    assert TableResult.objects.filter(table__round__tournament=copy).count() == 30 * 64

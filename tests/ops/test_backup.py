@@ -11,6 +11,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import psycopg
@@ -18,6 +19,7 @@ import pytest
 
 from tests.support import servers
 from tests.support.servers import ROOT, postgres  # noqa: F401 (fixture)
+from tests.support.waits import wait_until
 
 # Two accounts, a table of four guests with moves, a CPU table played to its second hand.
 FILL = """
@@ -160,3 +162,47 @@ def test_postgres_backup_then_restore_gives_identical_data(postgres, tmp_path): 
     backup_file = tmp_path / "okey.dump"
     backup_and_restore(env, backup_file)
     assert backup_file.read_bytes()[:5] == b"PGDMP"  # pg_dump's custom format
+
+
+def test_a_sqlite_backup_taken_while_the_site_writes_is_whole(tmp_path):
+    """The site's SQLite settings (WAL) and a writer committing all the while: the backup
+    is a consistent database holding every row of the transactions committed before it
+    was taken, each transaction whole (its two rows or neither)."""
+    from games.ops import backup
+
+    path = tmp_path / "busy.sqlite3"
+    setup = sqlite3.connect(path)
+    setup.execute("PRAGMA journal_mode=WAL")
+    setup.execute("CREATE TABLE moves (n INTEGER, half INTEGER)")
+    setup.commit()
+    setup.close()
+    stop = threading.Event()
+    committed = [0]
+
+    def write() -> None:
+        conn = sqlite3.connect(path, timeout=20)
+        n = 0
+        while not stop.is_set() or n < 200:
+            with conn:  # one transaction of two rows
+                conn.execute("INSERT INTO moves VALUES (?, 0)", (n,))
+                conn.execute("INSERT INTO moves VALUES (?, 1)", (n,))
+            n += 1
+            committed[0] = n
+        conn.close()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        wait_until(lambda: committed[0] >= 50, "the writer to commit", timeout=30)
+        before = committed[0]
+        backup.sqlite_backup({"NAME": str(path)}, tmp_path / "copy.sqlite3")
+    finally:
+        stop.set()
+        writer.join(30)
+    copy = sqlite3.connect(tmp_path / "copy.sqlite3")
+    assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    rows = copy.execute("SELECT n, COUNT(*) FROM moves GROUP BY n ORDER BY n").fetchall()
+    copy.close()
+    assert [n for n, _ in rows] == list(range(len(rows)))  # no gap
+    assert all(count == 2 for _, count in rows)  # no half transaction
+    assert before <= len(rows) <= committed[0]

@@ -54,7 +54,7 @@ class Tournament(models.Model):
 
     class Format(models.TextChoices):
         STANDARD = "standard", _("Standard")
-        DUPLICATE = "duplicate", _("Duplicate (every table plays the same deals)")
+        DUPLICATE = "duplicate", _("Duplicate")
 
     class DuplicateScoring(models.TextChoices):
         MATCHPOINTS = "matchpoints", _("Matchpoints")

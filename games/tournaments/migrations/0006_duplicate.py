@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 choices=[
                     ("standard", "Standard"),
-                    ("duplicate", "Duplicate (every table plays the same deals)"),
+                    ("duplicate", "Duplicate"),
                 ],
                 default="standard",
                 max_length=12,

@@ -153,6 +153,9 @@ def _shared_context(table: Table, seats: list[Seat]) -> dict[str, Any]:
         "game": game,
     }
     public = view_for(state, None) if hand is not None else None
+    # a finished hand of a duplicate round still played at another table (RULES.md D38):
+    # asked once per table read, after the action that ended the hand has committed
+    shared["embargoed"] = public is not None and public["over"] and plugins.deal_embargoed(table)
     if hand is not None:
         shared["hand_number"] = hand.number + 1
     n = len(seats)
@@ -263,7 +266,7 @@ def table_context(
     view = None
     if hand is not None:
         view = view_for(state, me)
-        if view["over"] and plugins.deal_embargoed(table):
+        if view["over"] and shared["embargoed"]:
             view = embargoed_view(view)
         ctx["view"] = view
         ctx["hand_number"] = shared["hand_number"]

@@ -77,13 +77,8 @@ def duplicate_round_of(table: Any) -> Round | None:
 
 def deal_embargoed(table: Any) -> bool:
     """``games.plugins.deal_embargoed``: True while the deals of ``table`` (a duplicate
-    round's game) are still being played at a table of its round. Kept on the table
-    object for the rest of its read (one render of several seats asks once)."""
-    memo = getattr(table, "__dict__", {}).get("_duplicate_embargo")
-    if memo is not None:
-        return memo
+    round's game) are still being played at a table of its round. Read afresh at each
+    call (two queries at a duplicate table, none elsewhere): the answer changes when the
+    round's last table ends, inside another table's transaction."""
     rnd = duplicate_round_of(table)
-    embargoed = rnd is not None and round_in_play(rnd.pk)
-    if hasattr(table, "__dict__"):
-        table.__dict__["_duplicate_embargo"] = embargoed
-    return embargoed
+    return rnd is not None and round_in_play(rnd.pk)

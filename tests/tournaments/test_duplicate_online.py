@@ -370,3 +370,25 @@ async def test_a_watchers_socket_is_refused_while_the_round_is_played(organiser)
     connected, _ = await seat.connect()
     assert connected and 'data-testid="rack"' in await seat.receive_from()
     await seat.disconnect()
+
+
+def test_the_rounds_last_result_re_renders_every_table_of_the_round(organiser, monkeypatch):
+    """Once the last table of the round ends, each table's frames are sent again (a
+    presence-style broadcast, the version unchanged): the racks and seeds appear at the
+    tables whose players are still looking at their last hand."""
+    from games.live import realtime
+
+    shown: list[tuple[int, bool]] = []
+    monkeypatch.setattr(
+        realtime,
+        "broadcast_on_commit",
+        lambda table, presence=False: shown.append((table.pk, presence)),
+    )
+    t = duplicate(organiser, rounds=1, deals_per_round=1)
+    register_accounts(t, organiser, PLAYERS)
+    actions.do_seat_next_round(t.pk, organiser)
+    first, second = games_of(t, 1)
+    play_table(first)
+    assert not [pk for pk, presence in shown if presence]
+    play_table(second)
+    assert sorted(pk for pk, presence in shown if presence) == sorted([first.pk, second.pk])

@@ -32,7 +32,7 @@ from games.live import actions as table_actions
 from games.live import realtime
 from games.models import CPU_LEVELS, Table
 
-from . import dealing, duplicate_rounds, seating
+from . import dealing, duplicate, duplicate_rounds, seating
 from . import results as result_rules
 from . import standings as standing_rules
 from .models import (
@@ -235,6 +235,10 @@ def _clean_duplicate(out: dict[str, Any]) -> None:
         )
     if out.get("format") != Tournament.Format.DUPLICATE:
         return
+    # IMPs need the rule set's scale (``duplicate.IMP_FACTOR``): refused now, not when the
+    # first round's standings are computed
+    if out.get("duplicate_scoring") == "imps" and out.get("variant") not in duplicate.IMP_FACTOR:
+        raise TournamentError("imp_scale_unknown", "IMPs are not defined for this rule set")
     # Partners (fifty-one's and 101's option, the rules object's ``teams``) score as a
     # team: a seat's hand total depends on its partner's play, so it cannot be compared
     # alone with the same seat elsewhere; refused rather than scored by a rule of ours.

@@ -392,3 +392,13 @@ def test_the_rounds_last_result_re_renders_every_table_of_the_round(organiser, m
     assert not [pk for pk, presence in shown if presence]
     play_table(second)
     assert sorted(pk for pk, presence in shown if presence) == sorted([first.pk, second.pk])
+
+
+def test_imps_are_refused_for_a_rule_set_without_an_imp_scale(organiser, monkeypatch):
+    """A rule set plugged in later may have no IMP scale yet (``duplicate.IMP_FACTOR``):
+    the settings refuse IMPs for it rather than the standings failing later."""
+    monkeypatch.setattr(scoring, "IMP_FACTOR", {"rummy": 50})
+    with pytest.raises(actions.TournamentError) as e:
+        duplicate(organiser, duplicate_scoring="imps")
+    assert e.value.code == "imp_scale_unknown"
+    assert duplicate(organiser, duplicate_scoring="matchpoints").duplicate

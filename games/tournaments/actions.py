@@ -11,6 +11,12 @@ reached their table ``arrival_s`` seconds after the round was seated is played
 by their CPU (the tables' away rule) until they arrive. When a table's game
 ends, ``do_post_game_result`` (the ``game_finished`` signal, inside the game's
 last transaction) posts its result.
+
+Duplicate tournaments (docs/duplicate.md): seating a round also draws its deals (``Deal``
+rows: secret seeds, public commitments); every table of the round has the same number of
+seats and its game is exactly those deals (``dealing.seed_for`` deals them); a result holds
+each deal's hand totals (``TableResult.hands``: posted by the game, or typed deal by deal,
+``do_enter_deal_results``); the standings come from ``duplicate_rounds``.
 """
 
 from __future__ import annotations
@@ -878,6 +884,8 @@ def do_post_game_result(sender: Any, *, table: Table, game: Any, **kwargs: Any) 
         do_audit(
             t, None, "game_result_ignored", what, {"scores": existing.scores}, {"scores": totals}
         )
+        if t.duplicate:  # this game was the round's last one still being played
+            _reveal_if_round_over(tt.round)
         return
     # each deal's hand totals (a duplicate round compares them seat by seat)
     hands = [[int(x) for x in h.totals] for h in game.hands] if table.deals is not None else []

@@ -402,3 +402,30 @@ def test_imps_are_refused_for_a_rule_set_without_an_imp_scale(organiser, monkeyp
         duplicate(organiser, duplicate_scoring="imps")
     assert e.value.code == "imp_scale_unknown"
     assert duplicate(organiser, duplicate_scoring="matchpoints").duplicate
+
+
+def test_a_result_the_organiser_typed_first_is_kept_and_the_round_ends_with_the_game(
+    organiser, monkeypatch
+):
+    from games.live import realtime
+
+    shown: list[int] = []
+    monkeypatch.setattr(
+        realtime,
+        "broadcast_on_commit",
+        lambda table, presence=False: shown.append(table.pk) if presence else None,
+    )
+    t = duplicate(organiser, rounds=1, deals_per_round=1)
+    register_accounts(t, organiser, PLAYERS)
+    actions.do_seat_next_round(t.pk, organiser)
+    first, second = games_of(t, 1)
+    typed = [[2, -2, 0, 0]]
+    actions.do_enter_deal_results(t.pk, organiser, second.tournament_table.pk, typed)
+    play_table(first)
+    assert dealing.deal_embargoed(first)  # the second game is still being played
+    assert shown == []
+    play_table(second)
+    assert not dealing.deal_embargoed(first)
+    assert sorted(shown) == sorted([first.pk, second.pk])
+    assert TableResult.objects.get(table__game=second).hands == typed
+    assert t.audit.filter(action="game_result_ignored").count() == 1

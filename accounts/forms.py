@@ -90,6 +90,7 @@ class ProfileForm(forms.ModelForm):
             "language",
             "assisted_default",
             "public_records",
+            "share_hands",
         )
 
     def __init__(self, *args, request=None, **kwargs):

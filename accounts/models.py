@@ -39,6 +39,18 @@ class Profile(models.Model):
             " the ratings boards and your own player page."
         ),
     )
+    # The open hand database (games/handdb, docs/hand-database.md) exports every rated and
+    # tournament game; a casual game (a casual table, a solo run) only when every person at
+    # it switched this on. How the player is named there is ``public_records``'s business.
+    share_hands = models.BooleanField(
+        _("share my casual games in the open hand database"),
+        default=False,
+        help_text=_(
+            "Casual games where every player shares theirs go into the monthly hand database"
+            " files. Rated and tournament games always do; your name is shown there only if"
+            " you appear on the public boards."
+        ),
+    )
 
     # Set by staff on the fair-play page (games/fairplay/): the account's ratings and
     # solo records leave the public boards, and rated games are rated without it

@@ -111,6 +111,7 @@ INSTALLED_APPS = [
     "games.learn.apps.LearnConfig",
     "games.insights.apps.InsightsConfig",
     "games.ops.apps.OpsConfig",
+    "games.handdb.apps.HandDbConfig",
 ]
 
 MIDDLEWARE = [
@@ -307,6 +308,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+
+# The open hand database's monthly files (games/handdb, docs/hand-database.md): written by
+# ``manage.py build_hand_month``, served from /hands/; not in the repository.
+HAND_DB_DIR = Path(os.environ.get("HAND_DB_DIR") or BASE_DIR / "handdb")
 # Without DEBUG, WhiteNoise serves what collectstatic put in STATIC_ROOT (``make run`` and
 # the browser tests' server run it): hashed names, compressed copies, cached for a year.
 # Before any collectstatic (a server a test starts by itself) pages name the plain files and

@@ -34,4 +34,5 @@ urlpatterns = [
     path("", include("games.learn.urls")),
     path("", include("games.insights.urls")),
     path("", include("games.ops.urls")),
+    path("", include("games.handdb.urls")),
 ]

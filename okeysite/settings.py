@@ -112,12 +112,16 @@ INSTALLED_APPS = [
     "games.insights.apps.InsightsConfig",
     "games.ops.apps.OpsConfig",
     "games.handdb.apps.HandDbConfig",
+    # the HTTP API (games/api/, docs/api.md); "ninja" serves its Swagger UI files locally
+    "ninja",
+    "games.api.apps.ApiConfig",
 ]
 
 MIDDLEWARE = [
     "games.ops.middleware.request_id",  # the id of the request's log records (games/ops/logs.py)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "games.api.middleware.api_guard",  # /api/ only: rate limit per address, body size, CORS
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -384,6 +388,18 @@ LOGGING = {
     },
     "root": {"handlers": ["console", "errors"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The HTTP API (games/api/, docs/api.md) ------------------------------------------------
+# CORS is off (no Access-Control-* header at all) unless origins are listed here,
+# comma-separated, e.g. "https://app.example.org".
+API_CORS_ORIGINS = env_list("API_CORS_ORIGINS", [])
+API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(64 * 1024)))
+API_IP_RATE_LIMIT = int(os.environ.get("API_IP_RATE_LIMIT", "300"))
+API_IP_RATE_WINDOW = int(os.environ.get("API_IP_RATE_WINDOW", "60"))
+API_TOKEN_RATE_LIMIT = int(os.environ.get("API_TOKEN_RATE_LIMIT", "120"))
+API_TOKEN_RATE_WINDOW = int(os.environ.get("API_TOKEN_RATE_WINDOW", "60"))
+API_AUTH_FAIL_LIMIT = int(os.environ.get("API_AUTH_FAIL_LIMIT", "10"))
+API_AUTH_FAIL_WINDOW = int(os.environ.get("API_AUTH_FAIL_WINDOW", "600"))
 
 # Operations (games/ops/, docs/operators.md) --------------------------------------------
 # /metrics answers these addresses (comma-separated addresses or networks; empty: none)

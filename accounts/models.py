@@ -2,6 +2,10 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+# What a bot account's name carries everywhere it shows (like a CPU seat's "(CPU)"); names
+# that end like it are refused to people (accounts/names.py).
+BOT_MARK = "(BOT)"
+
 LANGUAGE_CHOICES = [
     ("en", _("English")),
     ("es", _("Spanish")),
@@ -52,6 +56,13 @@ class Profile(models.Model):
         ),
     )
 
+    # A bot account (docs/bots-api.md): it plays through the API's bot stream, is marked
+    # "(BOT)" wherever its name shows (``name``), never sits at a rated table
+    # (games/live/rated.py) and is listed on the bots page. Set once, never unset
+    # (``games.api.bots.do_upgrade_to_bot``).
+    is_bot = models.BooleanField(_("bot account"), default=False)
+    bot_since = models.DateTimeField(_("bot since"), null=True, blank=True)
+
     # Set by staff on the fair-play page (games/fairplay/): the account's ratings and
     # solo records leave the public boards, and rated games are rated without it
     # (games/ratings/api.py ``rebuild``). Read here so the boards need no sub-app import.
@@ -67,5 +78,7 @@ class Profile(models.Model):
 
     @property
     def name(self) -> str:
-        """The display name, or the username when none was chosen."""
-        return self.display_name or self.user.get_username()
+        """The display name, or the username when none was chosen; a bot's carries the
+        untranslated marker " (BOT)", as a CPU seat's carries " (CPU)"."""
+        name = self.display_name or self.user.get_username()
+        return f"{name} {BOT_MARK}" if self.is_bot else name

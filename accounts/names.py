@@ -25,6 +25,8 @@ whitespace stripped) or raises a ``ValidationError`` whose code says what is wro
   case-folded text without accents, with any opening/closing punctuation (``[ ]``, ``❨ ❩``…)
   read as parentheses and Cyrillic, Greek, Cherokee, Coptic and small-capital lookalike
   letters read as Latin ones.
+- ``bot``: a name ending in the bot accounts' marker "(BOT)" (any bracket, case or
+  lookalike letters, as for ``cpu``): bot accounts carry it after their name.
 """
 
 from __future__ import annotations
@@ -115,6 +117,10 @@ MESSAGES = {
         "This name could be taken for a computer player's (they are marked “%(label)s”). "
         "Please choose another name."
     ),
+    "bot": _(
+        "This name could be taken for a bot account's (they are marked “%(label)s”). "
+        "Please choose another name."
+    ),
 }
 
 
@@ -193,6 +199,16 @@ def poses_as_cpu(name: str) -> bool:
     return False
 
 
+def poses_as_bot(name: str) -> bool:
+    """True when ``name`` ends in a bracket group reading "bot" (a bot account's marker,
+    ``accounts.models.BOT_MARK``), read as the CPU check reads names."""
+    stripped = skeleton(name).rstrip()
+    if not (stripped.endswith(")") and "(" in stripped):
+        return False
+    group = stripped[stripped.rindex("(") + 1 : -1]
+    return "".join(_WORD.findall(group)) == "bot"
+
+
 def clean_public_name(value: str, max_length: int | None = None) -> str:
     """The name as stored (NFKC, stripped), or ``ValidationError`` saying what is wrong.
 
@@ -221,6 +237,8 @@ def clean_public_name(value: str, max_length: int | None = None) -> str:
             raise ValidationError(MESSAGES["marks"], code="marks")
     if poses_as_cpu(name):
         raise _refuse("cpu", label="(CPU)")
+    if poses_as_bot(name):
+        raise _refuse("bot", label="(BOT)")
     if max_length is not None:
         MaxLengthValidator(max_length)(name)
     return name

@@ -34,8 +34,14 @@ from games.live.actions.base import (
     stale,
 )
 from games.live.actions.clock import schedule, stand_in_plays, with_turn_clock
-from games.live.rated import GUESTS_REFUSED, rated_refusal
-from games.live.realtime import broadcast_on_commit, game_for, remember_on_commit, snapshot
+from games.live.rated import BOT_REFUSED, GUESTS_REFUSED, is_bot, rated_refusal
+from games.live.realtime import (
+    broadcast_on_commit,
+    game_for,
+    group_send,
+    remember_on_commit,
+    snapshot,
+)
 from games.models import SNAPSHOT_EVERY, Hand, HandAction, ScoreLine, Seat, Table
 from games.signals import game_finished, hand_finished
 from okeysite import metrics
@@ -225,6 +231,8 @@ def do_join_table(
             )
         if table.rated and not (user is not None and user.is_authenticated):
             raise ActionRefused("not_rated", str(GUESTS_REFUSED))
+        if table.rated and is_bot(user):
+            raise ActionRefused("bot_unrated", str(BOT_REFUSED))
         free = [s for s in seats if s.is_open]
         if not free:
             raise ActionRefused("table_full", "every seat is taken")
@@ -270,6 +278,53 @@ def do_leave_table(table_id: int, *, user: Any = None, guest_key: str = "") -> T
         table.save()
         broadcast_on_commit(table)
         return table
+
+
+def do_invite_bot(
+    table_id: int, bot: Any, *, user: Any = None, guest_key: str = "", position: int | None = None
+) -> Seat:
+    """The host of a waiting table seats a bot account (``Profile.is_bot``) at a free seat
+    (``position``, else the first free one); the last seat taken starts the game. The bot
+    plays through the API's bot stream (docs/bots-api.md), which sees the new seat from the
+    table's broadcast and ``bot_seated``. Refused: not the host (``not_host``), not a bot
+    (``not_a_bot``), a rated table (``bot_unrated``), a bot already seated here
+    (``already_seated``), no such free seat (``table_full``)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seats = list(table.seats.all())
+        host = seat_of(seats, user, guest_key)
+        if host is None or host.position != 0:
+            raise ActionRefused("not_host", "only the table's host can do that")
+        if not is_bot(bot):
+            raise ActionRefused("not_a_bot", "only a bot account can be invited to a seat")
+        if table.rated:
+            raise ActionRefused("bot_unrated", str(BOT_REFUSED))
+        if table.status != Table.Status.WAITING or table.quick_match:
+            raise ActionRefused("table_full", "this table has already started")
+        if seat_of(seats, bot, "") is not None:
+            raise ActionRefused("already_seated", "this bot already has a seat here")
+        free = [s for s in seats if s.is_open and (position is None or s.position == position)]
+        if not free:
+            raise ActionRefused("table_full", "every seat is taken")
+        seat = free[0]
+        seat.user = bot
+        seat.away_since = base.now()  # away until its stream is open (as a person's page)
+        seat.save()
+        if len([s for s in seats if s.is_open]) == 1:
+            start_hand(table)
+        else:
+            table.version += 1
+            table.save()
+        broadcast_on_commit(table)
+        bot_id = bot.pk
+        transaction.on_commit(lambda: group_send(seated_group(bot_id), {"type": "bot.seated"}))
+        return seat
+
+
+def seated_group(user_id: int) -> str:
+    """The channel-layer group told when this account is given a seat by someone else
+    (``do_invite_bot``): a bot's open streams listen to it."""
+    return f"seated.{user_id}"
 
 
 def do_fill_with_cpus(

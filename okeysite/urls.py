@@ -35,5 +35,5 @@ urlpatterns = [
     path("", include("games.insights.urls")),
     path("", include("games.ops.urls")),
     path("", include("games.handdb.urls")),
-    path("api/", include("games.api.urls")),
+    path("", include("games.api.urls")),
 ]

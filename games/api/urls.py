@@ -1,10 +1,12 @@
-"""/api/: version 1 (the ninja API's routes and its OpenAPI document, /api/v1/openapi.json),
-the rendered docs at /api/docs (Swagger UI, served from this site's static files), and a
-JSON 404 for anything else under /api/ (an unknown version such as /api/v2/)."""
+"""The API (/api/: version 1's routes and OpenAPI document under /api/v1/, its rendered
+docs at /api/docs, Swagger UI served from this site's static files, and a JSON 404 for
+anything else under /api/, such as an unknown version /api/v2/) and the profile page's
+token forms (/accounts/profile/tokens/...)."""
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import path, re_path
 
+from games.api import views
 from games.api.api import api
 from games.api.errors import json_404
 
@@ -14,8 +16,10 @@ def docs(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [
-    path("v1/", api.urls),
-    path("docs", docs, name="api-docs"),
-    path("docs/", docs),
-    re_path(r"^.*$", json_404),
+    path("api/v1/", api.urls),
+    path("api/docs", docs, name="api-docs"),
+    path("api/docs/", docs),
+    re_path(r"^api/.*$", json_404),
+    path("accounts/profile/tokens/new/", views.token_create, name="api-token-create"),
+    path("accounts/profile/tokens/<int:pk>/revoke/", views.token_revoke, name="api-token-revoke"),
 ]

@@ -62,6 +62,8 @@ def server_env(tmp_dir: Path) -> dict[str, str]:
             "OKEY_SEED_PREFIX": "e2e-",
             # Mail is written to files here (the reset test reads its link from them).
             "EMAIL_FILE_PATH": str(tmp_dir / "mail"),
+            # The hand database's monthly files (games/handdb), not the repository's handdb/.
+            "HAND_DB_DIR": str(tmp_dir / "handdb"),
             # Every browser signs up from 127.0.0.1 (the tournament test alone makes nine
             # accounts): lift the per-IP sign-up limit (tests/accounts/ tests the limit).
             "SIGNUP_THROTTLE_LIMIT": "1000",

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
+from games.api import bot_stream
 from games.api.errors import (
     ApiError,
     error_response,
@@ -40,6 +41,7 @@ api = NinjaAPI(
 
 for module in (rulesets, players, records, tables, tournaments):
     api.add_router("/", module.router)
+api.add_router("/", bot_stream.router)  # bot accounts and their stream (docs/bots-api.md)
 
 
 @api.exception_handler(ApiError)

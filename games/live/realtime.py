@@ -539,6 +539,9 @@ def fragment_keys(ctx: dict[str, Any]) -> dict[str, Any]:
             ctx["game_over"],
             ctx.get("follow_key"),
             "follow_choices" in ctx,
+            # a duplicate round's last table ends without this table's version moving:
+            # the racks and the seed then appear (presenter.embargoed_view, RULES.md D38)
+            ctx.get("racks_withheld"),
         )
         if ctx.get("result")
         else None,

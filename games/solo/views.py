@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import messages as flash
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from games import plugins
 from games.engine.rules import RULES, rules_for
 from games.engine.tiles import deal, kind_notation, kind_of, notation
 from games.live import actions, cpu
@@ -377,8 +379,15 @@ def verify(request: HttpRequest) -> HttpResponse:
 
 
 def sheet_csv(request: HttpRequest, code: str) -> HttpResponse:
-    """``/t/<code>/sheet.csv``: the score sheet's lines, then one total row per player."""
+    """``/t/<code>/sheet.csv``: the score sheet's lines, then one total row per player.
+    While a duplicate round still plays this table's deals it is for the table's players
+    only, as the sheet page is (``plugins.deal_embargoed``, RULES.md D38): its hand scores
+    would tell the round's other tables what the deals hold."""
     table = get_object_or_404(Table, code=code)
+    if plugins.deal_embargoed(table):
+        seats = list(table.seats.all())
+        if actions.seat_of(seats, request.user, guest_key(request)) is None:
+            raise PermissionDenied("the round still plays these deals")
     response = HttpResponse(
         sheets.sheet_csv(table, total_label=_("total")), content_type="text/csv; charset=utf-8"
     )

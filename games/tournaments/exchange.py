@@ -29,7 +29,7 @@ from games.common.csvsafe import write_rows
 from games.common.jsonsafe import JSONRefused, refusal
 from games.engine import game as engine_game
 
-from . import actions
+from . import actions, duplicate_rounds
 from . import standings as standing_rules
 from .models import (
     Deal,
@@ -101,10 +101,15 @@ def standings_csv(t: Tournament) -> str:
 
 
 def results_csv(t: Tournament) -> str:
+    """Every stored result, seat by seat. A duplicate round still being played has none
+    here, as on the pages (``presenter.table_rows``): one table's scores would tell the
+    players of another what the deals hold (RULES.md D38)."""
     names = {e.pid: e.name for e in t.entries.all()}
     rows: list[list[Any]] = [["round", "table", "seat", "player", "cpu", "score", "points"]]
+    in_play = duplicate_rounds.rounds_in_play(t) if t.duplicate else set()
     for r in (
         TableResult.objects.filter(table__round__tournament=t)
+        .exclude(table__round__number__in=in_play)
         .select_related("table__round")
         .order_by("table__round__number", "table__number")
     ):
@@ -145,6 +150,7 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
     deals: dict[int, list[Deal]] = {}
     for d in Deal.objects.filter(round__tournament=t).order_by("number"):
         deals.setdefault(d.round_id, []).append(d)
+    in_play = duplicate_rounds.rounds_in_play(t) if t.duplicate else set()
     rounds = []
     for rnd in t.round_set.order_by("number"):
         tables = []
@@ -161,8 +167,11 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
             tables.append(table)
         out_round: dict[str, Any] = {"number": rnd.number, "tables": tables}
         if t.duplicate:  # the round's deals: seeds and commitments (the organiser's file)
+            # online, the server deals: a round still being played keeps its seeds back
+            # (an organiser may also play in it), its commitments say which deals they are
+            kept = t.online and rnd.number in in_play
             out_round["deals"] = [
-                {"number": d.number, "seed": d.seed, "commitment": d.commitment}
+                {"number": d.number, "seed": None if kept else d.seed, "commitment": d.commitment}
                 for d in deals.get(rnd.pk, [])
             ]
         rounds.append(out_round)
@@ -326,7 +335,8 @@ class DealIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     number: int
-    seed: str = Field(min_length=1, max_length=64)
+    # None: kept back by an export taken while the round was played (online)
+    seed: str | None = Field(None, min_length=1, max_length=64)
     commitment: str | None = None  # checked against the seed when given
 
 
@@ -526,6 +536,15 @@ def _deals(doc: TournamentFile, check: Tournament) -> list[list[str]]:
                 _("round %(r)s: a deal is for one number of players, the tables differ") % {"r": r}
             )
         for d in deals:
+            if d.seed is None:
+                raise _bad(
+                    _(
+                        "round %(r)s: its deal seeds were kept back because the round was "
+                        "being played when the file was exported; export it again once "
+                        "every table of the round has its result"
+                    )
+                    % {"r": r}
+                )
             if d.commitment is not None and d.commitment != seed_commitment(d.seed):
                 raise _bad(
                     _("round %(r)s deal %(d)s: the seed does not match its commitment")

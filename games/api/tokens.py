@@ -13,6 +13,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -53,7 +54,7 @@ def do_create_token(user: Any, name: str, scopes: list[str]) -> tuple[ApiToken, 
         raise TokenRefused("bad_name", "a token needs a name")
     with transaction.atomic():
         # the account's row orders two creations at once, so the cap holds
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_ACTIVE:
             raise TokenRefused("too_many_tokens", f"at most {MAX_ACTIVE} tokens at once")
         secret = secrets.token_urlsafe(32)

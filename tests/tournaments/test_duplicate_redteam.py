@@ -307,3 +307,20 @@ def test_an_in_person_rounds_file_keeps_its_seeds(organiser):
     t.refresh_from_db()
     deals = exchange.export_tournament(t)["rounds"][0]["deals"]
     assert [d["seed"] for d in deals] == SEEDS
+
+
+def test_every_holder_of_a_seat_gets_the_same_par(rnd):
+    """A par is the expert's play from the deal (docs/par.md): each duplicate hand is dealt
+    as a game's first with the round's seed and starter (RULES.md D38), so the holders of
+    one seat of one deal at every table are measured against the same par."""
+    from games.engine.par import par_of_record
+    from games.review.replay import record_for_hand
+
+    rnd.finish()
+    for number in range(2):
+        records = [record_for_hand(g.hands.get(number=number)) for g in (rnd.a, rnd.b)]
+        start = [(r["seed"], r["starter"], r["options"], r.get("context")) for r in records]
+        assert start[0] == start[1] and start[0][0] == SEEDS[number]
+        seat = number  # the deal's starter at one deal, another seat at the other
+        pars = [par_of_record(r, seat)[0] for r in records]
+        assert pars[0]["par"] == pars[1]["par"] and pars[0]["actions"] == pars[1]["actions"]

@@ -294,3 +294,31 @@ def test_the_command_builds_a_month_once_it_is_over():
         with pytest.raises(CommandError, match="is not a month"):
             run_command(bad, at=AFTER_MARCH)
     assert HandMonth.objects.count() == 1
+
+
+def test_a_rated_game_everyone_left_goes_in_without_its_hand_in_play():
+    """Every person left after the first hand (games/live/actions/leavers.py): the game
+    is finished with its second hand dealt and unplayed, whose seed stays secret."""
+    clock = Clock(MARCH)
+    users = [account(f"left{i}", "") for i in range(4)]
+    table = actions.do_create_table(
+        variant="fifty-one",
+        options={"hands": 3},
+        seats=[actions.SeatSpec("me")] + [actions.SeatSpec("human")] * 3,
+        user=users[0],
+        rated=True,
+    )
+    for user in users[1:]:
+        actions.do_join_table(table.pk, user=user)
+    table = play_game(table, clock, hands=1)
+    actions.do_next_hand(table.pk, table.version, at=clock())
+    in_play = Table.objects.get(pk=table.pk).current_hand
+    assert in_play.number == 1 and in_play.result is None
+    for user in users:
+        actions.do_leave_game(table.pk, user=user, at=clock())
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    (line,) = lines_of(build().path)
+    doc = assert_reimports_as_stored(line, table)
+    assert len(doc["hands"]) == 1
+    assert f'"{in_play.seed}"' not in line.decode()

@@ -34,6 +34,11 @@ def test_the_downloads_page_lists_a_built_month_and_its_file(
     page.get_by_label(re.compile("share my casual games", re.I)).check()
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_label(re.compile("share my casual games", re.I))).to_be_checked()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, height in ((390, 844), (1366, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.get_by_label(re.compile("share my casual games", re.I)).scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"profile-{width}x{height}.png"))
 
     out = manage(
         e2e_env, "shell", "-c", "from tests.handdb.seed_e2e import seed; print('MONTH', seed())"
@@ -43,7 +48,6 @@ def test_the_downloads_page_lists_a_built_month_and_its_file(
     assert "2 games, 2 hands" in built
     sha = re.search(r"sha256 ([0-9a-f]{64})", built).group(1)
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for width, height in ((390, 844), (1366, 768)):
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{daphne_server}/")

@@ -401,6 +401,18 @@ API_TOKEN_RATE_WINDOW = int(os.environ.get("API_TOKEN_RATE_WINDOW", "60"))
 API_AUTH_FAIL_LIMIT = int(os.environ.get("API_AUTH_FAIL_LIMIT", "10"))
 API_AUTH_FAIL_WINDOW = int(os.environ.get("API_AUTH_FAIL_WINDOW", "600"))
 
+# Bot accounts' stream (games/api/bot_stream.py, docs/bots-api.md): open streams per bot
+# account, per client address and per server process; per stream, tables followed, pending
+# changes, bytes and seconds before the server closes it; the heartbeat line's period.
+BOT_STREAMS_PER_ACCOUNT = int(os.environ.get("BOT_STREAMS_PER_ACCOUNT", "4"))
+BOT_STREAMS_PER_IP = int(os.environ.get("BOT_STREAMS_PER_IP", "16"))
+BOT_STREAMS_TOTAL = int(os.environ.get("BOT_STREAMS_TOTAL", "2000"))
+BOT_STREAM_TABLES = int(os.environ.get("BOT_STREAM_TABLES", "16"))
+BOT_STREAM_QUEUE = int(os.environ.get("BOT_STREAM_QUEUE", "32"))
+BOT_STREAM_MAX_BYTES = int(os.environ.get("BOT_STREAM_MAX_BYTES", str(8 * 1024 * 1024)))
+BOT_STREAM_MAX_S = int(os.environ.get("BOT_STREAM_MAX_S", "3600"))
+BOT_STREAM_HEARTBEAT_S = float(os.environ.get("BOT_STREAM_HEARTBEAT_S", "10"))
+
 # Operations (games/ops/, docs/operators.md) --------------------------------------------
 # /metrics answers these addresses (comma-separated addresses or networks; empty: none)
 # and any request with "Authorization: Bearer <METRICS_TOKEN>"; everyone else gets a 404.

@@ -4,9 +4,11 @@
 line, for as long as the client reads:
 
 - ``{"type": "table", "table": code, "version": n, "seat": p, "view": ..., "legal": [...],
-  "clock": {...}, ...}`` for every table where the bot is seated, when the stream opens and
-  whenever that table's version changes: the same seat view as ``GET /tables/{code}``
-  (``routers.tables.seat_view``: the engine's view for that seat, never another rack);
+  "clock": {...}, "actions": [...], "about": {...}}`` for every table where the bot is
+  seated, when the stream opens and whenever that table's version changes: the same seat view as
+  ``GET /tables/{code}`` (``routers.tables.seat_view``: the engine's view for that seat,
+  never another rack) and, while the seat may act, its legal actions in full
+  (``engine.legal.legal_actions`` for that seat);
 - ``{"type": "heartbeat"}`` every ``BOT_STREAM_HEARTBEAT_S`` seconds (10).
 
 It listens on the channel layer to each table's group (``realtime.group_name``, the group the
@@ -40,6 +42,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.http import HttpRequest, StreamingHttpResponse
@@ -52,6 +55,7 @@ from games.api.auth import Token
 from games.api.errors import ApiError, ErrorOut
 from games.api.models import SCOPE_PLAY
 from games.api.routers.tables import ERRORS, fresh, my_table, refused, seat_view, table_out
+from games.engine.legal import legal_actions
 from games.live import actions, consumers, realtime
 from games.models import Seat, Table
 
@@ -120,9 +124,23 @@ class Streams:
 STREAMS = Streams()
 
 
+def online_key(user_id: int) -> str:
+    return f"bot-online:{user_id}"
+
+
+def mark_online(user_id: int) -> None:
+    """A stream with ``accept`` vouches for its bot, in the cache (shared by the server
+    processes through Redis when ``REDIS_URL`` is set), for three heartbeats."""
+    cache.set(online_key(user_id), 1, timeout=max(1, int(3 * limit("BOT_STREAM_HEARTBEAT_S"))))
+
+
 def online_bot_ids() -> set[int]:
-    """Bot accounts with a stream open in this process that accepts invitations."""
-    return set(STREAMS.accepting)
+    """Bot accounts with a stream open that accepts invitations (``?accept=true``)."""
+    from accounts.models import Profile
+
+    ids = list(Profile.objects.filter(is_bot=True).values_list("user_id", flat=True)[:1000])
+    found = cache.get_many([online_key(i) for i in ids])
+    return {i for i in ids if online_key(i) in found} | set(STREAMS.accepting)
 
 
 def too_many(message: str) -> ApiError:
@@ -152,12 +170,21 @@ def table_event(request: HttpRequest, table_id: int, user: Any) -> dict[str, Any
     if me is None:
         return None
     view = seat_view(request, table, seats, me)
+    # the seat's legal actions in full, as the engine lists them for that seat (its own
+    # rack and the public table only), so a bot can pick one as the CPUs do
+    moves: list[dict[str, Any]] = []
+    if view["view"] is not None and not view["view"]["over"]:
+        _hand, state, _game = actions.snapshot(table)
+        moves = legal_actions(state, me.position)
     return {
         "type": "table",
+        **view,
+        # the seat view's table object (seats, totals...) as "about"; "table" is the code
+        "about": view["table"],
         "table": table.code,
         "version": table.version,
         "status": table.status,
-        **view,
+        "actions": moves,
     }
 
 
@@ -175,8 +202,8 @@ class Stream:
     """One open stream: its channels (one per table, so a change says which table it is),
     the queue of changed tables, and the seats it keeps present."""
 
-    def __init__(self, request: HttpRequest, user: Any) -> None:
-        self.request, self.user = request, user
+    def __init__(self, request: HttpRequest, user: Any, accept: bool) -> None:
+        self.request, self.user, self.accept = request, user, accept
         self.layer = get_channel_layer()
         self.changed: asyncio.Queue[int | None] = asyncio.Queue(limit("BOT_STREAM_QUEUE"))
         self.tables: dict[int, tuple[int, str, asyncio.Task[None]]] = {}  # seat, channel, task
@@ -200,8 +227,13 @@ class Stream:
             await self.layer.receive(channel)
             self.push(table_id if table_id is not None else -1)
 
+    async def vouch(self) -> None:
+        if self.accept:
+            await sync_to_async(mark_online)(self.user.pk)
+
     async def open(self) -> None:
         actions.attach_event_loop(asyncio.get_running_loop())
+        await self.vouch()
         self.seated_channel = await self.layer.new_channel("botseated.")
         await self.layer.group_add(actions.seated_group(self.user.pk), self.seated_channel)
         self.seated_task = asyncio.ensure_future(self.listen(self.seated_channel, None))
@@ -230,6 +262,8 @@ class Stream:
             await sync_to_async(actions.do_set_presence)(seat_id, False, channel=channel)
 
     async def close(self) -> None:
+        if self.accept and self.user.pk not in STREAMS.accepting:  # its last such stream
+            await sync_to_async(cache.delete)(online_key(self.user.pk))
         for table_id in list(self.tables):
             await self.drop(table_id)
         if self.seated_task is not None:
@@ -252,6 +286,7 @@ class Stream:
                 )
             except TimeoutError:
                 next_beat = time.monotonic() + heartbeat
+                await self.vouch()
                 await self.rescan()
                 out = line({"type": "heartbeat"})
             else:
@@ -303,7 +338,7 @@ async def bot_stream(request: HttpRequest, accept: bool = False) -> StreamingHtt
     ip = throttle.client_ip(request)
     STREAMS.open(user.pk, ip, accept)
     try:
-        stream = Stream(request, user)
+        stream = Stream(request, user, accept)
     except BaseException:
         STREAMS.close(user.pk, ip, accept)
         raise

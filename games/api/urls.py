@@ -6,7 +6,7 @@ token forms (/accounts/profile/tokens/...)."""
 from django.http import HttpRequest, HttpResponse
 from django.urls import path, re_path
 
-from games.api import views
+from games.api import bot_views, views
 from games.api.api import api
 from games.api.errors import json_404
 
@@ -20,6 +20,10 @@ urlpatterns = [
     path("api/docs", docs, name="api-docs"),
     path("api/docs/", docs),
     re_path(r"^api/.*$", json_404),
+    # bot accounts (games/api/bot_views.py, docs/bots-api.md)
+    path("bots/", bot_views.bots_page, name="bots"),
+    path("accounts/profile/bot/", bot_views.bot_upgrade, name="bot-upgrade"),
+    path("t/<str:code>/invite-bot/", bot_views.invite_bot, name="bot-invite"),
     path("accounts/profile/tokens/new/", views.token_create, name="api-token-create"),
     path("accounts/profile/tokens/<int:pk>/revoke/", views.token_revoke, name="api-token-revoke"),
 ]

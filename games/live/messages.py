@@ -78,6 +78,12 @@ REFUSALS = {
     "not_host": gettext_lazy("Only the table's host can do that."),
     "no_place": gettext_lazy("That tile fits no meld on the table."),
     "too_many_free_actions": gettext_lazy("Too many flips in a row: wait for the next move."),
+    # bot accounts (do_invite_bot, games/live/rated.py)
+    "not_a_bot": gettext_lazy("Only a bot account can be invited to a seat."),
+    "bot_unrated": gettext_lazy(
+        "Bot accounts play casual tables only: their games are never rated."
+    ),
+    "already_seated": gettext_lazy("This bot already has a seat at this table."),
     # quick match (games/matchmaking/actions.py)
     "quick_match_only": gettext_lazy(
         "Seats at a quick-match table go to players close in rating: press “Play now” to be"

@@ -306,11 +306,12 @@ def do_invite_bot(
         free = [s for s in seats if s.is_open and (position is None or s.position == position)]
         if not free:
             raise ActionRefused("table_full", "every seat is taken")
+        last = len([s for s in seats if s.is_open]) == 1
         seat = free[0]
         seat.user = bot
         seat.away_since = base.now()  # away until its stream is open (as a person's page)
         seat.save()
-        if len([s for s in seats if s.is_open]) == 1:
+        if last:
             start_hand(table)
         else:
             table.version += 1

@@ -87,3 +87,37 @@ def test_the_docs_render_without_the_network(page: Page, daphne_server: str):
     expect(page.get_by_text("/api/v1/tables/{code}/actions").first).to_be_visible()
     assert outside == []
     shot(page, "docs")
+
+
+@pytest.mark.e2e
+def test_the_real_server_refuses_an_oversized_or_chunked_body(daphne_server: str):
+    """Through daphne: a body past 64 KiB is 413 whether its length is declared or sent
+    in chunks without one, and the unknown version is a JSON 404."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    host = urlsplit(daphne_server)
+    body = b'{"variant": "' + b"a" * (1024 * 1024) + b'"}'
+
+    def post(chunked: bool) -> tuple[int, dict]:
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
+        headers = {"Content-Type": "application/json", "Authorization": "Bearer x"}
+        if chunked:
+            conn.request(
+                "POST", "/api/v1/tables", body=iter([body]), headers=headers, encode_chunked=True
+            )
+        else:
+            conn.request("POST", "/api/v1/tables", body=body, headers=headers)
+        response = conn.getresponse()
+        answer = response.status, json.loads(response.read())
+        conn.close()
+        return answer
+
+    for chunked in (False, True):
+        status, answer = post(chunked)
+        assert status == 413 and answer["code"] == "body_too_large"
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=10)
+    conn.request("GET", "/api/v2/rulesets")
+    response = conn.getresponse()
+    assert response.status == 404
+    assert json.loads(response.read())["code"] == "not_found"

@@ -167,3 +167,23 @@ def test_opening_tables_is_limited_per_account(ayse, settings):
     answer = api.post("/api/v1/tables", {"variant": "classic"})
     assert answer.status_code == 429
     assert Table.objects.count() == 2
+
+
+def test_a_program_without_cookies_posts_with_its_token_alone(ayse):
+    """No session, no CSRF token: the bearer token is the whole authentication."""
+    import json
+
+    from django.test import Client
+
+    from tests.api.conftest import token_for
+
+    _token, secret = token_for(ayse, ["play"])
+    client = Client(enforce_csrf_checks=True)
+    answer = client.post(
+        "/api/v1/tables",
+        json.dumps({"variant": "classic"}),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {secret}"},
+    )
+    assert answer.status_code == 201
+    assert not answer.cookies

@@ -400,6 +400,8 @@ API_TOKEN_RATE_LIMIT = int(os.environ.get("API_TOKEN_RATE_LIMIT", "120"))
 API_TOKEN_RATE_WINDOW = int(os.environ.get("API_TOKEN_RATE_WINDOW", "60"))
 API_AUTH_FAIL_LIMIT = int(os.environ.get("API_AUTH_FAIL_LIMIT", "10"))
 API_AUTH_FAIL_WINDOW = int(os.environ.get("API_AUTH_FAIL_WINDOW", "600"))
+API_OPEN_TABLE_LIMIT = int(os.environ.get("API_OPEN_TABLE_LIMIT", "10"))
+API_OPEN_TABLE_WINDOW = int(os.environ.get("API_OPEN_TABLE_WINDOW", "60"))
 
 # Bot accounts' stream (games/api/bot_stream.py, docs/bots-api.md): open streams per bot
 # account, per client address and per server process; per stream, tables followed, pending

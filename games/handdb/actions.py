@@ -72,10 +72,11 @@ def do_build_month(month: str, *, now: datetime | None = None) -> Built:
             # no file name and a zero time in the header: the same games, the same bytes
             with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as out:
                 for game in export.month_games(month, skipped):
-                    line = json.dumps(game.document, ensure_ascii=False, separators=(",", ":"))
-                    out.write(line.encode() + b"\n")
+                    for doc in game.documents:
+                        line = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+                        out.write(line.encode() + b"\n")
                     games += 1
-                    hands += len(game.document["hands"])
+                    hands += game.hands
             raw.flush()
             os.fsync(raw.fileno())
         os.chmod(tmp, 0o644)

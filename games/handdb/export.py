@@ -6,7 +6,8 @@ same for a reader of the files:
 - A month holds the tables whose game finished (``Table.status`` FINISHED) in that UTC
   calendar month, each with its finished hands (``Hand.result`` set: a hand still in play
   keeps its seed secret, games/models.py), as one okey-review/1 document per line
-  (games/review/records.py, docs/review-format.md), in the order the games finished.
+  (games/review/records.py, docs/review-format.md), in the order the games finished; a
+  duplicate table's game (RULES.md D38) is one line per deal (``game_documents``).
 - A table goes in when it is rated or organised (a tournament's, duplicate rounds
   included), or when it is casual (a casual online table, a solo challenge or practice run)
   and every person at it is an account that chose to share its casual games
@@ -188,19 +189,30 @@ def check_schema(doc: dict[str, Any]) -> None:
 # ----------------------------------------------------------------------- documents
 
 
-def game_document(table: Table, month: str) -> dict[str, Any]:
-    """``table``'s finished hands as one signed okey-review/1 document (what the review's
-    game export holds, with the month's names)."""
+def game_documents(table: Table, month: str) -> list[dict[str, Any]]:
+    """``table``'s finished hands as signed okey-review/1 documents (what the review's game
+    export holds, with the month's names): one document for the game, or for a duplicate
+    table (``Table.deals``) one a deal. Each deal of a duplicate game is dealt as a game's
+    first hand (RULES.md D38), which the format cannot say of a game of several hands:
+    its importer bounds a game by the rule set's own length (one hand of fifty-one by
+    default), so a duplicate game whole would not import again."""
     hands = [records.hand_export(record_for_hand(h), h.number + 1) for h in table.finished_hands]
-    doc = records.sign(records.document(table.variant, table.options, players(table, month), hands))
-    check_schema(doc)
-    return doc
+    names = players(table, month)
+    groups = [[h] for h in hands] if table.deals else [hands]
+    docs = [records.sign(records.document(table.variant, table.options, names, g)) for g in groups]
+    for doc in docs:
+        check_schema(doc)
+    return docs
 
 
 @dataclass
 class MonthGame:
     table_id: int
-    document: dict[str, Any]
+    documents: list[dict[str, Any]]  # the lines of this game (one, or one a duplicate deal)
+
+    @property
+    def hands(self) -> int:
+        return sum(len(doc["hands"]) for doc in self.documents)
 
 
 def month_games(month: str, skipped: dict[str, int] | None = None) -> Iterator[MonthGame]:
@@ -212,4 +224,4 @@ def month_games(month: str, skipped: dict[str, int] | None = None) -> Iterator[M
             if skipped is not None:
                 skipped[why] = skipped.get(why, 0) + 1
             continue
-        yield MonthGame(table.pk, game_document(table, month))
+        yield MonthGame(table.pk, game_documents(table, month))

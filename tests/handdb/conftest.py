@@ -98,12 +98,14 @@ def casual_game(clock: Clock, *, user=None, guest_key: str = "", humans=()) -> T
     return play_game(table, clock)
 
 
-def tournament_game(users, clock: Clock, *, deals: int = 1) -> Table:
-    """An organised classic table of ``deals`` duplicate deals (RULES.md D38): the
-    accounts, then hard CPUs; each account's seat named as an organiser typed it."""
+def tournament_game(
+    users, clock: Clock, *, deals: int = 1, variant: str = "classic", options=None
+) -> Table:
+    """An organised table of ``deals`` duplicate deals (RULES.md D38): the accounts, then
+    hard CPUs; each account's seat named as an organiser typed it."""
     seats = [actions.SeatSpec("player", user=u, name=f"Typed {u.username}") for u in users]
     seats += [actions.SeatSpec("cpu", "hard")] * (4 - len(seats))
     table = actions.do_seat_players(
-        variant="classic", options={}, seats=seats, at=clock(), deals=deals
+        variant=variant, options=options or {}, seats=seats, at=clock(), deals=deals
     )
     return play_game(table, clock)

@@ -48,27 +48,30 @@ def account(username: str, name: str, **profile):
     return user
 
 
-def assert_reimports_as_stored(line: bytes, table: Table) -> dict:
-    """The line imports through the review's importer (its signature checked) and holds
-    every finished hand of ``table``: seed, starter, each move and the result."""
-    loaded = records.load_document(line)
-    assert loaded["signed"]  # the site's signature matches: nothing changed on the way
-    assert loaded["variant"] == table.variant
+def assert_reimports_as_stored(lines: bytes | list[bytes], table: Table) -> dict:
+    """The lines of ``table`` (one, or one a deal of a duplicate game) import through the
+    review's importer (their signature checked) and hold every finished hand of the
+    table: seed, starter, each move and the result. Returns the first line's import."""
+    lines = [lines] if isinstance(lines, bytes) else lines
+    loads = [records.load_document(line) for line in lines]
+    assert all(loaded["signed"] for loaded in loads)  # nothing changed on the way
+    assert {loaded["variant"] for loaded in loads} == {table.variant}
+    imported_hands = [h for loaded in loads for h in loaded["hands"]]
     stored = list(table.hands.filter(result__isnull=False).order_by("number"))
-    assert [h.number for h in loaded["hands"]] == [h.number + 1 for h in stored]
-    for imported, hand in zip(loaded["hands"], stored, strict=True):
+    assert [h.number for h in imported_hands] == [h.number + 1 for h in stored]
+    for imported, hand in zip(imported_hands, stored, strict=True):
         assert (imported.seed, imported.starter) == (hand.seed, hand.starter)
         # each move, tiles named by kind (the format names no copy: RULES.md notation)
         moves = [records.action_to_events(a.payload) for a in hand.actions.order_by("index")]
         assert [records.action_to_events(a) for a in imported.actions] == moves
         assert imported.result["totals"] == hand.result["totals"]
         assert imported.result["ending"] == hand.result["ending"]
-        lines = [
+        lines_of_hand = [
             {"seat": s.seat, "points": s.points, "reason": s.reason}
             for s in hand.score_lines.order_by("id")
         ]
-        assert imported.summary["lines"] == lines
-    return loaded
+        assert imported.summary["lines"] == lines_of_hand
+    return loads[0]
 
 
 def test_a_month_imports_again_hand_for_hand_and_leaks_nothing_private():
@@ -103,12 +106,16 @@ def test_a_month_imports_again_hand_for_hand_and_leaks_nothing_private():
     built = build()
 
     lines = lines_of(built.path)
-    assert len(lines) == 4
-    tables = [rated, cup, shared, hints_table]
-    docs = [assert_reimports_as_stored(line, t) for line, t in zip(lines, tables, strict=True)]
+    assert len(lines) == 5  # the duplicate game's two deals are a line each
+    per_table = [
+        (rated, lines[:1]),
+        (cup, lines[1:3]),
+        (shared, lines[3:4]),
+        (hints_table, lines[4:]),
+    ]
+    docs = [assert_reimports_as_stored(mine, table) for table, mine in per_table]
     row = HandMonth.objects.get(month="2026-03")
-    assert (row.games, row.hands) == (4, sum(len(d["hands"]) for d in docs))
-    assert row.hands == 1 + 2 + 1 + 1
+    assert (row.games, row.hands) == (4, 1 + 2 + 1 + 1)
     assert built.skipped == {"not_shared": 3}
 
     # names: the public name, a monthly pseudonym, CPUs by level
@@ -263,13 +270,25 @@ def test_a_seat_whose_account_was_deleted_is_a_guest():
     assert "Gone" not in line.decode()
 
 
-def test_every_hand_fits_the_importers_limits():
-    """A line is a whole game, and the review's import takes at most MAX_BYTES a file."""
+def test_a_duplicate_game_is_a_line_a_deal_and_each_imports():
+    """Each deal of a duplicate game is dealt as a game's first hand (RULES.md D38); the
+    importer bounds a game by its rule set's length (a fifty-one game of one hand here), so
+    the three deals go in as three one-hand documents."""
     users = [account(f"l{i}", "") for i in range(2)]
-    table = tournament_game(users, Clock(MARCH), deals=4)
-    (line,) = lines_of(build().path)
-    assert len(line) < records.MAX_BYTES
-    assert len(assert_reimports_as_stored(line, table)["hands"]) == 4
+    table = tournament_game(users, Clock(MARCH), deals=3, variant="fifty-one", options={"hands": 1})
+    lines = lines_of(build().path)
+    assert len(lines) == 3
+    assert_reimports_as_stored(lines, table)
+    docs = [json.loads(line) for line in lines]
+    assert [[h["number"] for h in d["hands"]] for d in docs] == [[1], [2], [3]]
+    assert len({json.dumps(d["players"]) for d in docs}) == 1  # the same names in each
+    row = HandMonth.objects.get()
+    assert (row.games, row.hands) == (1, 3)
+    with pytest.raises(records.ImportRefused, match="Too many hands"):
+        # the whole game as one document: what the format cannot hold
+        records.load_document(
+            json.dumps({**docs[0], "hands": [d["hands"][0] for d in docs]}).encode()
+        )
 
 
 def run_command(*args: str, at: datetime) -> str:

@@ -187,3 +187,19 @@ def test_a_program_without_cookies_posts_with_its_token_alone(ayse):
     )
     assert answer.status_code == 201
     assert not answer.cookies
+
+
+def test_opening_a_table_again_with_the_same_idempotency_key_opens_one(ayse):
+    api = api_as(ayse, ["play"])
+    once = {"Idempotency-Key": "open-1"}
+    first = api.post("/api/v1/tables", {"variant": "classic"}, headers=once)
+    again = api.post("/api/v1/tables", {"variant": "classic"}, headers=once)
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["table"]["code"] == first.json()["table"]["code"]
+    assert Table.objects.count() == 1
+    other = api.post("/api/v1/tables", {"variant": "classic"}, headers={"Idempotency-Key": "2"})
+    assert other.status_code == 201 and Table.objects.count() == 2
+    # a refused request keeps no key: the corrected one opens its table
+    bad = {"Idempotency-Key": "3"}
+    assert api.post("/api/v1/tables", {"variant": "chess"}, headers=bad).status_code == 400
+    assert api.post("/api/v1/tables", {"variant": "classic"}, headers=bad).status_code == 201

@@ -10,12 +10,14 @@ keeps the other racks hidden after the hand (``presenter.embargoed_view``).
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from ninja import Router, Status
+from ninja import Header, Router, Status
 
 from accounts import throttle
 from games import plugins
@@ -46,6 +48,9 @@ router = Router(tags=["tables"])
 OPEN_TABLES = throttle.Limit(
     "api-open-table", "API_OPEN_TABLE_LIMIT", "API_OPEN_TABLE_WINDOW", 10, 60
 )
+
+# How long an Idempotency-Key of ``POST /tables`` names the table it opened (seconds).
+ONCE_S = 24 * 3600
 
 # Refusals that say the table is not where the caller thought (409); any other is a
 # request the table cannot take as it is (400).
@@ -200,15 +205,49 @@ def live_tables(request: HttpRequest) -> list[dict[str, Any]]:
 @router.post(
     "/tables",
     auth=Token(SCOPE_PLAY),
-    response={201: SeatViewOut, **ERRORS},
+    response={201: SeatViewOut, 200: SeatViewOut, **ERRORS},
     summary="Open a table (you take seat 1)",
     description=(
         "Scope: play. The other seats are open for people or CPUs (``others``; default:"
-        " CPUs). Options are the rule set's (GET /rulesets), checked by the engine."
+        " CPUs). Options are the rule set's (GET /rulesets), checked by the engine. With an"
+        " Idempotency-Key, a request sent again answers 200 with the table it opened."
     ),
 )
-def create_table(request: HttpRequest, body: CreateTableIn) -> Status:
+def create_table(
+    request: HttpRequest,
+    body: CreateTableIn,
+    idempotency_key: str | None = Header(
+        None,
+        alias="Idempotency-Key",
+        max_length=64,
+        description="the same key again (within a day) answers the table it opened",
+    ),
+) -> Status:
     user = request.auth.user
+    once = None
+    if idempotency_key:
+        once = "api-once:" + hashlib.sha256(f"{user.pk}|{idempotency_key}".encode()).hexdigest()
+        if not cache.add(once, "", timeout=ONCE_S):
+            opened = cache.get(once)
+            if not opened:
+                raise ApiError(
+                    409, "duplicate_request", _("The same request is being answered already.")
+                )
+            table, seats, me = fresh(opened, user)
+            return Status(200, seat_view(request, table, seats, me))
+    try:
+        table = _open(user, body)
+    except BaseException:
+        if once is not None:
+            cache.delete(once)
+        raise
+    if once is not None:
+        cache.set(once, table.code, timeout=ONCE_S)
+    table, seats, me = fresh(table.code, user)
+    return Status(201, seat_view(request, table, seats, me))
+
+
+def _open(user: Any, body: CreateTableIn) -> Table:
     key = f"u:{user.pk}"
     if throttle.at_limit(OPEN_TABLES, key):
         raise ApiError(
@@ -228,7 +267,7 @@ def create_table(request: HttpRequest, body: CreateTableIn) -> Status:
         specs = [actions.SeatSpec("me")] + [actions.SeatSpec(o.kind, o.level) for o in others]
     throttle.hit(OPEN_TABLES, key)
     try:
-        table = actions.do_create_table(
+        return actions.do_create_table(
             variant=body.variant,
             options=body.options,
             seats=specs,
@@ -238,8 +277,6 @@ def create_table(request: HttpRequest, body: CreateTableIn) -> Status:
         )
     except actions.ActionRefused as e:
         raise refused(e) from e
-    table, seats, me = fresh(table.code, user)
-    return Status(201, seat_view(request, table, seats, me))
 
 
 @router.post(

@@ -154,11 +154,12 @@ def line(obj: dict[str, Any]) -> bytes:
 # ---------------------------------------------------------------- reading the tables
 
 
+ACTIVE = (Table.Status.WAITING, Table.Status.PLAYING)
+
+
 def bot_seats(user: Any) -> dict[int, int]:
     """Table id -> seat id of every waiting or playing table where ``user`` sits."""
-    rows = Seat.objects.filter(
-        user=user, table__status__in=[Table.Status.WAITING, Table.Status.PLAYING]
-    ).values_list("table_id", "pk")
+    rows = Seat.objects.filter(user=user, table__status__in=ACTIVE).values_list("table_id", "pk")
     return dict(rows[: limit("BOT_STREAM_TABLES")])
 
 
@@ -251,9 +252,11 @@ class Stream:
                 await sync_to_async(actions.do_set_presence)(seat_id, True, channel=channel)
                 self.push(table_id)
         for table_id in [t for t in self.tables if t not in seats]:
-            await self.drop(table_id)
+            self.push(table_id)  # it ended (or the seat is gone): its last line, then dropped
 
     async def drop(self, table_id: int) -> None:
+        if table_id not in self.tables:
+            return
         seat_id, channel, task = self.tables.pop(table_id)
         task.cancel()
         consumers.LIVE.pop(channel, None)
@@ -297,12 +300,12 @@ class Stream:
                     await self.rescan()
                     continue
                 event = await sync_to_async(table_event)(self.request, table_id, self.user)
+                if event is None or event["status"] not in ACTIVE:
+                    await self.drop(table_id)  # no more lines of this table after this one
                 if event is None or self.sent.get(table_id) == (event["version"], event["status"]):
                     continue
                 self.sent[table_id] = (event["version"], event["status"])
                 out = line(event)
-                if event["status"] not in (Table.Status.WAITING, Table.Status.PLAYING):
-                    await self.drop(table_id)
             sent_bytes += len(out)
             if sent_bytes > limit("BOT_STREAM_MAX_BYTES"):
                 yield line({"type": "closed", "reason": "max_bytes"})

@@ -22,7 +22,6 @@ STREAM_ENV = {
     "BOT_STREAMS_PER_ACCOUNT": "2",
     "BOT_STREAM_HEARTBEAT_S": "0.5",
     "BOT_STREAM_MAX_BYTES": "200000",
-    "OKEY_TURN_CLOCK_S": "20",
     "API_TOKEN_RATE_LIMIT": "100000",
     "API_IP_RATE_LIMIT": "100000",
 }
@@ -69,10 +68,9 @@ class BotServer:
         )
 
 
-@pytest.fixture(scope="session")
-def bot_server():
+def start(extra: dict[str, str]):
     tmp = Path(tempfile.mkdtemp(prefix="okey-bots-"))
-    env = servers.server_env(tmp) | STREAM_ENV
+    env = servers.server_env(tmp) | STREAM_ENV | extra
     servers.prepare(env)
     port = servers.free_port()
     log = tmp / "serve.log"
@@ -83,3 +81,16 @@ def bot_server():
         yield BotServer(url, env)
     finally:
         servers.stop(proc)
+
+
+@pytest.fixture(scope="session")
+def bot_server():
+    """The server the example client plays on."""
+    yield from start({})
+
+
+@pytest.fixture(scope="module")
+def limits_server():
+    """A server whose streams close after 16 kB (five table lines or so) and whose away
+    seats are played by their stand-in after one second."""
+    yield from start({"BOT_STREAM_MAX_BYTES": "16000", "OKEY_AWAY_GRACE_S": "1"})

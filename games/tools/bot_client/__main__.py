@@ -21,6 +21,7 @@ move on purpose to show a refusal.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import sys
 import time
@@ -113,10 +114,19 @@ class Bot:
         if self.illegal_left:
             self.illegal_left -= 1
             # a discard of a tile that is not in the rack: the engine refuses it
-            action = {"type": "discard", "tile": 9999}
+            mine = {t["id"] for t in view["rack"]}
+            action = {"type": "discard", "tile": next(t for t in range(106) if t not in mine)}
         else:
             action = decide(view, ev["actions"], self.args.level)
         self.post(code, "/actions", {"version": version, "action": action})
+
+    def catch_up(self) -> None:
+        """After a reconnect: a table that ended meanwhile sends no line any more (the
+        stream follows tables in play), so ask for the ones this bot was playing."""
+        for code in [c for c in self.last if c not in self.finished]:
+            seat = self.c.request("GET", f"/tables/{code}")
+            if seat["table"]["status"] in OVER:
+                self.on_table({"table": code, "version": 0, "status": seat["table"]["status"]})
 
     def post(self, code: str, path: str, body: dict[str, Any]) -> None:
         try:
@@ -143,16 +153,19 @@ class Bot:
                 with self.c.stream(self.args.accept) as lines:
                     for raw in lines:
                         ev = json.loads(raw)
-                        if ev["type"] == "table":
+                        if ev["type"] == "hello":
+                            self.catch_up()
+                        elif ev["type"] == "table":
                             self.on_table(ev)
-                        elif ev["type"] == "closed":
+                        elif ev["type"] == "closed":  # the server's orderly close: reconnect
                             self.c.say(f"stream closed by the server: {ev.get('reason')}")
+                            break
                         if self.done():
                             break
             except Refused as e:
                 self.c.say(f"stream refused: {e}")
                 return 2
-            except (OSError, ValueError) as e:
+            except (OSError, ValueError, http.client.HTTPException) as e:
                 self.c.say(f"stream ended ({e}); reconnecting")
                 time.sleep(1)
         self.c.say(f"played {len(self.finished)} games; refusals: {self.refusals}")

@@ -324,3 +324,103 @@ def test_every_holder_of_a_seat_gets_the_same_par(rnd):
         seat = number  # the deal's starter at one deal, another seat at the other
         pars = [par_of_record(r, seat)[0] for r in records]
         assert pars[0]["par"] == pars[1]["par"] and pars[0]["actions"] == pars[1]["actions"]
+
+
+# ------------------------------------------------------------- scores through the pages
+
+
+def test_imps_of_a_hand_made_101_round_with_a_cpu_seat_a_late_entry_and_a_withdrawal(
+    organiser,
+):
+    """docs/duplicate.md's three-table IMP example typed by an organiser (101, lower is
+    better): the holders of one seat made -101, 118 and 202, every other seat the same
+    total at every table. Eleven players, so one table has a CPU seat (compared against,
+    never listed); a late entry's missed round counts as that round's lowest total; a
+    player who withdraws after round 1 keeps its IMPs."""
+    from tests.tournaments.conftest import in_person
+
+    t = in_person(
+        organiser,
+        variant="101",
+        options={},
+        format="duplicate",
+        duplicate_scoring="imps",
+        deals_per_round=1,
+        rounds=2,
+        published=True,
+    )
+    names = [f"P{i:02d}" for i in range(11)]
+    entries = [actions.do_register_entry(t.pk, organiser, name=n) for n in names]
+    late = actions.do_register_entry(t.pk, organiser, name="Late", joins_round=2)
+    rnd = actions.do_seat_next_round(t.pk, organiser)
+    tables = list(rnd.tables.order_by("number"))
+    assert sum(tt.seats.count(None) for tt in tables) == 1
+    focus = next(s for s in range(4) if all(tt.seats[s] is not None for tt in tables))
+    other = {s: [0, 21, 35, 48][s] for s in range(4)}
+    focus_totals = [-101, 118, 202]
+    for tt, mine in zip(tables, focus_totals, strict=True):
+        line = [mine if s == focus else other[s] for s in range(4)]
+        actions.do_enter_deal_results(t.pk, organiser, tt.pk, [line])
+    gone = next(e for e in entries if e.pid == tables[0].seats[(focus + 1) % 4])
+    actions.do_drop_entry(t.pk, organiser, gone.pk)
+
+    client = Client()
+    deals = body(client.get(f"/tournaments/{t.pk}/rounds/1/deals/"))
+    for number, imps in zip((1, 2, 3), ("11", "-4", "-9"), strict=True):
+        cell = deals.split(f'data-deal="1" data-seat="{focus}"', 1)[1]
+        cell = cell.split(f'data-testid="deal-holder" data-table="{number}"', 1)[1]
+        assert f"({imps})" in cell.split("</td>", 1)[0]
+
+    def standings() -> dict[str, dict[str, str]]:
+        rows = csv.DictReader(io.StringIO(body(client.get(f"/tournaments/{t.pk}/standings.csv"))))
+        return {r["player"]: r for r in rows}
+
+    rows = standings()
+    assert "CPU" not in rows and len(rows) == 12
+    holders = [tt.seats[focus] for tt in tables]
+    by_pid = {e.pid: e.name for e in [*entries, late]}
+    assert [rows[by_pid[p]]["points"] for p in holders] == ["11", "-4", "-9"]
+    assert rows["Late"]["points"] == "-9" and rows["Late"]["played"] == "0"
+    assert rows[gone.name]["points"] == "0" and rows[gone.name]["played"] == "1"
+    assert rows[by_pid[holders[0]]]["rank"] == "1"
+    assert {rows[by_pid[p]]["rank"] for p in holders[2:]} == {"11"}  # shared with Late
+
+    # round 2: the withdrawn player is not seated, the late entry is
+    rnd = actions.do_seat_next_round(t.pk, organiser)
+    seated = {p for tt in rnd.tables.all() for p in tt.seats}
+    assert gone.pid not in seated and late.pid in seated
+
+
+def test_insights_add_the_duplicate_hands_to_the_casual_ones_once_the_round_is_over(rnd):
+    """A player of table A also plays a casual game: their Insights count its hands at
+    once and the round's hands only after the round (RULES.md D38); the mean result is
+    the mean of the seat's hand totals over both games."""
+    from games.insights.figures import Filters, figures
+
+    player = rnd.player_a
+    casual = table_actions.do_seat_players(
+        variant="classic",
+        options={"start_points": 20, "clock": 0},
+        seats=[table_actions.SeatSpec("player", user=player, name="Ayşe")]
+        + [table_actions.SeatSpec("cpu", "medium")] * 3,
+        away_since=timezone.now() - timedelta(hours=1),
+    )
+    later = timezone.now() + timedelta(hours=1)
+    while not casual.hands.filter(result__isnull=False).exists():
+        assert table_actions.do_play_due(casual.pk, at=later)
+    casual_hands = list(casual.hands.filter(result__isnull=False))
+    dup_seat = rnd.a.seats.get(user=player).position
+    totals = [h.result["totals"][0] for h in casual_hands]
+
+    def shown() -> dict:
+        return figures(player, "classic", Filters(), timezone.now())
+
+    assert shown()["hands"] == len(casual_hands)
+    page = body(logged_in(player).get(f"/players/{player.username}/insights/classic/"))
+    assert f"{len(casual_hands)} hand" in page
+    rnd.finish()
+    logged_in(player).get(f"/players/{player.username}/insights/classic/")  # releases them
+    totals += [h.result["totals"][dup_seat] for h in rnd.hands]
+    f = shown()
+    assert f["hands"] == len(casual_hands) + 2
+    assert f["mean_total"] == round(sum(totals) / len(totals), 2)

@@ -92,13 +92,17 @@ class MeOut(Schema):
 
 
 class ReviewDocument(Schema):
-    """A game or hand in the site's exchange format (docs/review-format.md), signed."""
+    """A game or hand in the site's exchange format (docs/review-format.md), signed. A game
+    of fixed deals (a duplicate round, RULES.md D38) also carries ``deals`` (an int); the
+    field is absent from any other game, as the signature covers exactly what is sent."""
 
     format: Literal["okey-review/1"]
     variant: str
     options: dict[str, Any]
     players: list[dict[str, Any]]
     hands: list[dict[str, Any]]
+    # sent only by a game of fixed deals (the routes answer with ``exclude_unset``)
+    deals: int | None = None
     signature: str
 
 

@@ -242,14 +242,25 @@ def sign(doc: dict) -> dict:
     return {**body, "signature": _mac(body)}
 
 
-def document(variant: str, options: dict, players: list[dict], hands: list[dict]) -> dict:
-    return {
+def document(
+    variant: str,
+    options: dict,
+    players: list[dict],
+    hands: list[dict],
+    deals: int | None = None,
+) -> dict:
+    """One game in the exchange format. ``deals``: a game of fixed deals (duplicate play,
+    RULES.md D38) says how many; the field is left out of any other game."""
+    doc = {
         "format": FORMAT,
         "variant": variant,
         "options": dict(options),
         "players": players,
         "hands": hands,
     }
+    if deals is not None:
+        doc["deals"] = deals
+    return doc
 
 
 # ------------------------------------------------------------------- import
@@ -336,6 +347,8 @@ class ReviewFile(BaseModel):
     format: Literal[FORMAT]  # type: ignore[valid-type]
     variant: str
     options: Any = Field(default=None, validate_default=True)  # the engine judges them
+    # a game of fixed deals (RULES.md D38): its hands are bounded by it, not by the rule set
+    deals: int | None = Field(default=None, ge=1, le=64, strict=True)
     hands: list[HandIn]
     players: list[PlayerIn] | None = None
 
@@ -365,7 +378,8 @@ class ReviewFile(BaseModel):
         if "variant" not in info.data or "options" not in info.data:
             return hands  # refused already
         variant, options = info.data["variant"], info.data["options"]
-        most = max_hands(variant, options)
+        deals = info.data.get("deals")
+        most = deals if deals is not None else max_hands(variant, options)
         if len(hands) > most:
             raise refusal(
                 "too_large",
@@ -548,7 +562,9 @@ def load_document(raw: bytes | str) -> dict:
         )
         hd.export = _export_of(hd, state)
         out_hands.append(hd)
-    normal = document(variant, final_options, players, [hd.export for hd in out_hands])
+    normal = document(
+        variant, final_options, players, [hd.export for hd in out_hands], deals=doc.deals
+    )
     signature = data.get("signature")
     signed = signature is not None
     if signed:

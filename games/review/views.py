@@ -479,7 +479,9 @@ def _game_document(table: Table) -> dict:
         records.hand_export(record_for_hand(h), h.number + 1)
         for h in table.hands.filter(result__isnull=False).order_by("number")
     ]
-    return records.document(table.variant, table.options, players_of(table), hands)
+    return records.document(
+        table.variant, table.options, players_of(table), hands, deals=table.deals
+    )
 
 
 def game_export(request: HttpRequest, code: str) -> HttpResponse:

@@ -6,6 +6,7 @@ their organisers' and players' (with the tournament scope)."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 
@@ -103,3 +104,25 @@ def test_an_unpublished_tournament_needs_the_tournament_scope(ayse):
     assert stranger.get(f"/api/v1/tournaments/{t.pk}").status_code == 404
     tournaments.do_update_tournament(t.pk, ayse, published=True)
     assert Api().get(f"/api/v1/tournaments/{t.pk}").status_code == 200
+
+
+def test_a_game_of_fixed_deals_is_sent_with_its_deals_and_imports_whole(ayse):
+    # a duplicate round's game (RULES.md D38): two fifty-one deals where the rule set's own
+    # game is one hand; the record says so, and its signature covers the field
+    from games.review import records
+
+    seats = [actions.SeatSpec("player", user=ayse, name="Ayşe")]
+    seats += [actions.SeatSpec("cpu", "easy")] * 3
+    table = actions.do_seat_players(variant="fifty-one", options={}, seats=seats, deals=2)
+    play_out_hand(table, level="easy")
+    actions.do_next_hand(table.pk, table.version)
+    table.refresh_from_db()
+    play_out_hand(table, level="easy")
+    mine = api_as(ayse, ["read"])
+    record = mine.get(f"/api/v1/games/{table.code}/record").json()
+    assert record["deals"] == 2 and len(record["hands"]) == 2
+    loaded = records.load_document(json.dumps(record))
+    assert [h.number for h in loaded["hands"]] == [1, 2]
+    # any other game's record has no such field
+    plain = mine.get(f"/api/v1/games/{one_hand_game(ayse).code}/record").json()
+    assert "deals" not in plain

@@ -60,6 +60,7 @@ def check_embargo(table: Table) -> None:
 @router.get(
     "/games/{code}/record",
     response={200: ReviewDocument, **ERRORS},
+    exclude_unset=True,
     summary="A game's finished hands (okey-review/1)",
     description="Scope: read. Only a player of the game gets it.",
 )
@@ -74,6 +75,7 @@ def game_record(request: HttpRequest, code: str) -> dict[str, Any]:
         table.options,
         players_of(table),
         [records.hand_export(record_for_hand(h), h.number + 1) for h in hands],
+        deals=table.deals,
     )
     return records.sign(doc)
 
@@ -81,6 +83,7 @@ def game_record(request: HttpRequest, code: str) -> dict[str, Any]:
 @router.get(
     "/games/{code}/hands/{number}/record",
     response={200: ReviewDocument, **ERRORS},
+    exclude_unset=True,
     summary="One finished hand of a game (okey-review/1); hands count from 1",
     description="Scope: read. Only a player of the game gets it.",
 )

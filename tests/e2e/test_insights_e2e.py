@@ -131,7 +131,7 @@ def test_insights_page_at_phone_and_desktop_size(browser: Browser, daphne_server
     log_in(page, daphne_server, "ins_ana", PASSWORD)
     page.goto(f"{daphne_server}/accounts/profile/")
     page.get_by_label(re.compile("public boards")).check()
-    page.locator("main form button[type=submit]").click()
+    page.get_by_test_id("profile-form").locator("button[type=submit]").click()
     other.goto(f"{daphne_server}/players/ins_ana/")
     other.get_by_test_id("player-insights").click()
     expect(other.get_by_test_id("insights-summary")).to_contain_text(f"{hands} hands")

@@ -14,7 +14,9 @@ Nothing of the site imports them (``games/tools/__init__.py``).
 - ``seating`` (``manage.py seatingbench``, or ``python -m games.tools.site.seating``): the
   tournament seating search, pure Python;
 - ``insights_bench`` (``python -m games.tools.site.insights_bench``): the Insights page of
-  a player with 5,000 hands and the cost of a finished hand's Insights rows (docs/insights.md).
+  a player with 5,000 hands and the cost of a finished hand's Insights rows (docs/insights.md);
+- ``api_bench`` (``python -m games.tools.site.api_bench``): a few API routes timed in one
+  process (docs/api.md).
 
 This module imports nothing, so that ``python -m games.tools.site.seating`` needs no Django.
 """

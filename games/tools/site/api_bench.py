@@ -3,7 +3,7 @@ run it on a scratch database, as it makes an account and a table there::
 
     DATABASE_URL=sqlite:////tmp/apibench.sqlite3 python manage.py migrate
     DATABASE_URL=sqlite:////tmp/apibench.sqlite3 API_IP_RATE_LIMIT=100000 \\
-        API_TOKEN_RATE_LIMIT=100000 OKEY_CPU_DELAY_MS=0 python -m games.api.bench
+        API_TOKEN_RATE_LIMIT=100000 OKEY_CPU_DELAY_MS=0 python -m games.tools.site.api_bench
 """
 
 from __future__ import annotations

@@ -387,7 +387,12 @@ def sheet_csv(request: HttpRequest, code: str) -> HttpResponse:
     if plugins.deal_embargoed(table):
         seats = list(table.seats.all())
         if actions.seat_of(seats, request.user, guest_key(request)) is None:
-            raise PermissionDenied("the round still plays these deals")
+            raise PermissionDenied(
+                _(
+                    "This deal is still being played at another table of the tournament "
+                    "round. Its score sheet opens when every table has played it."
+                )
+            )
     response = HttpResponse(
         sheets.sheet_csv(table, total_label=_("total")), content_type="text/csv; charset=utf-8"
     )

@@ -41,6 +41,21 @@ def can_view(t: Tournament, user: Any) -> bool:
     return t.published or t.is_organiser(user) or entry_of(t, user) is not None
 
 
+def rounds_played_in(t: Tournament, entry: Entry | None) -> set[int]:
+    """The rounds of an online duplicate tournament still being played in which ``entry``
+    holds a seat. An organiser who also plays sees the scores of such a round (on the
+    desk, in the result form) when everyone else does: another table's totals would tell
+    them what the deals they have still to play hold (RULES.md D38). In person the
+    organiser deals from the printed cards, so nothing is kept from them."""
+    if entry is None or not (t.duplicate and t.online):
+        return set()
+    in_play = duplicate_rounds.rounds_in_play(t)
+    if not in_play:
+        return set()
+    seated = TournamentTable.objects.filter(round__tournament=t, round__number__in=in_play)
+    return {n for n, seats in seated.values_list("round__number", "seats") if entry.pid in seats}
+
+
 def sees_all(t: Tournament, user: Any) -> bool:
     """Standings and every table (published, or an organiser)."""
     return t.published or t.is_organiser(user)
@@ -271,7 +286,7 @@ def page_context(t: Tournament, user: Any, every_round: bool = False) -> dict[st
         "my_tables": my_tables(t, mine),
         "standings": rows,
         "rounds": (
-            table_rows(t, entries, None if full else mine, conceal=False)
+            table_rows(t, entries, None if full else mine, conceal=bool(rounds_played_in(t, mine)))
             if every_round
             else shown_rounds(t, entries, full, mine)
         ),

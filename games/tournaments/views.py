@@ -651,6 +651,13 @@ def result_form(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
         TournamentTable.objects.select_related("round"), pk=table_id, round__tournament=t
     )
     if t.duplicate:
+        if tt.round.number in presenter.rounds_played_in(t, presenter.entry_of(t, request.user)):
+            raise PermissionDenied(
+                _(
+                    "You play in this round: its results open to you when every table of "
+                    "the round has played the deals."
+                )
+            )
         return _deal_result_form(request, t, tt)
     entries = {e.pid: e for e in t.entries.all()}
     existing = getattr(tt, "result", None) if tt.has_result else None
@@ -859,7 +866,13 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 def audit_log(request: HttpRequest, pk: int) -> HttpResponse:
     t = _organiser(request, pk)
-    entries = AuditEntry.objects.filter(tournament=t).select_related("actor")[:500]
+    entries = list(AuditEntry.objects.filter(tournament=t).select_related("actor")[:500])
+    # an organiser who plays in a duplicate round still being played: its results' scores
+    # wait, as on the desk (presenter.rounds_played_in)
+    playing = presenter.rounds_played_in(t, presenter.entry_of(t, request.user))
+    held = tuple(f"round {n} table " for n in playing)
+    for a in entries:
+        a.withheld = bool(held) and "result" in a.action and a.what.startswith(held)
     return render(request, "tournaments/audit.html", {"t": t, "log": entries})
 
 

@@ -424,3 +424,52 @@ def test_insights_add_the_duplicate_hands_to_the_casual_ones_once_the_round_is_o
     f = shown()
     assert f["hands"] == len(casual_hands) + 2
     assert f["mean_total"] == round(sum(totals) / len(totals), 2)
+
+
+def desk_row(desk: str, number: int) -> str:
+    row = desk.split(f'data-testid="desk-table" data-round="1" data-table="{number}"', 1)[1]
+    return row.split("</tr>", 1)[0]
+
+
+def test_an_organiser_who_plays_sees_the_rounds_scores_when_everyone_does(organiser):
+    """An organiser may play in their own online duplicate tournament: while the round is
+    played, the desk, the result form and the audit log keep the other tables' scores
+    from them (and the file its seeds), as the public pages do."""
+    import re
+
+    t = duplicate(organiser, rounds=1, deals_per_round=1)
+    actions.do_register_entry(t.pk, organiser, username=organiser.username)
+    for name in PLAYERS[:7]:
+        make_user(name)
+        actions.do_register_entry(t.pk, organiser, username=name)
+    actions.do_seat_next_round(t.pk, organiser)
+    tables = list(TournamentTable.objects.filter(round__tournament=t).order_by("number"))
+    me = next(e for e in t.entries.all() if e.user_id == organiser.pk)
+    mine, other = sorted(tables, key=lambda tt: me.pid not in tt.seats)
+    play_table(other.game)
+    other.refresh_from_db()
+    scores = other.result.scores
+    org = logged_in(organiser)
+    row = desk_row(body(org.get(f"/tournaments/{t.pk}/desk/")), other.number)
+    assert 'data-testid="result-concealed"' in row
+    assert re.findall(r"<b>-?\d+</b>", row) == [f"<b>{other.number}</b>"]
+    assert 'data-testid="enter-result"' not in row
+    refused = org.get(f"/tournaments/{t.pk}/tables/{other.pk}/result/")
+    assert refused.status_code == 403 and "You play in this round" in body(refused)
+    audit = body(org.get(f"/tournaments/{t.pk}/audit/"))
+    assert 'data-testid="audit-withheld"' in audit and json.dumps(scores) not in audit
+
+    play_table(mine.game)
+    row = desk_row(body(org.get(f"/tournaments/{t.pk}/desk/")), other.number)
+    assert 'data-testid="result-concealed"' not in row
+    assert sorted(re.findall(r"<b>(-?\d+)</b>", row)[1:]) == sorted(str(s) for s in scores)
+    assert org.get(f"/tournaments/{t.pk}/tables/{other.pk}/result/").status_code == 200
+    audit = body(org.get(f"/tournaments/{t.pk}/audit/"))
+    assert 'data-testid="audit-withheld"' not in audit and json.dumps(scores) in audit
+
+
+def test_an_organiser_who_does_not_play_sees_every_result_on_the_desk(rnd):
+    org = logged_in(rnd.organiser)
+    row = desk_row(body(org.get(f"/tournaments/{rnd.t.pk}/desk/")), rnd.tt_a.number)
+    assert 'data-testid="result-concealed"' not in row
+    assert org.get(f"/tournaments/{rnd.t.pk}/tables/{rnd.tt_a.pk}/result/").status_code == 200

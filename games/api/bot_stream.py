@@ -35,15 +35,16 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models.signals import post_save
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
@@ -147,6 +148,36 @@ def too_many(message: str) -> ApiError:
     return ApiError(429, "too_many_streams", message, retry_after=10)
 
 
+# The streams' database work runs on these few threads, whatever the number of streams.
+# (``sync_to_async``'s default inside a request is a thread of that request's own, each with
+# its own database connection: a thousand open streams held a thousand threads and
+# connections, 435 kB each. docs/bots-api.md, "Measured".)
+POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot-stream")
+
+
+def in_pool(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return sync_to_async(fn, thread_sensitive=False, executor=POOL)
+
+
+def release_request_thread() -> None:
+    """End the thread Django keeps for this request while its response is streamed.
+
+    Django answers each request inside asgiref's ``ThreadSensitiveContext``, whose
+    executor (one thread) lives until the response's last byte: a thread per open stream
+    (1006 threads for 1000 streams, docs/bots-api.md "Measured"). The stream needs it no
+    more (its work runs on ``POOL``), so the executor is shut down here; a thread-sensitive
+    call later in the request (its end) makes a new one. asgiref's internals: when they
+    change, this does nothing and each stream keeps its thread."""
+    context_var = getattr(SyncToAsync, "thread_sensitive_context", None)
+    executors = getattr(SyncToAsync, "context_to_thread_executor", None)
+    context = context_var.get(None) if context_var is not None else None
+    if context is None or executors is None or getattr(context, "_executor", None) is not None:
+        return
+    executor = executors.pop(context, None)
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
 def line(obj: dict[str, Any]) -> bytes:
     return json.dumps(obj, separators=(",", ":"), default=str).encode() + b"\n"
 
@@ -230,7 +261,7 @@ class Stream:
 
     async def vouch(self) -> None:
         if self.accept:
-            await sync_to_async(mark_online)(self.user.pk)
+            await in_pool(mark_online)(self.user.pk)
 
     async def open(self) -> None:
         actions.attach_event_loop(asyncio.get_running_loop())
@@ -241,7 +272,7 @@ class Stream:
         await self.rescan()
 
     async def rescan(self) -> None:
-        seats = await sync_to_async(bot_seats)(self.user)
+        seats = await in_pool(bot_seats)(self.user)
         for table_id, seat_id in seats.items():
             if table_id not in self.tables:
                 channel = await self.layer.new_channel("botstream.")
@@ -249,7 +280,7 @@ class Stream:
                 task = asyncio.ensure_future(self.listen(channel, table_id))
                 self.tables[table_id] = (seat_id, channel, task)
                 consumers.LIVE[channel] = seat_id
-                await sync_to_async(actions.do_set_presence)(seat_id, True, channel=channel)
+                await in_pool(actions.do_set_presence)(seat_id, True, channel=channel)
                 self.push(table_id)
         for table_id in [t for t in self.tables if t not in seats]:
             self.push(table_id)  # it ended (or the seat is gone): its last line, then dropped
@@ -262,11 +293,11 @@ class Stream:
         consumers.LIVE.pop(channel, None)
         await self.layer.group_discard(realtime.group_name(table_id), channel)
         with contextlib.suppress(Exception):  # else the sweeper's reconcile drops the row
-            await sync_to_async(actions.do_set_presence)(seat_id, False, channel=channel)
+            await in_pool(actions.do_set_presence)(seat_id, False, channel=channel)
 
     async def close(self) -> None:
         if self.accept and self.user.pk not in STREAMS.accepting:  # its last such stream
-            await sync_to_async(cache.delete)(online_key(self.user.pk))
+            await in_pool(cache.delete)(online_key(self.user.pk))
         for table_id in list(self.tables):
             await self.drop(table_id)
         if self.seated_task is not None:
@@ -299,7 +330,7 @@ class Stream:
                 if table_id == -1:  # seated somewhere new
                     await self.rescan()
                     continue
-                event = await sync_to_async(table_event)(self.request, table_id, self.user)
+                event = await in_pool(table_event)(self.request, table_id, self.user)
                 if event is None or event["status"] not in ACTIVE:
                     await self.drop(table_id)  # no more lines of this table after this one
                 if event is None or self.sent.get(table_id) == (event["version"], event["status"]):
@@ -315,6 +346,10 @@ class Stream:
 
 async def stream_body(stream: Stream, user_id: int, ip: str, accept: bool) -> AsyncIterator[bytes]:
     try:
+        # the request's own thread looked the token up: give its connection back now,
+        # not when the stream ends (its thread waits idle until then)
+        await sync_to_async(connections.close_all)()
+        release_request_thread()
         await stream.open()
         async for chunk in stream.lines():
             yield chunk

@@ -25,7 +25,11 @@ the tools (their rack and table generators are test data too).
   command line (``games/engine/cli.py``).
 
 ``site/`` — the live benchmarks, which start real servers with Django:
-``manage.py loadbench``, ``floodbench``, ``heavybench``, ``seatingbench``, and
-``python -m games.tools.site.insights_bench`` (their package
+``manage.py loadbench``, ``floodbench``, ``heavybench``, ``seatingbench``,
+``python -m games.tools.site.insights_bench`` and ``python -m games.tools.site.bot_streams``
+(many idle bot streams' memory, docs/bots-api.md) (their package
 docstring lists the modules; docs/benchmarks.md has the figures and how they were measured).
+
+``bot_client/`` — the example bot of the bot API (``python -m games.tools.bot_client``,
+docs/bots-api.md): the standard library and the engine's CPU policy, never the site.
 """

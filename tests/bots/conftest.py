@@ -6,6 +6,7 @@ limits can be reached; accounts and tokens are made in that database by ``manage
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -59,9 +60,9 @@ class BotServer:
     def client(self, token: str, *args: str) -> subprocess.Popen:
         """The example bot client as a subprocess (its log on stderr, as text)."""
         return subprocess.Popen(
-            [sys.executable, "-m", "games.tools.bot_client", "--server", self.url]
-            + ["--token", token, *args],
+            [sys.executable, "-m", "games.tools.bot_client", "--server", self.url] + list(args),
             cwd=ROOT,
+            env=os.environ | {"OKEY_BOT_TOKEN": token},
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -6,6 +6,7 @@ phone and desktop size go to /tmp/shots/G/."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -63,9 +64,9 @@ def bot_discards(env: dict[str, str]) -> int:
 def bot_client(e2e_env, daphne_server):
     token = servers.manage(e2e_env, "shell", "-c", MAKE_BOT).strip().splitlines()[-1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "games.tools.bot_client", "--server", daphne_server]
-        + ["--token", token, "--accept"],
+        [sys.executable, "-m", "games.tools.bot_client", "--server", daphne_server] + ["--accept"],
         cwd=ROOT,
+        env=os.environ | {"OKEY_BOT_TOKEN": token},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

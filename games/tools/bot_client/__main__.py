@@ -2,7 +2,7 @@
 document only: the standard library for HTTP and JSON, and the engine's own CPU policy
 (``games.engine.bots.decide``, pure Python, the one import from the project) to choose.
 
-    python -m games.tools.bot_client --server http://127.0.0.1:8000 --token TOKEN
+    OKEY_BOT_TOKEN=... python -m games.tools.bot_client --server http://127.0.0.1:8000
 
 It reads the bot stream (``GET /api/v1/bot/stream``, NDJSON) and, for each table line where
 it is its turn, picks one of the line's ``actions`` with the medium policy and posts it with
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import sys
 import time
 import urllib.error
@@ -175,7 +176,12 @@ class Bot:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m games.tools.bot_client", description=__doc__)
     p.add_argument("--server", default="http://127.0.0.1:8000")
-    p.add_argument("--token", required=True, help="a personal access token with scope play")
+    p.add_argument(
+        "--token",
+        default=os.environ.get("OKEY_BOT_TOKEN"),
+        help="a personal access token with scope play (default: $OKEY_BOT_TOKEN, which keeps"
+        " it out of the process list)",
+    )
     p.add_argument("--level", default="medium", help="the engine policy (default: medium)")
     p.add_argument("--accept", action="store_true", help="accept invitations to tables")
     p.add_argument("--open", metavar="VARIANT", help="open tables against CPUs")
@@ -184,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--upgrade", action="store_true", help="make the account a bot first")
     p.add_argument("--illegal-once", action="store_true", help="tests: one illegal move")
     args = p.parse_args(argv)
+    if not args.token:
+        p.error("a token is needed: --token=TOKEN or OKEY_BOT_TOKEN")
     try:
         return Bot(Client(args.server, args.token), args).run()
     except KeyboardInterrupt:

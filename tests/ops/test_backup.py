@@ -27,8 +27,11 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from games.live import actions, cpu, realtime
+from games.live.actions import base
 from games.models import Table
 tag = {tag!r}
+# fixed deals, so the CPU table's first hand ends the same way every run (with score lines)
+base.seed_source = lambda table, number: f"backup-fill/{{tag}}/{{table.variant}}/{{number}}"
 User = get_user_model()
 me = User.objects.create_user(f"ana-{{tag}}", password="pw-long-enough-1")
 User.objects.create_user(f"bo-{{tag}}", password="pw-long-enough-2")

@@ -5,13 +5,13 @@ finishes in the month the test says."""
 from __future__ import annotations
 
 import itertools
-from datetime import datetime, timedelta
 
 import pytest
 
-from games.live import actions, cpu
+from games.live import actions
 from games.live.actions import base as actions_base
 from games.models import Table
+from tests.support.play import Clock, play_hands
 
 
 @pytest.fixture(autouse=True)
@@ -32,42 +32,13 @@ def hand_db_dir(settings, tmp_path):
     return settings.HAND_DB_DIR
 
 
-class Clock:
-    """The time of the next move: a second after the last."""
-
-    def __init__(self, start: datetime) -> None:
-        self.at = start
-
-    def __call__(self) -> datetime:
-        self.at += timedelta(seconds=1)
-        return self.at
-
-
 ONE_HAND = {"hands": 1}  # fifty-one: a game of one hand (RULES.md §4)
 
 
 def play_game(table: Table, clock: Clock, *, hands: int = 50) -> Table:
-    """Play ``table`` to the end of its game (or of ``hands`` hands): every person's move
-    is chosen by a medium CPU and submitted for them, the CPU seats' moves are due."""
-    cpus = set(table.seats.filter(is_cpu=True).values_list("position", flat=True))
-    done = 0
-    for _ in range(50000):
-        table.refresh_from_db()
-        if table.status == Table.Status.FINISHED:
-            return table
-        hand, state, _game = actions.snapshot(table)
-        if hand.result is not None:
-            done += 1
-            if done >= hands:
-                return table
-            actions.do_next_hand(table.pk, table.version, at=clock())
-            continue
-        if state.turn in cpus:
-            assert actions.do_play_due(table.pk, at=clock())
-            continue
-        action = cpu.choose(state, state.turn, "medium")
-        actions.do_submit_action(table.pk, state.turn, action, table.version, at=clock())
-    raise AssertionError("the game did not finish")
+    """Play ``table`` to the end of its game (or of ``hands`` hands), people's moves
+    chosen by a medium CPU (``tests.support.play``)."""
+    return play_hands(table, hands, clock)
 
 
 def rated_game(users, clock: Clock) -> Table:

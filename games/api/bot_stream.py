@@ -220,6 +220,21 @@ def table_event(request: HttpRequest, table_id: int, user: Any) -> dict[str, Any
     }
 
 
+def token_holds(token_id: int | None) -> bool:
+    """The stream's token is still good: not revoked, its account open and a bot. A stream
+    is authorised once, as it opens, so each heartbeat asks again: revoking the token (or
+    closing the account) ends its open streams within a heartbeat, not an hour later."""
+    from games.api.models import ApiToken
+
+    if token_id is None:
+        return False
+    token = ApiToken.objects.select_related("user__profile").filter(pk=token_id).first()
+    if token is None or token.revoked_at is not None or not token.user.is_active:
+        return False
+    profile = getattr(token.user, "profile", None)
+    return profile is not None and profile.is_bot
+
+
 def check_bot(user: Any) -> None:
     profile = getattr(user, "profile", None)
     if profile is None or not profile.is_bot:
@@ -236,6 +251,8 @@ class Stream:
 
     def __init__(self, request: HttpRequest, user: Any, accept: bool) -> None:
         self.request, self.user, self.accept = request, user, accept
+        auth = getattr(request, "auth", None)
+        self.token_id = auth.token.pk if auth is not None and auth.token is not None else None
         self.layer = get_channel_layer()
         self.changed: asyncio.Queue[int | None] = asyncio.Queue(limit("BOT_STREAM_QUEUE"))
         self.tables: dict[int, tuple[int, str, asyncio.Task[None]]] = {}  # seat, channel, task
@@ -320,6 +337,9 @@ class Stream:
                 )
             except TimeoutError:
                 next_beat = time.monotonic() + heartbeat
+                if not await in_pool(token_holds)(self.token_id):
+                    yield line({"type": "closed", "reason": "token_revoked"})
+                    return
                 await self.vouch()
                 await self.rescan()
                 out = line({"type": "heartbeat"})

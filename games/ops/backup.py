@@ -72,6 +72,19 @@ def sqlite_backup(db: dict[str, Any], target: Path) -> None:
     partial.replace(target)
 
 
+def _is_site_database(source: sqlite3.Connection) -> bool:
+    """A SQLite file is this site's database (one ``backup_db`` wrote) when Django's
+    migrations table records the games app's migrations: any other SQLite file (an empty
+    one, another program's) would replace every row of the site with nothing of its own."""
+    try:
+        row = source.execute(
+            "SELECT COUNT(*) FROM django_migrations WHERE app = 'games'"
+        ).fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return bool(row and row[0])
+
+
 def sqlite_restore(db: dict[str, Any], source_file: Path) -> None:
     try:
         source = sqlite3.connect(f"file:{source_file}?mode=ro", uri=True)
@@ -81,6 +94,11 @@ def sqlite_restore(db: dict[str, Any], source_file: Path) -> None:
     try:
         if check != ("ok",):
             raise BackupError(f"{source_file} failed its integrity check")
+        if not _is_site_database(source):
+            raise BackupError(
+                f"{source_file} is a SQLite database but not this site's"
+                " (no migrations of its games app): nothing was restored"
+            )
         target = sqlite3.connect(_sqlite_path(db), timeout=30)
         try:
             with target:

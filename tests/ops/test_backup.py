@@ -156,6 +156,36 @@ def test_sqlite_restore_refuses_a_file_that_is_not_a_backup(tmp_path):
     assert "django_migrations" in dump(env)  # untouched
 
 
+@pytest.mark.parametrize("tables", [[], ["CREATE TABLE notes (body TEXT)"]])
+def test_sqlite_restore_refuses_a_sqlite_file_that_is_not_the_sites(tmp_path, tables):
+    """An empty SQLite file, or another program's, passes the integrity check; restored,
+    it would leave the site without a row. It is refused and the site's data kept."""
+    env = base_env(f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    manage(env, "migrate", "--noinput", "-v", "0")
+    manage(
+        env,
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; "
+        "User.objects.create_user('kept', password='pw-long-enough-1')",
+    )
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as con:
+        for sql in tables:
+            con.execute(sql)
+    con.close()
+    done = subprocess.run(
+        [sys.executable, "manage.py", "restore_db", "--noinput", str(other)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0 and "not this site's" in done.stderr
+    assert len(dump(env)["auth_user"]) == 1  # untouched
+
+
 @pytest.mark.slow
 def test_postgres_backup_then_restore_gives_identical_data(postgres, tmp_path):  # noqa: F811
     with psycopg.connect(postgres, autocommit=True) as conn:

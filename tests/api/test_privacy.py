@@ -40,6 +40,21 @@ def test_a_private_profile_is_found_by_its_owner_only(db):
     assert own.get("/api/v1/players/deniz/games").status_code == 200
 
 
+def test_a_public_player_s_private_tables_are_listed_to_that_player_only(db):
+    """A private casual table is known by its link alone: a public player's list shows
+    others their rated and public games, never the code and players of a private one."""
+    sena = make_user("sena", "Sena", public_records=True)
+    private = one_hand_game(sena)
+    shown = one_hand_game(sena)
+    Table.objects.filter(pk=shown.pk).update(public=True)
+    seen = Api().get("/api/v1/players/sena/games").json()
+    assert [g["code"] for g in seen["items"]] == [shown.code] and seen["total"] == 1
+    other = api_as(make_user("ali"), ["read"]).get("/api/v1/players/sena/games").json()
+    assert [g["code"] for g in other["items"]] == [shown.code]
+    own = api_as(sena, ["read"]).get("/api/v1/players/sena/games").json()
+    assert {g["code"] for g in own["items"]} == {private.code, shown.code}
+
+
 def test_a_fair_play_marked_account_is_not_found(db):
     make_user("cem", public_records=True, fair_play_marked=True)
     assert Api().get("/api/v1/players/cem").status_code == 404

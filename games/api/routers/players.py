@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
@@ -113,13 +114,16 @@ def player(request: HttpRequest, username: str) -> dict[str, Any]:
 )
 def player_games(request: HttpRequest, username: str, page: Query[PageIn]) -> dict[str, Any]:
     """Finished games only; a duplicate tournament's table whose deals another table of
-    its round still plays is left out until they are played (RULES.md D38)."""
+    its round still plays is left out until they are played (RULES.md D38). Anyone but
+    the player sees only the games the site shows anyone: rated ones (the public player
+    page lists them) and public tables (the lobby listed them); a private table is known
+    by its link alone, so its code, time and other players stay the player's own."""
     user = visible_player(username, request.auth)
-    tables = (
-        Table.objects.filter(seats__user=user, status=Table.Status.FINISHED)
-        .distinct()
-        .order_by("-finished_at", "-pk")
-    )
+    tables = Table.objects.filter(seats__user=user, status=Table.Status.FINISHED)
+    own = request.auth.user is not None and request.auth.user.pk == user.pk
+    if not own:
+        tables = tables.filter(Q(rated=True) | Q(public=True))
+    tables = tables.distinct().order_by("-finished_at", "-pk")
     total = tables.count()
     items = []
     for table in tables.prefetch_related("seats__user__profile")[

@@ -445,10 +445,23 @@ def played_rated(user: Any) -> bool:
     )
 
 
+def entered_tournament(user: Any) -> bool:
+    """An entry of a tournament not finished yet: its seats are a person's (bots play
+    casual tables only; the tournaments app refuses to register a bot)."""
+    from games.tournaments.models import Entry, Tournament
+
+    return (
+        Entry.objects.filter(user=user)
+        .exclude(tournament__status=Tournament.Status.FINISHED)
+        .exists()
+    )
+
+
 def do_upgrade_to_bot(user: Any) -> Any:
     """Make ``user`` a bot account, for good; refused (``rated_player``) once it has played
-    at a rated table (its ratings were made against people), and (``seated``) while it sits
-    at a table in play."""
+    at a rated table (its ratings were made against people), (``seated``) while it sits
+    at a table in play, and (``tournament_entrant``) while it is entered in a tournament
+    that is not over."""
     from accounts.models import Profile
 
     with transaction.atomic():
@@ -466,6 +479,12 @@ def do_upgrade_to_bot(user: Any) -> Any:
         ).exists():
             raise ApiError(
                 409, "seated", _("Finish or leave your tables before making this account a bot.")
+            )
+        if entered_tournament(user):
+            raise ApiError(
+                409,
+                "tournament_entrant",
+                _("This account is entered in a tournament not over yet: it cannot become a bot."),
             )
         profile.is_bot, profile.bot_since = True, timezone.now()
         profile.save(update_fields=["is_bot", "bot_since"])

@@ -391,6 +391,11 @@ def do_register_entry(
                 raise TournamentError("no_such_account", "no such account", username=username)
             if t.entries.filter(user=user).exists():
                 raise TournamentError("already_registered", "already registered", name=username)
+            profile = getattr(user, "profile", None)
+            if profile is not None and profile.is_bot:
+                # bots play casual tables only (docs/bots-api.md): a tournament compares
+                # people, and its seats are never a bot's
+                raise TournamentError("bot_account", "a bot account cannot enter", name=username)
             if not name:
                 profile = getattr(user, "profile", None)
                 name = ((profile.name if profile is not None else "") or user.get_username())[:60]

@@ -648,8 +648,8 @@ def do_import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
         entries = []
         for p in players:
             user = users.get((p["account"] or "").lower())
-            if user is not None and user.pk in linked:
-                user = None
+            if user is not None and (user.pk in linked or _is_bot(user)):
+                user = None  # a bot's name is kept, its account not linked (bots play casual)
             if user is not None:
                 linked.add(user.pk)
             entries.append(
@@ -713,6 +713,11 @@ def do_import_tournament(owner: Any, data: dict[str, Any]) -> Tournament:
             t.save(update_fields=["status", "updated_at"])
             actions.do_audit(t, owner, "finished", t.name)
         return t
+
+
+def _is_bot(user: Any) -> bool:
+    profile = getattr(user, "profile", None)
+    return bool(profile is not None and profile.is_bot)
 
 
 def _accounts(names: list[str | None]) -> dict[str, Any]:

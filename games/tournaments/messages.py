@@ -39,6 +39,7 @@ ERRORS = {
     "hand_not_over": _("The hand at this table is still being played."),
     "game_over": _("The game at this table is over."),
     "already_registered": _("%(name)s is already registered."),
+    "bot_account": _("%(name)s is a bot account: bots play casual tables only."),
     "name_needed": _("Give the player's name or their username."),
     "round_already_seated": _("Round %(round)s has already been seated."),
     "bad_round": _("There is no round %(round)s in this tournament."),

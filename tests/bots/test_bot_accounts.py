@@ -104,6 +104,33 @@ def test_an_account_that_played_rated_cannot_become_a_bot():
     assert 'data-testid="bot-upgrade-confirm"' not in page
 
 
+def test_an_entrant_of_a_tournament_not_over_cannot_become_a_bot():
+    """A tournament's seats are people's: the upgrade waits until the tournament is over."""
+    import datetime as dt
+
+    from games.tournaments import actions as tournaments
+    from games.tournaments.models import Tournament
+
+    orga, player = make_user("orga"), make_user("entrant")
+    cup = tournaments.do_create_tournament(
+        orga,
+        name="Cup",
+        date=dt.date(2026, 11, 29),
+        variant="classic",
+        options={},
+        rounds=1,
+        mode="online",
+        seed="cup",
+    )
+    tournaments.do_register_entry(cup.pk, orga, username="entrant")
+    answer = api(player).post("/api/v1/bot/account/upgrade")
+    assert answer.status_code == 409 and answer.json()["code"] == "tournament_entrant"
+    player.profile.refresh_from_db()
+    assert not player.profile.is_bot
+    Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.FINISHED)
+    assert api(player).post("/api/v1/bot/account/upgrade").status_code == 200
+
+
 def test_the_profile_page_makes_a_bot_after_a_confirmation():
     user = make_user("robo", "Robo")
     client = logged_in(user)

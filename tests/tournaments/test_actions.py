@@ -14,6 +14,7 @@ from tests.tournaments.conftest import (
     enter_all,
     in_person,
     make_user,
+    online,
     register_names,
 )
 
@@ -83,6 +84,20 @@ def test_registration_by_account_or_name(organiser):
     with pytest.raises(actions.TournamentError) as e:
         actions.do_register_entry(t.pk, organiser)
     assert e.value.code == "name_needed"
+
+
+def test_a_bot_account_cannot_be_registered(organiser):
+    """Bots play casual tables only (docs/bots-api.md): a tournament's seats are people's."""
+    from accounts.models import Profile
+
+    t = online(organiser)
+    robo = make_user("robo")
+    Profile.objects.filter(user=robo).update(is_bot=True)
+    with pytest.raises(actions.TournamentError) as e:
+        actions.do_register_entry(t.pk, organiser, username="robo")
+    assert e.value.code == "bot_account"
+    assert "robo is a bot account" in error_text(e.value.code, **e.value.params)
+    assert not Entry.objects.filter(tournament=t).exists()
 
 
 def test_online_tournament_needs_accounts(organiser):

@@ -121,6 +121,18 @@ def test_json_export_imports_into_the_same_tournament(client, played, organiser)
     assert copy.round_set.count() == 3
 
 
+def test_an_import_does_not_link_a_bot_account(played, organiser):
+    """Bots play casual tables only: a player whose account has since become a bot keeps
+    their name in an imported copy, not a seat of the bot's."""
+    from accounts.models import Profile
+
+    data = exchange.export_tournament(played)
+    Profile.objects.filter(user__username="gul").update(is_bot=True)
+    copy = exchange.do_import_tournament(organiser, data)
+    gul = copy.entries.get(name="gul")
+    assert gul.user is None
+
+
 def test_import_refuses_damaged_files_and_creates_nothing(client, played, organiser):
     client.force_login(organiser)
     data = exchange.export_tournament(played)

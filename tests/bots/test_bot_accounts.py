@@ -104,6 +104,18 @@ def test_an_account_that_played_rated_cannot_become_a_bot():
     assert 'data-testid="bot-upgrade-confirm"' not in page
 
 
+def test_a_person_seated_at_a_table_cannot_become_a_bot_until_it_ends():
+    """A person at a waiting (or playing) table stays a person there: the upgrade is
+    refused while the seat lasts, so a rated table never gets a bot through it."""
+    people = [make_user(n) for n in ("s1", "s2")]
+    table = waiting_table(people[0], players=4, rated=True)
+    actions.do_join_table(table.pk, user=people[1])
+    answer = api(people[1]).post("/api/v1/bot/account/upgrade")
+    assert answer.status_code == 409 and answer.json()["code"] == "seated"
+    people[1].profile.refresh_from_db()
+    assert not people[1].profile.is_bot
+
+
 def test_an_entrant_of_a_tournament_not_over_cannot_become_a_bot():
     """A tournament's seats are people's: the upgrade waits until the tournament is over."""
     import datetime as dt

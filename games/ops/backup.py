@@ -21,6 +21,7 @@ the live tables, which a restored database would contradict.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -148,8 +149,35 @@ def postgres_backup(db: dict[str, Any], target: Path) -> None:
     partial.replace(target)
 
 
+# A line of ``pg_restore --list`` naming a table of this site's (its schema then its name).
+SITE_TABLE = re.compile(r"^\d+; \d+ \d+ TABLE \S+ (django_migrations|games_table) ", re.M)
+
+
+def _is_site_dump(source_file: Path, env: dict[str, str]) -> bool:
+    """A pg_dump file is this site's when its table of contents holds Django's migrations
+    table and the games app's tables: another database's dump, restored with ``--clean``,
+    would leave the site's rows as they were and add that database's tables beside them."""
+    done = subprocess.run(
+        [_pg_command("pg_restore"), "--list", str(source_file)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise BackupError(f"{source_file} is not a pg_dump file: {done.stderr.strip()[-500:]}")
+    return {m.group(1) for m in SITE_TABLE.finditer(done.stdout)} == {
+        "django_migrations",
+        "games_table",
+    }
+
+
 def postgres_restore(db: dict[str, Any], source_file: Path) -> None:
     args, env = _pg_args(db)
+    if not _is_site_dump(source_file, env):
+        raise BackupError(
+            f"{source_file} is a pg_dump file but not of this site's database"
+            " (no django_migrations or games_table): nothing was restored"
+        )
     flags = ["--clean", "--if-exists", "--no-owner", "--single-transaction", "--exit-on-error"]
     _run([_pg_command("pg_restore"), *flags, *args, str(source_file)], env)
 

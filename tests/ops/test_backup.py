@@ -197,6 +197,34 @@ def test_postgres_backup_then_restore_gives_identical_data(postgres, tmp_path): 
     assert backup_file.read_bytes()[:5] == b"PGDMP"  # pg_dump's custom format
 
 
+@pytest.mark.slow
+def test_postgres_restore_refuses_another_database_s_dump(postgres, tmp_path):  # noqa: F811
+    """pg_restore takes any pg_dump file; another database's would add its tables beside the
+    site's. Only a dump holding the site's tables is restored."""
+    server = postgres.rsplit("/", 1)[0]
+    with psycopg.connect(postgres, autocommit=True) as conn:
+        for name in ("ops_site", "ops_other"):
+            conn.execute(f"DROP DATABASE IF EXISTS {name}")
+            conn.execute(f"CREATE DATABASE {name}")
+    with psycopg.connect(server + "/ops_other", autocommit=True) as conn:
+        conn.execute("CREATE TABLE notes (body text)")
+    other_env = base_env(server + "/ops_other")
+    other = tmp_path / "other.dump"
+    assert "backup written" in manage(other_env, "backup_db", str(other))
+    env = base_env(server + "/ops_site")
+    manage(env, "migrate", "--noinput", "-v", "0")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "restore_db", "--noinput", str(other)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0 and "not of this site's database" in done.stderr
+    assert "notes" not in dump(env) and "django_migrations" in dump(env)
+
+
 def test_a_sqlite_backup_taken_while_the_site_writes_is_whole(tmp_path):
     """The site's SQLite settings (WAL) and a writer committing all the while: the backup
     is a consistent database holding every row of the transactions committed before it

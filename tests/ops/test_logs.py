@@ -82,3 +82,48 @@ def test_a_requests_records_carry_its_id():
     assert made["X-Request-ID"] != "bad id!" and len(made["X-Request-ID"]) == 32
     ids = [json.loads(line)["request_id"] for line in seen]
     assert ids == [given["X-Request-ID"], made["X-Request-ID"]]
+
+
+@pytest.mark.django_db
+def test_the_records_of_refused_requests_carry_no_secret():
+    """What a request logs (a refused token, a wrong password, a signed-in page that is not
+    found, every record from DEBUG up) holds its path and id, never a token, a password or
+    a session id."""
+    from games.api import tokens
+    from tests.support.accounts import make_user
+
+    seen: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(self.format(record))
+
+    handler = Keep(logging.DEBUG)
+    handler.addFilter(RequestIdFilter())
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        user = make_user("ayla")
+        token, secret = tokens.do_create_token(user, "test", ["read"])
+        tokens.do_revoke_token(user, token.pk)
+        revoked = Client().get("/api/v1/me", headers={"Authorization": f"Bearer {secret}"})
+        unknown = "x" * 43
+        guessed = Client().get("/api/v1/me", headers={"Authorization": f"Bearer {unknown}"})
+        wrong = "not-the-password-123"
+        login = Client().post("/accounts/login/", {"username": "ayla", "password": wrong})
+        browser = Client()
+        browser.force_login(user)
+        missing = browser.get("/no-such-page/?next=1")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    assert revoked.status_code == guessed.status_code == 401
+    assert login.status_code == 200 and missing.status_code == 404
+    session = browser.cookies["sessionid"].value
+    text = "\n".join(seen)
+    assert "Unauthorized: /api/v1/me" in text and "Not Found: /no-such-page/" in text
+    for secret_text in (secret, unknown, wrong, session):
+        assert secret_text not in text

@@ -9,7 +9,9 @@ line, for as long as the client reads:
   ``GET /tables/{code}`` (``routers.tables.seat_view``: the engine's view for that seat,
   never another rack) and, while the seat may act, its legal actions in full
   (``engine.legal.legal_actions`` for that seat);
-- ``{"type": "heartbeat"}`` every ``BOT_STREAM_HEARTBEAT_S`` seconds (10).
+- ``{"type": "heartbeat"}`` every ``BOT_STREAM_HEARTBEAT_S`` seconds (10); before each,
+  the token is checked again (``token_holds``), so a token revoked (or an account closed)
+  while its stream is open ends it: ``{"type": "closed", "reason": "token_revoked"}``.
 
 It listens on the channel layer to each table's group (``realtime.group_name``, the group the
 table page's sockets listen to) and to ``actions.seated_group`` (a host invited the bot), and

@@ -334,6 +334,11 @@ class Stream:
                 yield line({"type": "closed", "reason": "max_age"})
                 return
             try:
+                if time.monotonic() >= next_beat:
+                    # a beat is due: it comes before the changes still queued, so a stream
+                    # kept busy by its tables is checked (token, seats) as often as an idle
+                    # one (Python 3.12's wait_for hands back a ready item past its timeout)
+                    raise TimeoutError
                 table_id = await asyncio.wait_for(
                     self.changed.get(), timeout=max(0.0, next_beat - time.monotonic())
                 )

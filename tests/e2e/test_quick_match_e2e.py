@@ -112,7 +112,9 @@ def test_two_players_meet_by_quick_match_and_fill_with_cpus(
     mehmet.get_by_test_id("quick-fill").click()  # not the one who opened the table
 
     for page in (ayse, mehmet):
-        expect(page.locator("#rack-grid .tile").first).to_be_visible()
+        # Ayşe's rack comes over her socket once the fill has dealt: a whole deal and a
+        # frame per seat, which a busy machine takes longer than the usual five seconds to send
+        expect(page.locator("#rack-grid .tile").first).to_be_visible(timeout=15_000)
         expect(page.get_by_test_id("quick-wait")).to_have_count(0)
         expect(page.locator(".opp .opp-name", has_text="(CPU)")).to_have_count(2)
     ayse_ctx.close()
